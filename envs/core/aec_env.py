@@ -1,0 +1,168 @@
+"""The PettingZoo AEC adapter, written once for every turn-based game.
+
+It turns any :class:`envs.core.game.Game` into a PettingZoo ``AECEnv``:
+
+* agents ``player_0 .. player_{n-1}`` (seat order, seat 0 first);
+* observation ``{"observation": float32 tensor in [0, 1], "action_mask": int8 vector}``, the tensor
+  from the observing seat's point of view, the mask all zeros for a seat that does not act now;
+* reward at the end of the game only: the rules engine's returns (+1 win, -1 loss, 0 draw), so team
+  games give both partners their team's result; the turn limit ends the game by truncation;
+* ``reset(seed=..., options={"position": "<notation>"})`` starts from any position;
+* render modes ``ansi`` (text), ``rgb_array`` (picture) and ``human`` (a pygame window);
+* an illegal action raises :class:`envs.core.errors.IllegalActionError` and leaves the game as it was.
+
+A game's ``<name>_v0`` module subclasses :class:`TurnBasedAECEnv` only to name its options and its
+metadata, and calls :func:`wrap_aec` to get the wrapped ``env()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.core.errors import GameOptionError
+from envs.core.game import Game, State
+
+
+def observation_space_for(game: Game) -> spaces.Dict:
+    """The Dict space ``{"observation", "action_mask"}`` every adapter uses for ``game``."""
+    info = game.info
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=0.0, high=1.0, shape=info.observation_shape, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(info.num_actions,), dtype=np.int8),
+        }
+    )
+
+
+def start_state(game: Game, options: dict | None) -> State:
+    """The state a ``reset(options=...)`` asks for: ``options["position"]`` in notation, or the start."""
+    options = options or {}
+    unknown = set(options) - {"position"}
+    if unknown:
+        raise GameOptionError(f"unknown reset option(s) {sorted(unknown)}; the only one is 'position'")
+    position = options.get("position")
+    return game.from_text(position) if position is not None else game.new_initial_state()
+
+
+class TurnBasedAECEnv(AECEnv):
+    """PettingZoo AEC environment over any turn-based :class:`Game`."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2, "is_parallelizable": False}
+
+    def __init__(self, game: Game, render_mode: str | None = None):
+        super().__init__()
+        if game.info.simultaneous:
+            raise GameOptionError(f"{game.info.name} is simultaneous: use the Parallel adapter")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise GameOptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.game = game
+        self.render_mode = render_mode
+        self.possible_agents = list(game.info.seat_names)
+        self.agents = []
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_space = observation_space_for(game)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(game.info.num_actions) for a in self.possible_agents}
+        self.state_: State | None = None
+        self._window = None
+
+    # PettingZoo API ---------------------------------------------------------------------------
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self.np_random_seed = seed
+            for i, agent in enumerate(self.possible_agents):
+                self.action_spaces[agent].seed(seed + i)
+        self.state_ = start_state(self.game, options)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._after_change()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent):
+        seat = self._seat[agent]
+        mask = self.state_.legal_mask(seat).astype(np.int8)
+        return {"observation": self.state_.observation(seat), "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        self.state_.apply(action)  # raises IllegalActionError, state untouched
+        self._cumulative_rewards[agent] = 0.0
+        self._after_change()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_change(self) -> None:
+        """Copy the engine's outcome into PettingZoo's dictionaries and pick the next agent."""
+        state = self.state_
+        if state.is_terminal():
+            returns = state.returns()
+            done = self.truncations if state.is_truncated() else self.terminations
+            for agent in self.agents:
+                self.rewards[agent] = float(returns[self._seat[agent]])
+                done[agent] = True
+            # every agent now takes one last (dead) step, starting with the one after the mover
+            nxt = (self._seat[self.agent_selection] + 1) % len(self.possible_agents)
+            self.agent_selection = self.possible_agents[nxt]
+        else:
+            for agent in self.agents:
+                self.rewards[agent] = 0.0
+            self.agent_selection = self.possible_agents[state.current_seat]
+        for agent in self.agents:
+            self.infos[agent] = {"turn": state.turn}
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=... to env()")
+            return None
+        if self.render_mode == "ansi":
+            return self.state_.render_text()
+        frame = self.state_.render_rgb()
+        if self.render_mode == "human":
+            from envs.core.rendering import HumanWindow
+
+            if self._window is None:
+                self._window = HumanWindow(f"{self.game.info.name}", self.metadata["render_fps"])
+            self._window.show(frame)
+            return None
+        return frame
+
+    def close(self):
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    # Extras -----------------------------------------------------------------------------------
+    @property
+    def game_state(self) -> State:
+        """The rules-engine state behind the environment (read it; change it only via step)."""
+        return self.state_
+
+    def state(self) -> np.ndarray:
+        """A global view of the game: seat 0's observation tensor."""
+        return self.state_.observation(0)
+
+
+def wrap_aec(raw: AECEnv) -> AECEnv:
+    """The standard wrapping for ``env()``: PettingZoo's order enforcement (calls in the right order,
+    reset first). Illegal actions are not hidden by a wrapper: the engine raises a clear error."""
+    return wrappers.OrderEnforcingWrapper(raw)

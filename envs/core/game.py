@@ -1,0 +1,226 @@
+"""The one interface every game's rules engine implements.
+
+In the spirit of OpenSpiel's Game/State split:
+
+* a :class:`Game` holds the static facts (name, seats, number of distinct actions, observation
+  shape, turn limit, teams) and makes states;
+* a :class:`State` is one position: who acts, which actions are legal, applying an action,
+  terminal or not, returns per seat, the observation for a seat, ``clone()``, and text notation
+  out (``to_text()``) and in (``Game.from_text()``), plus readable action names and their parser.
+
+Every state keeps its whole position in ONE flat integer numpy array, ``state.data``. The rules of
+each game are numba-compiled kernels over that array (``legal_mask(data, out)``,
+``apply(data, action)``, ...), so ``clone()`` is one array copy (cheap for MCTS) and a batch of
+games is simply a 2-D array whose rows the same kernels step (batched environments).
+
+Turn-based games have exactly one seat to act (``current_seat``) and use :meth:`State.apply`.
+Simultaneous games list every seat that acts (``current_seats()``) and use
+:meth:`State.apply_joint` with one action per seat.
+
+The PettingZoo and Gymnasium adapters in this package talk to nothing but this interface.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from envs.core.errors import IllegalActionError
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game, fixed once the game's options are chosen.
+
+    Attributes:
+        name: short game name, e.g. ``"dorix"``.
+        num_seats: number of players.
+        num_actions: size of the flat action space; actions are ``0 .. num_actions-1``.
+        observation_shape: shape of :meth:`State.observation`.
+        max_turns: turn limit after which the game is truncated (a draw with returns 0).
+        simultaneous: True when all seats choose at the same time (see :meth:`State.apply_joint`).
+        teams: team index for each seat; seats with the same index share their result.
+        seat_names: display name of each seat.
+        options: the options the game was built with (for reproducing it).
+    """
+
+    name: str
+    num_seats: int
+    num_actions: int
+    observation_shape: tuple
+    max_turns: int
+    simultaneous: bool = False
+    teams: tuple = ()
+    seat_names: tuple = ()
+    options: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.teams:
+            object.__setattr__(self, "teams", tuple(range(self.num_seats)))
+        if not self.seat_names:
+            object.__setattr__(self, "seat_names", tuple(f"player_{i}" for i in range(self.num_seats)))
+
+    def partners(self, seat: int) -> tuple:
+        """The other seats of ``seat``'s team (empty when it plays alone)."""
+        return tuple(s for s in range(self.num_seats) if s != seat and self.teams[s] == self.teams[seat])
+
+
+class Game(abc.ABC):
+    """A game with its options fixed: makes initial states and parses positions."""
+
+    info: GameInfo
+
+    @abc.abstractmethod
+    def new_initial_state(self) -> "State":
+        """The starting position."""
+
+    @abc.abstractmethod
+    def from_text(self, text: str) -> "State":
+        """Parse a position written by :meth:`State.to_text`; raise NotationError when malformed."""
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.info.options.items())
+        return f"{type(self).__name__}({opts})"
+
+
+class State(abc.ABC):
+    """One position of a game. Subclasses keep the position in ``self.data`` (a flat int array)."""
+
+    __slots__ = ("game", "data")
+
+    def __init__(self, game: Game, data: np.ndarray):
+        self.game = game
+        self.data = data
+
+    # ----- who acts -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def current_seats(self) -> tuple:
+        """Seats that must act now (one for turn-based games, several for simultaneous ones);
+        empty when the game is over."""
+
+    @property
+    def current_seat(self) -> int:
+        """The single seat to act in a turn-based game, -1 when the game is over."""
+        seats = self.current_seats()
+        if len(seats) > 1:
+            raise TypeError(f"{self.game.info.name} is simultaneous: use current_seats()")
+        return seats[0] if seats else -1
+
+    # ----- actions --------------------------------------------------------------------------
+    @abc.abstractmethod
+    def legal_mask(self, seat: int | None = None) -> np.ndarray:
+        """Boolean array of length ``num_actions``: the legal actions of ``seat`` now
+        (default: the seat to act). All False for a seat that does not act now."""
+
+    def legal_actions(self, seat: int | None = None) -> np.ndarray:
+        """Indices of the legal actions of ``seat`` (default: the seat to act)."""
+        return np.flatnonzero(self.legal_mask(seat))
+
+    def apply(self, action: int, check: bool = True) -> None:
+        """Play ``action`` for the seat to act (turn-based games).
+
+        With ``check`` (the default) an illegal or out-of-range action raises
+        :class:`IllegalActionError` and leaves the state untouched. ``check=False`` skips the
+        test for callers that drew the action from the mask (MCTS, batched play).
+        """
+        if self.game.info.simultaneous:
+            raise TypeError(f"{self.game.info.name} is simultaneous: use apply_joint()")
+        if check:
+            self._check_legal(self.current_seat, action)
+        self._apply(int(action))
+
+    def apply_joint(self, actions: Sequence[int], check: bool = True) -> None:
+        """Play one action for every seat at once (simultaneous games); ``actions[i]`` is seat i's."""
+        if not self.game.info.simultaneous:
+            raise TypeError(f"{self.game.info.name} is turn-based: use apply()")
+        if len(actions) != self.game.info.num_seats:
+            raise IllegalActionError(f"expected {self.game.info.num_seats} actions, got {len(actions)}")
+        if check:
+            for seat in self.current_seats():
+                self._check_legal(seat, actions[seat])
+        self._apply_joint(np.asarray(actions, dtype=np.int64))
+
+    def _check_legal(self, seat: int, action) -> None:
+        if self.is_terminal():
+            raise IllegalActionError("the game is over: no action can be played")
+        n = self.game.info.num_actions
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"an action is an integer in 0..{n - 1}, got {action!r}")
+        if not 0 <= action < n:
+            raise IllegalActionError(f"action {action} is out of range 0..{n - 1}")
+        if not self.legal_mask(seat)[action]:
+            raise IllegalActionError(
+                f"action {action} ({self.action_to_text(int(action))}) is illegal for "
+                f"{self.game.info.seat_names[seat]} in position {self.to_text()!r}"
+            )
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _apply_joint(self, actions: np.ndarray) -> None:
+        raise NotImplementedError
+
+    # ----- outcome --------------------------------------------------------------------------
+    @abc.abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the game is over (won, drawn, or truncated by the turn limit)."""
+
+    @abc.abstractmethod
+    def is_truncated(self) -> bool:
+        """True when the game ended only because the turn limit was reached."""
+
+    @abc.abstractmethod
+    def returns(self) -> np.ndarray:
+        """Final result per seat (float32): +1 win, -1 loss, 0 draw/truncation/unfinished."""
+
+    @property
+    @abc.abstractmethod
+    def turn(self) -> int:
+        """Number of turns played so far."""
+
+    # ----- observation ----------------------------------------------------------------------
+    @abc.abstractmethod
+    def observation(self, seat: int) -> np.ndarray:
+        """float32 tensor of shape ``observation_shape`` seen from ``seat``'s point of view."""
+
+    # ----- copying and notation -------------------------------------------------------------
+    def clone(self) -> "State":
+        """An independent copy (one array copy)."""
+        return type(self)(self.game, self.data.copy())
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and np.array_equal(self.data, other.data)
+
+    def __hash__(self):
+        return hash(self.data.tobytes())
+
+    @abc.abstractmethod
+    def to_text(self) -> str:
+        """The position in the game's notation (read back by ``Game.from_text``)."""
+
+    @abc.abstractmethod
+    def action_to_text(self, action: int) -> str:
+        """Readable name of ``action`` in the game's move notation."""
+
+    @abc.abstractmethod
+    def text_to_action(self, text: str) -> int:
+        """Parse a move written in the game's notation; raise IllegalActionError naming the
+        problem when it is malformed or not legal here."""
+
+    # ----- rendering ------------------------------------------------------------------------
+    @abc.abstractmethod
+    def render_text(self) -> str:
+        """A readable text picture of the position (the ``ansi`` render mode)."""
+
+    @abc.abstractmethod
+    def render_rgb(self) -> np.ndarray:
+        """An RGB picture of the position, uint8 array (H, W, 3) (the ``rgb_array`` mode)."""
+
+    def __str__(self) -> str:
+        return self.render_text()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.to_text()!r})"
