@@ -1,0 +1,36 @@
+"""The list of games in the library: name -> environment module.
+
+Each module ``envs.<name>_v0`` provides ``make_game(**options) -> Game`` (the rules engine alone),
+``raw_env(**options)`` and ``env(**options)`` (PettingZoo AEC), and for simultaneous games
+``parallel_env(**options)`` (PettingZoo Parallel). Shared tests, training, evaluation and benchmarks
+iterate over this registry, so a new game is added here once.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from envs.core.errors import GameOptionError
+from envs.core.game import Game
+
+ENV_MODULES = {
+    "dorix": "envs.dorix_v0",
+}
+
+
+def game_names() -> list[str]:
+    """Names of every registered game."""
+    return list(ENV_MODULES)
+
+
+def env_module(name: str) -> ModuleType:
+    """The environment module of game ``name`` (e.g. ``envs.dorix_v0``)."""
+    if name not in ENV_MODULES:
+        raise GameOptionError(f"unknown game {name!r}; known games: {', '.join(ENV_MODULES)}")
+    return importlib.import_module(ENV_MODULES[name])
+
+
+def make_game(name: str, **options) -> Game:
+    """The rules engine of game ``name`` with ``options`` (e.g. ``num_players=3`` for Dorix)."""
+    return env_module(name).make_game(**options)
