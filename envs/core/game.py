@@ -210,6 +210,11 @@ class State(abc.ABC):
         """Parse a move written in the game's notation; raise IllegalActionError naming the
         problem when it is malformed or not legal here."""
 
+    @abc.abstractmethod
+    def check_invariants(self) -> None:
+        """Raise AssertionError when a rule invariant is broken (piece conservation, ownership, ...).
+        Used by the shared random-playout tests; cheap enough to call after every move there."""
+
     # ----- rendering ------------------------------------------------------------------------
     @abc.abstractmethod
     def render_text(self) -> str:
