@@ -39,11 +39,7 @@ def observation_space_for(game: Game) -> spaces.Dict:
 
 def start_state(game: Game, options: dict | None) -> State:
     """The state a ``reset(options=...)`` asks for: ``options["position"]`` in notation, or the start."""
-    options = options or {}
-    unknown = set(options) - {"position"}
-    if unknown:
-        raise GameOptionError(f"unknown reset option(s) {sorted(unknown)}; the only one is 'position'")
-    position = options.get("position")
+    position = (options or {}).get("position")  # other keys are ignored, as Gymnasium does
     return game.from_text(position) if position is not None else game.new_initial_state()
 
 

@@ -23,8 +23,8 @@ The PettingZoo and Gymnasium adapters in this package talk to nothing but this i
 from __future__ import annotations
 
 import abc
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -74,11 +74,11 @@ class Game(abc.ABC):
     info: GameInfo
 
     @abc.abstractmethod
-    def new_initial_state(self) -> "State":
+    def new_initial_state(self) -> State:
         """The starting position."""
 
     @abc.abstractmethod
-    def from_text(self, text: str) -> "State":
+    def from_text(self, text: str) -> State:
         """Parse a position written by :meth:`State.to_text`; raise NotationError when malformed."""
 
     def __repr__(self) -> str:
@@ -187,7 +187,7 @@ class State(abc.ABC):
         """float32 tensor of shape ``observation_shape`` seen from ``seat``'s point of view."""
 
     # ----- copying and notation -------------------------------------------------------------
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy (one array copy)."""
         return type(self)(self.game, self.data.copy())
 

@@ -1,0 +1,5 @@
+"""RL environments for Dorix, Olix, ADIX and Sylvie Barc's 6x6 duel.
+
+``from envs import dorix_v0; env = dorix_v0.env()`` (PettingZoo AEC). The game list lives in
+:mod:`envs.registry`; the shared Game/State interface in :mod:`envs.core`.
+"""

@@ -1,0 +1,364 @@
+"""Dorix behind the shared Game/State interface: options, notation and action names.
+
+Notation (one line, space-separated; see docs/rules/dorix.md)::
+
+    dorix <board> hands=<h0,h1,..> move=<seat> turn=<n> [limit=<n>] [last=<sq>|<sq>-<sq>]
+          [collapse=<sq>:<left>:<sq>,<sq>..] [over=win:<side>|draw|limit]
+
+``<board>`` lists ranks 4 to 1 separated by ``/``, each rank's four squares a..d separated by ``.``;
+a square is ``-`` when empty, else the owners of its pawns from bottom to top (``011`` = a pawn of
+seat 0 under two of seat 1). Moves: ``b2`` (place from the hand), ``a1-b2`` (move a top pawn),
+``>c2`` (during a collapse: the next pawn falls on c2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.errors import GameOptionError, IllegalActionError, NotationError
+from envs.core.game import Game, GameInfo, State
+from envs.core.squares import parse_int, parse_square, square_name
+from envs.dorix import rules as R
+
+DEFAULT_MAX_TURNS = 200
+
+
+def _sq(index: int) -> str:
+    return square_name(index, R.SIZE)
+
+
+def _parse_sq(text: str) -> int:
+    return parse_square(text, R.SIZE, R.SIZE)
+
+
+class DorixGame(Game):
+    """Dorix for 2, 3 or 4 players (teams 0+2 against 1+3 at 4 players), with a turn limit."""
+
+    def __init__(self, num_players: int = 2, max_turns: int = DEFAULT_MAX_TURNS):
+        if isinstance(num_players, bool) or num_players not in (2, 3, 4):
+            raise GameOptionError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
+            raise GameOptionError(f"max_turns must be a positive integer, got {max_turns!r}")
+        self.num_players = int(num_players)
+        self.max_turns = int(max_turns)
+        teams = (0, 1, 0, 1) if num_players == 4 else tuple(range(num_players))
+        self.info = GameInfo(
+            name="dorix",
+            num_seats=self.num_players,
+            num_actions=R.NUM_ACTIONS,
+            observation_shape=(R.SIZE, R.SIZE, R.obs_channels(self.num_players)),
+            max_turns=self.max_turns,
+            teams=teams,
+            options={"num_players": self.num_players, "max_turns": self.max_turns},
+        )
+
+    def new_initial_state(self) -> DorixState:
+        data = np.zeros(R.STATE_SIZE, dtype=np.int32)
+        R.init_state(data, self.num_players, self.max_turns)
+        return DorixState(self, data)
+
+    def from_text(self, text: str) -> DorixState:
+        return _parse_position(self, text)
+
+
+class DorixState(State):
+    """A Dorix position (see :mod:`envs.dorix.rules` for the array layout)."""
+
+    __slots__ = ()
+
+    # who acts ---------------------------------------------------------------------------------
+    def current_seats(self) -> tuple:
+        return () if self.data[R.PHASE] == R.OVER else (int(self.data[R.TO_MOVE]),)
+
+    @property
+    def current_seat(self) -> int:
+        return -1 if self.data[R.PHASE] == R.OVER else int(self.data[R.TO_MOVE])
+
+    def legal_mask(self, seat: int | None = None) -> np.ndarray:
+        mask = np.zeros(R.NUM_ACTIONS, dtype=np.bool_)
+        R.legal_mask(self.data, self.current_seat if seat is None else int(seat), mask)
+        return mask
+
+    def _apply(self, action: int) -> None:
+        R.apply_action(self.data, action)
+
+    # outcome ----------------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return bool(self.data[R.PHASE] == R.OVER)
+
+    def is_truncated(self) -> bool:
+        return bool(self.data[R.TRUNCATED])
+
+    def returns(self) -> np.ndarray:
+        out = np.zeros(self.game.info.num_seats, dtype=np.float32)
+        R.returns(self.data, out)
+        return out
+
+    @property
+    def turn(self) -> int:
+        return int(self.data[R.TURN])
+
+    @property
+    def winner_side(self) -> int:
+        """The winning side (team at 4 players, seat otherwise), -1 when none."""
+        return int(self.data[R.WINNER])
+
+    # board access -----------------------------------------------------------------------------
+    def stack(self, square: int | str) -> list:
+        """Owners of the pawns on ``square`` (index or name), bottom to top."""
+        sq = _parse_sq(square) if isinstance(square, str) else int(square)
+        h = int(self.data[R.HEIGHTS + sq])
+        return [int(x) for x in self.data[R.STACKS + sq * R.MAXH : R.STACKS + sq * R.MAXH + h]]
+
+    def hand(self, seat: int) -> int:
+        """Pawns left in ``seat``'s hand."""
+        return int(self.data[R.HANDS + seat])
+
+    @property
+    def collapsing(self) -> bool:
+        """True while the mover must choose where the next pawn of a collapse falls."""
+        return bool(self.data[R.PHASE] == R.COLLAPSE)
+
+    # observation ------------------------------------------------------------------------------
+    def observation(self, seat: int) -> np.ndarray:
+        out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
+        R.observe(self.data, int(seat), out)
+        return out
+
+    # notation ---------------------------------------------------------------------------------
+    def to_text(self) -> str:
+        return _write_position(self)
+
+    def action_to_text(self, action: int) -> str:
+        a = int(action)
+        if not 0 <= a < R.NUM_ACTIONS:
+            raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
+        if a < R.MOVE:
+            return _sq(a)
+        if a < R.FALL:
+            f, t = divmod(a - R.MOVE, R.SQUARES)
+            return f"{_sq(f)}-{_sq(t)}"
+        d = a - R.FALL
+        if self.data[R.PHASE] == R.COLLAPSE:
+            nb = int(R.NEIGHBOURS[self.data[R.SOURCE], d])
+            if nb >= 0:
+                return ">" + _sq(nb)
+        return ">" + "NESW"[d]
+
+    def text_to_action(self, text: str) -> int:
+        t = text.strip().lower()
+        try:
+            if t.startswith(">"):
+                if self.data[R.PHASE] != R.COLLAPSE:
+                    raise IllegalActionError(f"{text!r} chooses where a collapsing pawn falls, but no collapse is under way")
+                target = _parse_sq(t[1:])
+                dirs = [d for d in range(4) if R.NEIGHBOURS[self.data[R.SOURCE], d] == target]
+                if not dirs:
+                    raise IllegalActionError(f"{t[1:]} is not next to the collapsing stack on {_sq(self.data[R.SOURCE])}")
+                action = R.FALL + dirs[0]
+            elif "-" in t:
+                f, _, to = t.partition("-")
+                action = R.MOVE + _parse_sq(f) * R.SQUARES + _parse_sq(to)
+            else:
+                action = R.PLACE + _parse_sq(t)
+        except NotationError as e:
+            raise IllegalActionError(f"cannot read move {text!r}: {e}") from None
+        if self.is_terminal():
+            raise IllegalActionError("the game is over: no move can be played")
+        if not self.legal_mask()[action]:
+            raise IllegalActionError(f"move {text!r} is illegal here: {_why_illegal(self, action)}")
+        return action
+
+    # checks and pictures ----------------------------------------------------------------------
+    def check_invariants(self) -> None:
+        d = self.data
+        n = self.game.num_players
+        per = R.PAWNS_PER_PLAYER[n]
+        counts = [0] * n
+        for sq in range(R.SQUARES):
+            h = int(d[R.HEIGHTS + sq])
+            assert 0 <= h <= R.MAXH, f"height {h} on {_sq(sq)}"
+            cells = d[R.STACKS + sq * R.MAXH : R.STACKS + (sq + 1) * R.MAXH]
+            assert np.all(cells[:h] >= 0) and np.all(cells[:h] < n), f"bad pawn owner on {_sq(sq)}"
+            assert np.all(cells[h:] == -1), f"garbage above the stack on {_sq(sq)}"
+            for owner in cells[:h]:
+                counts[owner] += 1
+        for s in range(n):
+            hand = int(d[R.HANDS + s])
+            assert 0 <= hand <= per, f"hand of seat {s} is {hand}"
+            assert counts[s] + hand == per, f"seat {s}: {counts[s]} on board + {hand} in hand != {per}"
+        if not self.is_terminal():
+            assert self.legal_mask().any(), "the seat to act has no legal action"
+        if d[R.PHASE] == R.OVER and not d[R.TRUNCATED] and d[R.WINNER] >= 0:
+            assert R.diagonal_winner(d) == d[R.WINNER], "the winner does not hold a diagonal"
+
+    def render_text(self) -> str:
+        from envs.dorix.render import render_text
+
+        return render_text(self)
+
+    def render_rgb(self) -> np.ndarray:
+        from envs.dorix.render import render_rgb
+
+        return render_rgb(self)
+
+
+def _why_illegal(state: DorixState, action: int) -> str:
+    """A sentence saying why a well-formed move is not legal in ``state``."""
+    d = state.data
+    seat = int(d[R.TO_MOVE])
+    if d[R.PHASE] == R.COLLAPSE:
+        return f"a collapse from {_sq(d[R.SOURCE])} is under way: choose where the next pawn falls (>square)"
+    if action >= R.FALL:
+        return "no collapse is under way"
+    if action < R.MOVE:
+        if state.hand(seat) == 0:
+            return "your hand is empty: move a top pawn instead (like a1-b2)"
+        return f"{_sq(action)} is topped by player_{R.top(d, action)}: place on an empty square or your own stack"
+    f, t = divmod(action - R.MOVE, R.SQUARES)
+    if state.hand(seat) > 0:
+        return "you still have pawns in hand: place one (like b2) instead of moving"
+    if f == t:
+        return "the pawn must land on a different square"
+    if R.top(d, f) != seat:
+        return f"{_sq(f)} is not topped by your pawn"
+    return f"{_sq(t)} is topped by player_{R.top(d, t)}: move onto an empty square or your own stack"
+
+
+def _write_position(state: DorixState) -> str:
+    d = state.data
+    ranks = []
+    for r in range(R.SIZE - 1, -1, -1):
+        cells = []
+        for f in range(R.SIZE):
+            pawns = state.stack(r * R.SIZE + f)
+            cells.append("".join(str(p) for p in pawns) if pawns else "-")
+        ranks.append(".".join(cells))
+    n = state.game.num_players
+    parts = [
+        "dorix",
+        "/".join(ranks),
+        "hands=" + ",".join(str(state.hand(s)) for s in range(n)),
+        f"move={int(d[R.TO_MOVE])}",
+        f"turn={int(d[R.TURN])}",
+    ]
+    if int(d[R.MAX_TURNS]) != state.game.max_turns:
+        parts.append(f"limit={int(d[R.MAX_TURNS])}")
+    if d[R.LAST_TO] >= 0:
+        last = _sq(d[R.LAST_TO])
+        parts.append("last=" + (f"{_sq(d[R.LAST_FROM])}-{last}" if d[R.LAST_FROM] >= 0 else last))
+    if d[R.PHASE] == R.COLLAPSE:
+        src = int(d[R.SOURCE])
+        targets = [_sq(R.NEIGHBOURS[src, k]) for k in range(4) if d[R.TARGETS + k]]
+        parts.append(f"collapse={_sq(src)}:{int(d[R.LEFT])}:{','.join(targets)}")
+    if d[R.PHASE] == R.OVER:
+        if d[R.TRUNCATED]:
+            parts.append("over=limit")
+        elif d[R.WINNER] >= 0:
+            parts.append(f"over=win:{int(d[R.WINNER])}")
+        else:
+            parts.append("over=draw")
+    return " ".join(parts)
+
+
+def _parse_position(game: DorixGame, text: str) -> DorixState:
+    if not isinstance(text, str):
+        raise NotationError(f"a Dorix position is a string, got {type(text).__name__}")
+    tokens = text.split()
+    if len(tokens) < 2 or tokens[0].lower() != "dorix":
+        raise NotationError(f"a Dorix position starts with 'dorix <board>', got {text!r}")
+    n = game.num_players
+    data = np.zeros(R.STATE_SIZE, dtype=np.int32)
+    R.init_state(data, n, game.max_turns)
+    rows = tokens[1].split("/")
+    if len(rows) != R.SIZE:
+        raise NotationError(f"the board needs {R.SIZE} ranks separated by '/', got {len(rows)} in {tokens[1]!r}")
+    for i, row in enumerate(rows):
+        cells = row.split(".")
+        rank = R.SIZE - 1 - i
+        if len(cells) != R.SIZE:
+            raise NotationError(f"rank {rank + 1} needs {R.SIZE} squares separated by '.', got {row!r}")
+        for f, cell in enumerate(cells):
+            if cell == "-":
+                continue
+            sq = rank * R.SIZE + f
+            if not cell.isdigit() or any(int(c) >= n for c in cell):
+                raise NotationError(f"square {_sq(sq)}: {cell!r} is not a stack of seats 0..{n - 1} (or '-')")
+            if len(cell) > R.MAXH:
+                raise NotationError(f"square {_sq(sq)}: stack of {len(cell)} pawns is too high")
+            for c in cell:
+                R._push(data, sq, int(c))
+    fields = {}
+    for tok in tokens[2:]:
+        key, eq, value = tok.partition("=")
+        if not eq or key not in ("hands", "move", "turn", "limit", "last", "collapse", "over"):
+            raise NotationError(f"unknown field {tok!r} (expected hands=, move=, turn=, limit=, last=, collapse=, over=)")
+        if key in fields:
+            raise NotationError(f"field {key}= given twice")
+        fields[key] = value
+    for key in ("hands", "move", "turn"):
+        if key not in fields:
+            raise NotationError(f"the position lacks its {key}= field")
+    hands = fields["hands"].split(",")
+    if len(hands) != n:
+        raise NotationError(f"hands= lists {len(hands)} players but this game has {n}")
+    per = R.PAWNS_PER_PLAYER[n]
+    for s, h in enumerate(hands):
+        data[R.HANDS + s] = parse_int(h, f"hand of seat {s}", 0, per)
+    for s in range(n):
+        on_board = int(sum(data[R.STACKS : R.HEIGHTS] == s))
+        if on_board + data[R.HANDS + s] != per:
+            raise NotationError(
+                f"seat {s} has {on_board} pawns on the board and {data[R.HANDS + s]} in hand; "
+                f"with {n} players each has {per}"
+            )
+    data[R.TO_MOVE] = parse_int(fields["move"], "move (seat to act)", 0, n - 1)
+    data[R.TURN] = parse_int(fields["turn"], "turn", 0)
+    if "limit" in fields:
+        data[R.MAX_TURNS] = parse_int(fields["limit"], "limit", 1)
+    if "last" in fields:
+        frm, dash, to = fields["last"].partition("-")
+        data[R.LAST_FROM] = _parse_sq(frm) if dash else -1
+        data[R.LAST_TO] = _parse_sq(to if dash else frm)
+    if "collapse" in fields:
+        _parse_collapse(data, fields["collapse"])
+    if "over" in fields:
+        _parse_over(data, fields["over"], n)
+    state = DorixState(game, data)
+    if not state.is_terminal() and not state.legal_mask().any():
+        raise NotationError(f"seat {data[R.TO_MOVE]} is to move but has no legal action (it would pass)")
+    return state
+
+
+def _parse_collapse(data: np.ndarray, value: str) -> None:
+    parts = value.split(":")
+    if len(parts) != 3:
+        raise NotationError(f"collapse= is <square>:<pawns left>:<targets>, got {value!r}")
+    src = _parse_sq(parts[0])
+    left = parse_int(parts[1], "pawns left to fall", 1)
+    if left > data[R.HEIGHTS + src]:
+        raise NotationError(f"collapse= says {left} pawns left but {_sq(src)} holds {data[R.HEIGHTS + src]}")
+    for name in parts[2].split(","):
+        t = _parse_sq(name)
+        dirs = [k for k in range(4) if R.NEIGHBOURS[src, k] == t]
+        if not dirs:
+            raise NotationError(f"collapse target {name} is not next to {_sq(src)}")
+        if data[R.HEIGHTS + t] == 0:
+            raise NotationError(f"collapse target {name} is empty: empty squares never receive")
+        data[R.TARGETS + dirs[0]] = 1
+    if left > int(data[R.TARGETS : R.TARGETS + 4].sum()):
+        raise NotationError(f"collapse= says {left} pawns left for fewer targets")
+    data[R.SOURCE] = src
+    data[R.LEFT] = left
+    data[R.PHASE] = R.COLLAPSE
+
+
+def _parse_over(data: np.ndarray, value: str, n: int) -> None:
+    data[R.PHASE] = R.OVER
+    if value == "limit":
+        data[R.TRUNCATED] = 1
+    elif value.startswith("win:"):
+        sides = 2 if n == 4 else n
+        data[R.WINNER] = parse_int(value[4:], "winning side", 0, sides - 1)
+    elif value != "draw":
+        raise NotationError(f"over= is win:<side>, draw or limit, got {value!r}")

@@ -1,0 +1,387 @@
+"""Dorix rules (Loic Lamy; sources 000/001 and rulings D1-D8) as numba kernels over one int array.
+
+State layout (``data``, int32, length ``STATE_SIZE``):
+
+=================  ==========================================================================
+offset             content
+=================  ==========================================================================
+``STACKS``         16 * MAXH: pawn owners of each square, bottom (level 0) to top; -1 above it
+``HEIGHTS``        16: stack heights
+``HANDS``          4: pawns left in each seat's hand (unused seats 0)
+``NUM_PLAYERS``    2, 3 or 4
+``TO_MOVE``        seat to act (meaningless once the game is over)
+``TURN``           turns played (a forced pass counts as a turn)
+``MAX_TURNS``      turn limit (D8)
+``PHASE``          PLAY, COLLAPSE (the mover chooses where the next pawn falls) or OVER
+``SOURCE``         square whose stack collapses (during COLLAPSE)
+``LEFT``           pawns still to hand out (during COLLAPSE)
+``TARGETS``        4 flags, N/E/S/W: lower neighbour still to receive a pawn (during COLLAPSE)
+``WINNER``         winning side (team at 4 players, seat otherwise), -1 none
+``TRUNCATED``      1 when the turn limit ended the game
+``LAST_FROM``      origin square of the last move (-1: from the hand or none)
+``LAST_TO``        destination of the last placement/move (-1 none)
+=================  ==========================================================================
+
+Squares: index = rank * 4 + file, a1 = 0, d4 = 15. Actions (``NUM_ACTIONS`` = 276):
+
+* ``0..15``: place a pawn from the hand on square ``a``;
+* ``16 + 16*f + t``: lift own top pawn from square f and put it on square t (t != f);
+* ``272 + d``: during a collapse, the next pawn falls on the neighbour in direction d
+  (0 north, 1 east, 2 south, 3 west).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+SIZE = 4
+SQUARES = 16
+MAXH = 40  # never more pawns than 4 x 10 = 40 on the board
+PAWNS_PER_PLAYER = (0, 0, 15, 12, 10)  # D2, indexed by player count
+
+STACKS = 0
+HEIGHTS = STACKS + SQUARES * MAXH
+HANDS = HEIGHTS + SQUARES
+NUM_PLAYERS = HANDS + 4
+TO_MOVE = NUM_PLAYERS + 1
+TURN = TO_MOVE + 1
+MAX_TURNS = TURN + 1
+PHASE = MAX_TURNS + 1
+SOURCE = PHASE + 1
+LEFT = SOURCE + 1
+TARGETS = LEFT + 1
+WINNER = TARGETS + 4
+TRUNCATED = WINNER + 1
+LAST_FROM = TRUNCATED + 1
+LAST_TO = LAST_FROM + 1
+STATE_SIZE = LAST_TO + 1
+
+PLAY, COLLAPSE, OVER = 0, 1, 2
+
+PLACE = 0
+MOVE = 16
+FALL = MOVE + SQUARES * SQUARES
+NUM_ACTIONS = FALL + 4
+
+# Neighbour of each square in each direction (N, E, S, W), -1 off the board.
+_NEIGHBOURS = np.full((SQUARES, 4), -1, dtype=np.int64)
+for _sq in range(SQUARES):
+    _r, _f = divmod(_sq, SIZE)
+    for _d, (_dr, _df) in enumerate(((1, 0), (0, 1), (-1, 0), (0, -1))):
+        if 0 <= _r + _dr < SIZE and 0 <= _f + _df < SIZE:
+            _NEIGHBOURS[_sq, _d] = (_r + _dr) * SIZE + _f + _df
+NEIGHBOURS = _NEIGHBOURS
+DIAGONALS = np.array([[0, 5, 10, 15], [12, 9, 6, 3]], dtype=np.int64)  # a1-d4 and a4-d1 (D1)
+
+# Observation: (4, 4, OBS_CHANNELS(num_players)); see observe().
+OBS_DEPTH = 6
+
+
+def obs_channels(num_players: int) -> int:
+    """Number of observation planes for ``num_players`` seats."""
+    return OBS_DEPTH * num_players + 3 * num_players + 4
+
+
+@njit(cache=True)
+def init_state(data, num_players, max_turns):
+    """Write the start position: empty board, full hands, seat 0 to play."""
+    data[:] = 0
+    data[STACKS:HEIGHTS] = -1
+    pawns = 15 if num_players == 2 else (12 if num_players == 3 else 10)
+    for s in range(num_players):
+        data[HANDS + s] = pawns
+    data[NUM_PLAYERS] = num_players
+    data[MAX_TURNS] = max_turns
+    data[PHASE] = PLAY
+    data[WINNER] = -1
+    data[LAST_FROM] = -1
+    data[LAST_TO] = -1
+
+
+@njit(cache=True)
+def top(data, sq):
+    """Owner of the top pawn of square ``sq``, -1 when empty."""
+    h = data[HEIGHTS + sq]
+    if h == 0:
+        return -1
+    return data[STACKS + sq * MAXH + h - 1]
+
+
+@njit(cache=True)
+def side_of(data, seat):
+    """The side a seat plays for: its team at 4 players (D2: seats 0+2 and 1+3), itself otherwise."""
+    if data[NUM_PLAYERS] == 4:
+        return seat % 2
+    return seat
+
+
+@njit(cache=True)
+def legal_mask(data, seat, mask):
+    """Write the legal actions of ``seat`` into ``mask`` (bool, NUM_ACTIONS); all False if it does not act."""
+    mask[:] = False
+    if data[PHASE] == OVER or seat != data[TO_MOVE]:
+        return
+    if data[PHASE] == COLLAPSE:
+        for d in range(4):
+            if data[TARGETS + d] == 1:
+                mask[FALL + d] = True
+        return
+    if data[HANDS + seat] > 0:  # D3: empty square or own stack, never a partner's or an opponent's
+        for sq in range(SQUARES):
+            t = top(data, sq)
+            if t == -1 or t == seat:
+                mask[PLACE + sq] = True
+        return
+    for f in range(SQUARES):  # D4: lift an own top pawn, put it on an empty or (after the lift) own stack
+        if top(data, f) != seat:
+            continue
+        for t in range(SQUARES):
+            if t == f:
+                continue
+            o = top(data, t)
+            if o == -1 or o == seat:
+                mask[MOVE + f * SQUARES + t] = True
+    # (the lift changes only the top of f itself, which is excluded as a destination)
+
+
+@njit(cache=True)
+def has_legal_action(data, seat):
+    """True when ``seat`` could play a placement or a move now (in PLAY phase); used for D5 passes.
+    A player with pawns in hand but no empty or own square passes too (see the rules page)."""
+    own = 0
+    free = 0
+    for sq in range(SQUARES):
+        t = top(data, sq)
+        if t == -1:
+            free += 1
+        elif t == seat:
+            own += 1
+    if data[HANDS + seat] > 0:
+        return free + own > 0
+    # an own top pawn and somewhere else to put it: an empty square or a second own stack
+    return own > 0 and (free > 0 or own > 1)
+
+
+@njit(cache=True)
+def _push(data, sq, owner):
+    h = data[HEIGHTS + sq]
+    data[STACKS + sq * MAXH + h] = owner
+    data[HEIGHTS + sq] = h + 1
+
+
+@njit(cache=True)
+def _pop(data, sq):
+    h = data[HEIGHTS + sq] - 1
+    owner = data[STACKS + sq * MAXH + h]
+    data[STACKS + sq * MAXH + h] = -1
+    data[HEIGHTS + sq] = h
+    return owner
+
+
+@njit(cache=True)
+def _start_collapse(data, sq):
+    """D6: after a pawn is put on a non-empty stack, mark the lower neighbours that will receive."""
+    h = data[HEIGHTS + sq]
+    n = 0
+    for d in range(4):
+        nb = NEIGHBOURS[sq, d]
+        flag = 0
+        if nb >= 0:
+            hn = data[HEIGHTS + nb]
+            if 0 < hn < h:  # empty squares never receive
+                flag = 1
+                n += 1
+        data[TARGETS + d] = flag
+    if n == 0:
+        return
+    data[SOURCE] = sq
+    data[LEFT] = min(h, n)
+    data[PHASE] = COLLAPSE
+
+
+@njit(cache=True)
+def _fall(data, d):
+    """Move the top pawn of the collapsing stack onto its neighbour in direction ``d``."""
+    src = data[SOURCE]
+    _push(data, NEIGHBOURS[src, d], _pop(data, src))
+    data[TARGETS + d] = 0
+    data[LEFT] -= 1
+
+
+@njit(cache=True)
+def _collapse_choice_matters(data):
+    """True when the mover has a real choice for the rest of the collapse: more than one target
+    left and either fewer pawns than targets, or pawns of different colours still to fall."""
+    targets = 0
+    for d in range(4):
+        targets += data[TARGETS + d]
+    left = data[LEFT]
+    if left == 0 or targets <= 1:
+        return False
+    if left < targets:
+        return True
+    src = data[SOURCE]
+    h = data[HEIGHTS + src]
+    first = data[STACKS + src * MAXH + h - 1]
+    for i in range(1, left):
+        if data[STACKS + src * MAXH + h - 1 - i] != first:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _settle_collapse(data):
+    """Play the collapse steps that leave no real choice; stop where the mover must decide."""
+    while data[PHASE] == COLLAPSE:
+        if data[LEFT] == 0:
+            data[PHASE] = PLAY
+            break
+        if _collapse_choice_matters(data):
+            return
+        for d in range(4):  # one target left, or all remaining pawns identical: order is irrelevant
+            if data[TARGETS + d] == 1:
+                _fall(data, d)
+                break
+    for d in range(4):
+        data[TARGETS + d] = 0
+    data[SOURCE] = 0
+
+
+@njit(cache=True)
+def diagonal_winner(data):
+    """D7: the single side controlling a long diagonal, or -1 (none, or two sides each holding one)."""
+    winner = -1
+    for k in range(2):
+        side = -1
+        for i in range(4):
+            t = top(data, DIAGONALS[k, i])
+            if t == -1:
+                side = -1
+                break
+            s = side_of(data, t)
+            if i == 0:
+                side = s
+            elif s != side:
+                side = -1
+                break
+        if side >= 0:
+            if winner == -1:
+                winner = side
+            elif winner != side:
+                return -1
+    return winner
+
+
+@njit(cache=True)
+def _end_turn(data):
+    """Check the diagonals, count the turn, then hand over to the next seat able to act (D5: the
+    others pass, each pass being a turn), ending the game at the turn limit (D8)."""
+    data[TURN] += 1
+    w = diagonal_winner(data)
+    if w >= 0:
+        data[WINNER] = w
+        data[PHASE] = OVER
+        return
+    n = data[NUM_PLAYERS]
+    passes = 0
+    while True:
+        if data[TURN] >= data[MAX_TURNS]:
+            data[TRUNCATED] = 1
+            data[PHASE] = OVER
+            return
+        data[TO_MOVE] = (data[TO_MOVE] + 1) % n
+        if has_legal_action(data, data[TO_MOVE]):
+            return
+        data[TURN] += 1  # D5: this seat passes; the pass is a turn
+        passes += 1
+        if passes > n:  # nobody can act (cannot happen under these rules): end as a draw
+            data[PHASE] = OVER
+            return
+
+
+@njit(cache=True)
+def apply_action(data, action):
+    """Play a legal ``action`` for the seat to move, then resolve collapse, win and next seat."""
+    seat = data[TO_MOVE]
+    if action >= FALL:
+        _fall(data, action - FALL)
+    else:
+        if action < MOVE:
+            dest = action - PLACE
+            data[HANDS + seat] -= 1
+            data[LAST_FROM] = -1
+        else:
+            src = (action - MOVE) // SQUARES
+            dest = (action - MOVE) % SQUARES
+            _pop(data, src)
+            data[LAST_FROM] = src
+        data[LAST_TO] = dest
+        was_empty = data[HEIGHTS + dest] == 0
+        _push(data, dest, seat)
+        if not was_empty:
+            _start_collapse(data, dest)
+    _settle_collapse(data)
+    if data[PHASE] == PLAY:
+        _end_turn(data)
+
+
+@njit(cache=True)
+def returns(data, out):
+    """+1 to each seat of the winning side, -1 to the others; 0 to all on a draw or unfinished game."""
+    n = data[NUM_PLAYERS]
+    w = data[WINNER]
+    for s in range(n):
+        if w < 0:
+            out[s] = 0.0
+        elif side_of(data, s) == w:
+            out[s] = 1.0
+        else:
+            out[s] = -1.0
+
+
+@njit(cache=True)
+def observe(data, seat, out):
+    """Egocentric observation of ``seat``: (4, 4, C) float32, seats in turn order from ``seat``.
+
+    Planes, with k = relative seat (0 = the observer, then the next seats in turn order):
+    * ``d*n + k`` for depth d < OBS_DEPTH from the top: the pawn d levels below the top is seat k's;
+    * ``D*n + k``: seat k's pawns deeper than OBS_DEPTH in the stack / 15;
+    * ``D*n + n + k``: seat k's hand / pawns per player (constant plane);
+    * ``D*n + 2n + k``: seat k is on the observer's team (constant plane; the partner at 4 players);
+    * ``D*n + 3n``: stack height / MAXH;
+    * ``+1``: the stack that is collapsing; ``+2``: the lower neighbours still to receive a pawn;
+    * ``+3``: the observer must choose where the next collapsing pawn falls (constant plane).
+    """
+    n = data[NUM_PLAYERS]
+    out[:] = 0.0
+    base = OBS_DEPTH * n
+    pawns = 15.0 if n == 2 else (12.0 if n == 3 else 10.0)
+    for sq in range(SQUARES):
+        r = sq // SIZE
+        f = sq % SIZE
+        h = data[HEIGHTS + sq]
+        for i in range(h):
+            owner = data[STACKS + sq * MAXH + i]
+            k = (owner - seat + n) % n
+            depth = h - 1 - i
+            if depth < OBS_DEPTH:
+                out[r, f, depth * n + k] = 1.0
+            else:
+                out[r, f, base + k] += 1.0 / 15.0
+        out[r, f, base + 3 * n] = h / MAXH
+        for k in range(n):
+            other = (seat + k) % n
+            out[r, f, base + n + k] = data[HANDS + other] / pawns
+            if side_of(data, other) == side_of(data, seat):
+                out[r, f, base + 2 * n + k] = 1.0
+    if data[PHASE] == COLLAPSE:
+        src = data[SOURCE]
+        out[src // SIZE, src % SIZE, base + 3 * n + 1] = 1.0
+        for d in range(4):
+            if data[TARGETS + d] == 1:
+                nb = NEIGHBOURS[src, d]
+                out[nb // SIZE, nb % SIZE, base + 3 * n + 2] = 1.0
+        if data[TO_MOVE] == seat:
+            for sq in range(SQUARES):
+                out[sq // SIZE, sq % SIZE, base + 3 * n + 3] = 1.0

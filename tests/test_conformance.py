@@ -1,0 +1,188 @@
+"""The conformance suite every registered game runs: PettingZoo's own API, seed and render tests, and
+random playouts through the shared Game/State interface with the game's invariants checked after
+every action. A game joins by being listed in ``envs.registry`` with its ``CONFORMANCE_OPTIONS``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from functools import partial
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
+
+from envs.core.errors import IllegalActionError
+from envs.registry import env_module, game_names
+
+CASES = [
+    pytest.param(name, options, id=f"{name}-" + "-".join(f"{k}{v}" for k, v in options.items()) if options else name)
+    for name in game_names()
+    for options in env_module(name).CONFORMANCE_OPTIONS
+]
+PLAYOUT_TURNS = 3000  # per case: thousands of turns
+
+
+def _is_simultaneous(name, options):
+    return env_module(name).make_game(**options).info.simultaneous
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_pettingzoo_api(name, options):
+    module = env_module(name)
+    api_test(module.env(**options), num_cycles=1000)
+    if _is_simultaneous(name, options):
+        parallel_api_test(module.parallel_env(**options), num_cycles=1000)
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_pettingzoo_seed(name, options):
+    module = env_module(name)
+    seed_test(partial(module.env, **options), num_cycles=100)
+    if _is_simultaneous(name, options):
+        parallel_seed_test(partial(module.parallel_env, **options), num_cycles=100)
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_pettingzoo_render(name, options):
+    module = env_module(name)
+    render_test(partial(module.env, **options))
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_rgb_frame_changes_after_a_move(name, options):
+    module = env_module(name)
+    e = module.env(render_mode="rgb_array", **options)
+    e.reset(seed=0)
+    before = e.render()
+    assert before.dtype == np.uint8 and before.ndim == 3 and before.shape[2] == 3
+    agent = e.agent_selection
+    e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
+    assert not np.array_equal(before, e.render())
+
+
+def _random_joint_or_single(state, rng):
+    """One random legal action (turn-based) or one per seat (simultaneous)."""
+    if state.game.info.simultaneous:
+        acts = [int(rng.choice(state.legal_actions(seat))) for seat in range(state.game.info.num_seats)]
+        state.apply_joint(acts)
+    else:
+        state.apply(int(rng.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_random_playouts_keep_invariants(name, options):
+    game = env_module(name).make_game(**options)
+    info = game.info
+    rng = np.random.default_rng(1234)
+    turns = games = 0
+    while turns < PLAYOUT_TURNS:
+        state = game.new_initial_state()
+        games += 1
+        while not state.is_terminal():
+            state.check_invariants()
+            assert game.from_text(state.to_text()) == state, state.to_text()
+            seats = state.current_seats()
+            assert seats, "a running game must have a seat to act"
+            for seat in range(info.num_seats):
+                obs = state.observation(seat)
+                assert obs.shape == info.observation_shape and obs.dtype == np.float32
+                assert obs.min() >= 0.0 and obs.max() <= 1.0, f"observation out of [0, 1] for seat {seat}"
+                mask = state.legal_mask(seat)
+                assert mask.shape == (info.num_actions,) and mask.dtype == np.bool_
+                assert mask.any() == (seat in seats), f"seat {seat}: mask {mask.any()} but acts={seat in seats}"
+            if not info.simultaneous and turns % 7 == 0:
+                for a in state.legal_actions():
+                    assert state.text_to_action(state.action_to_text(int(a))) == a
+            before = state.clone()
+            _random_joint_or_single(state, rng)
+            turns += 1
+            assert state.turn > before.turn or state.is_terminal() or _mid_turn_decision(state, before)
+        state.check_invariants()
+        assert game.from_text(state.to_text()) == state
+        ret = state.returns()
+        assert ret.shape == (info.num_seats,) and set(np.unique(ret)) <= {-1.0, 0.0, 1.0}
+        if state.is_truncated():
+            assert not ret.any(), "truncation gives 0 to everybody"
+        for seat in range(info.num_seats):  # team-mates share results
+            for partner in info.partners(seat):
+                assert ret[seat] == ret[partner]
+    assert games >= 1
+
+
+def _mid_turn_decision(state, before) -> bool:
+    """A game may ask the same seat for several decisions in one turn (e.g. a Dorix collapse)."""
+    return state.turn == before.turn and state.current_seats() == before.current_seats()
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_clone_is_independent(name, options):
+    game = env_module(name).make_game(**options)
+    state = game.new_initial_state()
+    copy = state.clone()
+    text = state.to_text()
+    _random_joint_or_single(copy, np.random.default_rng(0))
+    assert state.to_text() == text and copy != state
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_illegal_action_raises_and_leaves_state_alone(name, options):
+    game = env_module(name).make_game(**options)
+    state = game.new_initial_state()
+    info = game.info
+    text = state.to_text()
+    seat = state.current_seats()[0]
+    illegal = np.flatnonzero(~state.legal_mask(seat))
+    bad_actions = [info.num_actions, -1, "a1"] + ([int(illegal[0])] if len(illegal) else [])
+    for bad in bad_actions:
+        with pytest.raises(IllegalActionError):
+            if info.simultaneous:
+                legal = [int(state.legal_actions(s)[0]) for s in range(info.num_seats)]
+                legal[seat] = bad
+                state.apply_joint(legal)
+            else:
+                state.apply(bad)
+        assert state.to_text() == text
+    e = env_module(name).env(**options)
+    e.reset(seed=0)
+    if not info.simultaneous:
+        with pytest.raises(IllegalActionError):
+            e.step(info.num_actions)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_malformed_position_is_rejected(name):
+    from envs.core.errors import NotationError
+
+    module = env_module(name)
+    game = module.make_game(**module.CONFORMANCE_OPTIONS[0])
+    for bad in ["", "nonsense", game.new_initial_state().to_text() + " extra=1", "x" * 50]:
+        with pytest.raises(NotationError):
+            game.from_text(bad)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_runs_without_jit(name):
+    """NUMBA_DISABLE_JIT=1 must run the same rules as plain Python (for debugging)."""
+    options = env_module(name).CONFORMANCE_OPTIONS[0]
+    code = (
+        "import numpy as np\n"
+        "from envs.registry import make_game\n"
+        f"g = make_game({name!r}, **{options!r})\n"
+        "rng = np.random.default_rng(0)\n"
+        "for _ in range(2):\n"
+        "    s = g.new_initial_state()\n"
+        "    for _ in range(60):\n"
+        "        if s.is_terminal(): break\n"
+        "        if g.info.simultaneous:\n"
+        "            s.apply_joint([int(rng.choice(s.legal_actions(k))) for k in range(g.info.num_seats)])\n"
+        "        else:\n"
+        "            s.apply(int(rng.choice(s.legal_actions())))\n"
+        "        s.check_invariants(); assert g.from_text(s.to_text()) == s\n"
+        "        s.observation(0); s.render_text()\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]
