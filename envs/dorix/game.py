@@ -150,11 +150,12 @@ class DorixState(State):
         try:
             if t.startswith(">"):
                 if self.data[R.PHASE] != R.COLLAPSE:
-                    raise IllegalActionError(f"{text!r} chooses where a collapsing pawn falls, but no collapse is under way")
+                    raise IllegalActionError(f"{text!r} picks where a collapsing pawn falls: no collapse now")
                 target = _parse_sq(t[1:])
                 dirs = [d for d in range(4) if R.NEIGHBOURS[self.data[R.SOURCE], d] == target]
                 if not dirs:
-                    raise IllegalActionError(f"{t[1:]} is not next to the collapsing stack on {_sq(self.data[R.SOURCE])}")
+                    src = _sq(self.data[R.SOURCE])
+                    raise IllegalActionError(f"{t[1:]} is not next to the collapsing stack on {src}")
                 action = R.FALL + dirs[0]
             elif "-" in t:
                 f, _, to = t.partition("-")
@@ -292,7 +293,7 @@ def _parse_position(game: DorixGame, text: str) -> DorixState:
     for tok in tokens[2:]:
         key, eq, value = tok.partition("=")
         if not eq or key not in ("hands", "move", "turn", "limit", "last", "collapse", "over"):
-            raise NotationError(f"unknown field {tok!r} (expected hands=, move=, turn=, limit=, last=, collapse=, over=)")
+            raise NotationError(f"unknown field {tok!r} (fields: hands= move= turn= limit= last= collapse= over=)")
         if key in fields:
             raise NotationError(f"field {key}= given twice")
         fields[key] = value
