@@ -1,0 +1,1 @@
+"""Training, baseline agents and evaluation for the games in :mod:`envs`."""
