@@ -3,3 +3,7 @@
 ``from envs import dorix_v0; env = dorix_v0.env()`` (PettingZoo AEC). The game list lives in
 :mod:`envs.registry`; the shared Game/State interface in :mod:`envs.core`.
 """
+
+from envs.registration import register_all
+
+register_all()

@@ -18,6 +18,9 @@ ENV_MODULES = {
     "dorix": "envs.dorix_v0",
 }
 
+# Games whose seats act at the same time (they also have a PettingZoo Parallel environment).
+SIMULTANEOUS_GAMES = {"barc"}
+
 
 def game_names() -> list[str]:
     """Names of every registered game."""

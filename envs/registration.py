@@ -1,0 +1,38 @@
+"""Registers every game with PettingZoo's and Gymnasium's registries (done on ``import envs``).
+
+* PettingZoo: ``pettingzoo.make("aec", "boardgames/dorix-v0", num_players=3)``, and for simultaneous
+  games also ``pettingzoo.make("parallel", "boardgames/barc-v0")``;
+* Gymnasium (single-agent, the other seats played by opponents):
+  ``gymnasium.make("boardgames/dorix-v0", game_options={"num_players": 3}, opponent="greedy")``.
+
+Entry points are strings, so registering imports no game module.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from envs.registry import ENV_MODULES, SIMULTANEOUS_GAMES
+
+NAMESPACE = "boardgames"
+
+
+def env_id(name: str) -> str:
+    """Registry id of game ``name`` (the same in PettingZoo and Gymnasium)."""
+    return f"{NAMESPACE}/{name}-v0"
+
+
+def register_all() -> None:
+    """Register every game in ``envs.registry`` once."""
+    try:
+        from pettingzoo.env_registry.registration import aec_registry, register
+    except ImportError:  # PettingZoo < 1.27 has no registry
+        register = None
+    for name, module in ENV_MODULES.items():
+        eid = env_id(name)
+        if register is not None and eid not in aec_registry:
+            register("aec", eid, entry_point=f"{module}:env")
+            if name in SIMULTANEOUS_GAMES:
+                register("parallel", eid, entry_point=f"{module}:parallel_env")
+        if eid not in gymnasium.registry:
+            gymnasium.register(id=eid, entry_point="envs.core.single_agent:SingleAgentEnv", kwargs={"game": name})
