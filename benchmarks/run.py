@@ -45,7 +45,7 @@ def pettingzoo_turns(make_env, rng: np.random.Generator, parallel: bool = False)
                 turns += 1
             return turns
         env.reset(seed=int(rng.integers(1 << 30)))
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 action = None
