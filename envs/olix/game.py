@@ -1,0 +1,383 @@
+"""Olix behind the shared Game/State interface: options, notation and action names.
+
+Notation (one line, space-separated; see docs/rules/olix.md)::
+
+    olix <grid> move=<seat> turn=<n> [limit=<n>] [last=<cell>] [marks=O<v><who>,L..,I..,X..]
+         [over=super:<seat>:<type><value>|win:<seat>|draw|limit]
+
+``<grid>`` lists ranks 11 to 1 separated by ``/``; in a rank, ``w`` is a pawn of player_0 (light),
+``b`` a pawn of player_1 (dark), and a number counts empty cells (``.`` is accepted for one empty
+cell too). ``marks=`` gives each score column in the order O, L, I, X as ``-`` (no marker) or its
+highest marked value followed by who holds a marker there (``w``, ``b`` or ``wb``), e.g.
+``marks=O-,L-,I5wb,X4b``. Pawns left are 46 minus each player's pawns on the grid. A move is the
+name of the cell, e.g. ``f6``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from envs.core.errors import GameOptionError, IllegalActionError, NotationError
+from envs.core.game import Game, GameInfo, State
+from envs.core.squares import parse_int, parse_square, square_name
+from envs.olix import rules as R
+
+DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
+SEAT_LETTERS = "wb"  # player_0 (light) and player_1 (dark), in notation and text pictures
+
+
+def _sq(index: int) -> str:
+    return square_name(int(index), R.SIZE)
+
+
+def _parse_sq(text: str) -> int:
+    return parse_square(text, R.SIZE, R.SIZE)
+
+
+class OlixGame(Game):
+    """Olix for two players on the 11x11 grid, with a turn limit (92 = a full game, no truncation)."""
+
+    def __init__(self, max_turns: int = DEFAULT_MAX_TURNS):
+        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
+            raise GameOptionError(f"max_turns must be a positive integer, got {max_turns!r}")
+        self.max_turns = int(max_turns)
+        self.info = GameInfo(
+            name="olix",
+            num_seats=2,
+            num_actions=R.NUM_ACTIONS,
+            observation_shape=(R.SIZE, R.SIZE, R.OBS_CHANNELS),
+            max_turns=self.max_turns,
+            options={"max_turns": self.max_turns},
+        )
+
+    def new_initial_state(self) -> OlixState:
+        data = np.zeros(R.STATE_SIZE, dtype=np.int32)
+        R.init_state(data, self.max_turns)
+        return OlixState(self, data)
+
+    def from_text(self, text: str) -> OlixState:
+        return _parse_position(self, text)
+
+
+class OlixState(State):
+    """An Olix position (see :mod:`envs.olix.rules` for the array layout)."""
+
+    __slots__ = ()
+
+    # who acts ---------------------------------------------------------------------------------
+    def current_seats(self) -> tuple:
+        return () if self.data[R.OVER] else (int(self.data[R.TO_MOVE]),)
+
+    @property
+    def current_seat(self) -> int:
+        return -1 if self.data[R.OVER] else int(self.data[R.TO_MOVE])
+
+    def legal_mask(self, seat: int | None = None) -> np.ndarray:
+        mask = np.zeros(R.NUM_ACTIONS, dtype=np.bool_)
+        R.legal_mask(self.data, self.current_seat if seat is None else int(seat), mask)
+        return mask
+
+    def _apply(self, action: int) -> None:
+        R.apply_action(self.data, action)
+
+    # outcome ----------------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return bool(self.data[R.OVER])
+
+    def is_truncated(self) -> bool:
+        return bool(self.data[R.TRUNCATED])
+
+    def returns(self) -> np.ndarray:
+        out = np.zeros(2, dtype=np.float32)
+        R.returns(self.data, out)
+        return out
+
+    @property
+    def turn(self) -> int:
+        return int(self.data[R.TURN])
+
+    @property
+    def winner(self) -> int:
+        """The winning seat, -1 when none (running game, draw or truncation)."""
+        return int(self.data[R.WINNER])
+
+    @property
+    def super_pattern(self) -> str | None:
+        """The super pattern that won at once, like ``"L-9"``, or None."""
+        t = int(self.data[R.SUPER_TYPE])
+        return None if t < 0 else f"{R.TYPE_NAMES[t]}-{int(self.data[R.SUPER_VALUE])}"
+
+    # board access -----------------------------------------------------------------------------
+    def owner(self, cell: int | str) -> int:
+        """Seat whose pawn is on ``cell`` (index or name), -1 when empty."""
+        c = _parse_sq(cell) if isinstance(cell, str) else int(cell)
+        return int(self.data[R.BOARD + c])
+
+    def pawns_left(self, seat: int) -> int:
+        """Pawns ``seat`` still has to place."""
+        return int(self.data[R.LEFT + seat])
+
+    def column(self, pattern: str | int) -> tuple:
+        """Score column ``pattern`` ("O", "L", "I", "X" or 0..3): (highest marked value or 0,
+        tuple of the seats holding a marker there)."""
+        t = R.TYPE_NAMES.index(pattern.upper()) if isinstance(pattern, str) else int(pattern)
+        holders = tuple(s for s in range(2) if self.data[R.COL_HOLD + 2 * t + s])
+        return int(self.data[R.COL_MAX + t]), holders
+
+    def columns_held(self, seat: int) -> int:
+        """How many score columns ``seat`` holds a marker on."""
+        return int(sum(self.data[R.COL_HOLD + 2 * t + seat] for t in range(4)))
+
+    def pattern_values(self, cell: int | str, seat: int) -> dict:
+        """The largest value of each pattern type of ``seat`` containing ``cell`` (O2), as
+        ``{"O": v, "L": v, "I": v, "X": v}`` with 0 for none, on the current grid."""
+        c = _parse_sq(cell) if isinstance(cell, str) else int(cell)
+        out = np.zeros(4, dtype=np.int64)
+        R.pattern_values(self.data, c, int(seat), out)
+        return {R.TYPE_NAMES[t]: int(out[t]) for t in range(4)}
+
+    # observation ------------------------------------------------------------------------------
+    def observation(self, seat: int) -> np.ndarray:
+        out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
+        R.observe(self.data, int(seat), out)
+        return out
+
+    # notation ---------------------------------------------------------------------------------
+    def to_text(self) -> str:
+        return _write_position(self)
+
+    def action_to_text(self, action: int) -> str:
+        a = int(action)
+        if not 0 <= a < R.NUM_ACTIONS:
+            raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
+        return _sq(a)
+
+    def text_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise IllegalActionError(f"a move is a cell name like 'f6', got {text!r}")
+        try:
+            action = _parse_sq(text)
+        except NotationError as e:
+            raise IllegalActionError(f"cannot read move {text!r}: {e}") from None
+        if self.is_terminal():
+            raise IllegalActionError("the game is over: no move can be played")
+        if not self.legal_mask()[action]:
+            who = self.owner(action)
+            raise IllegalActionError(
+                f"move {text!r} is illegal here: {_sq(action)} already holds a pawn of player_{who}"
+            )
+        return action
+
+    # checks and pictures ----------------------------------------------------------------------
+    def check_invariants(self) -> None:
+        d = self.data
+        board = d[R.BOARD : R.BOARD + R.CELLS]
+        assert np.all((board >= -1) & (board <= 1)), "a cell holds something other than -1, 0 or 1"
+        for s in range(2):
+            placed = int(np.sum(board == s))
+            left = int(d[R.LEFT + s])
+            assert 0 <= left <= R.PAWNS, f"seat {s} has {left} pawns left"
+            assert placed + left == R.PAWNS, f"seat {s}: {placed} on the grid + {left} left != {R.PAWNS}"
+        for t in range(4):
+            v = int(d[R.COL_MAX + t])
+            holders = int(d[R.COL_HOLD + 2 * t]) + int(d[R.COL_HOLD + 2 * t + 1])
+            name = R.TYPE_NAMES[t]
+            assert v == 0 or v in R.COLUMN_VALUES[t], f"column {name} holds value {v}, not a printed value"
+            assert (v == 0) == (holders == 0), f"column {name}: value {v} with {holders} markers"
+        if d[R.LAST] >= 0:
+            assert board[d[R.LAST]] >= 0, "the last move's cell is empty"
+        if not self.is_terminal():
+            assert self.legal_mask().any(), "the seat to act has no legal action"
+            assert d[R.WINNER] == -1 and d[R.SUPER_TYPE] == -1, "a running game has a winner"
+        elif d[R.SUPER_TYPE] >= 0:
+            t = int(d[R.SUPER_TYPE])
+            assert d[R.SUPER_VALUE] > R.COLUMN_VALUES[t, 3], "the super pattern is within its column"
+            assert d[R.WINNER] in (0, 1), "a super pattern without a winner"
+        elif not d[R.TRUNCATED]:
+            assert R.count_winner(d) == d[R.WINNER], "the winner does not match the count of the columns"
+
+    def render_text(self) -> str:
+        from envs.olix.render import render_text
+
+        return render_text(self)
+
+    def render_rgb(self) -> np.ndarray:
+        from envs.olix.render import render_rgb
+
+        return render_rgb(self)
+
+
+# ----- notation ---------------------------------------------------------------------------------
+
+
+def _write_position(state: OlixState) -> str:
+    d = state.data
+    ranks = []
+    for r in range(R.SIZE - 1, -1, -1):
+        out, empty = "", 0
+        for f in range(R.SIZE):
+            o = int(d[R.BOARD + r * R.SIZE + f])
+            if o < 0:
+                empty += 1
+                continue
+            if empty:
+                out += str(empty)
+                empty = 0
+            out += SEAT_LETTERS[o]
+        if empty:
+            out += str(empty)
+        ranks.append(out)
+    parts = ["olix", "/".join(ranks), f"move={int(d[R.TO_MOVE])}", f"turn={int(d[R.TURN])}"]
+    if int(d[R.MAX_TURNS]) != state.game.max_turns:
+        parts.append(f"limit={int(d[R.MAX_TURNS])}")
+    if d[R.LAST] >= 0:
+        parts.append(f"last={_sq(d[R.LAST])}")
+    if d[R.COL_MAX : R.COL_MAX + 4].any():
+        cols = []
+        for t in range(4):
+            v, holders = state.column(t)
+            cols.append(R.TYPE_NAMES[t] + (f"{v}" + "".join(SEAT_LETTERS[s] for s in holders) if v else "-"))
+        parts.append("marks=" + ",".join(cols))
+    if d[R.OVER]:
+        if d[R.TRUNCATED]:
+            parts.append("over=limit")
+        elif d[R.SUPER_TYPE] >= 0:
+            parts.append(f"over=super:{int(d[R.WINNER])}:{R.TYPE_NAMES[d[R.SUPER_TYPE]]}{int(d[R.SUPER_VALUE])}")
+        elif d[R.WINNER] >= 0:
+            parts.append(f"over=win:{int(d[R.WINNER])}")
+        else:
+            parts.append("over=draw")
+    return " ".join(parts)
+
+
+_FIELDS = ("move", "turn", "limit", "last", "marks", "over")
+_MARK = re.compile(r"^([OLIX])(?:-|(\d+)([wb]+))$")
+
+
+def _parse_grid(data: np.ndarray, grid: str) -> None:
+    rows = grid.split("/")
+    if len(rows) != R.SIZE:
+        raise NotationError(f"the grid needs {R.SIZE} ranks separated by '/', got {len(rows)}")
+    for i, row in enumerate(rows):
+        rank = R.SIZE - 1 - i
+        f = 0
+        for m in re.finditer(r"\d+|.", row):
+            tok = m.group()
+            if tok.isdigit():
+                n = int(tok)
+                if n < 1:
+                    raise NotationError(f"rank {rank + 1}: an empty-cell count must be 1..{R.SIZE}, got {tok}")
+                f += n
+            elif tok == ".":
+                f += 1
+            elif tok in SEAT_LETTERS:
+                if f < R.SIZE:
+                    data[R.BOARD + rank * R.SIZE + f] = SEAT_LETTERS.index(tok)
+                f += 1
+            else:
+                raise NotationError(
+                    f"rank {rank + 1}: {tok!r} is not a cell (w = player_0, b = player_1, a number or '.' = empty)"
+                )
+            if f > R.SIZE:
+                raise NotationError(f"rank {rank + 1} ({row!r}) is longer than {R.SIZE} cells")
+        if f != R.SIZE:
+            raise NotationError(f"rank {rank + 1} ({row!r}) has {f} cells, not {R.SIZE}")
+
+
+def _parse_marks(data: np.ndarray, value: str) -> None:
+    entries = value.split(",")
+    if len(entries) != 4:
+        raise NotationError(f"marks= lists the 4 columns O,L,I,X, got {value!r}")
+    for t, entry in enumerate(entries):
+        m = _MARK.match(entry)
+        name = R.TYPE_NAMES[t]
+        if not m or m.group(1) != name:
+            raise NotationError(
+                f"marks= entry {t + 1} must be {name}- or {name}<value><holders> (like {name}"
+                f"{R.COLUMN_VALUES[t, 0]}wb), got {entry!r}"
+            )
+        if m.group(2) is None:
+            continue
+        v = int(m.group(2))
+        if v not in R.COLUMN_VALUES[t]:
+            printed = ", ".join(str(x) for x in R.COLUMN_VALUES[t])
+            raise NotationError(f"column {name} has no value {v} (its values are {printed})")
+        holders = m.group(3)
+        if len(set(holders)) != len(holders):
+            raise NotationError(f"column {name}: holder listed twice in {entry!r}")
+        data[R.COL_MAX + t] = v
+        for ch in holders:
+            data[R.COL_HOLD + 2 * t + SEAT_LETTERS.index(ch)] = 1
+
+
+def _parse_over(data: np.ndarray, value: str) -> None:
+    data[R.OVER] = 1
+    if value == "limit":
+        data[R.TRUNCATED] = 1
+    elif value == "draw":
+        pass
+    elif value.startswith("win:"):
+        data[R.WINNER] = parse_int(value[4:], "winning seat", 0, 1)
+    elif value.startswith("super:"):
+        m = re.match(r"^super:([01]):([OLIX])(\d+)$", value)
+        if not m:
+            raise NotationError(f"over=super is super:<seat>:<type><value> (like super:0:L9), got {value!r}")
+        t = R.TYPE_NAMES.index(m.group(2))
+        v = int(m.group(3))
+        if v <= R.COLUMN_VALUES[t, 3]:
+            raise NotationError(f"{m.group(2)}-{v} is not a super pattern (it must exceed {R.COLUMN_VALUES[t, 3]})")
+        data[R.WINNER] = int(m.group(1))
+        data[R.SUPER_TYPE] = t
+        data[R.SUPER_VALUE] = v
+    else:
+        raise NotationError(f"over= is super:<seat>:<type><value>, win:<seat>, draw or limit, got {value!r}")
+
+
+def _parse_position(game: OlixGame, text: str) -> OlixState:
+    if not isinstance(text, str):
+        raise NotationError(f"an Olix position is a string, got {type(text).__name__}")
+    tokens = text.split()
+    if len(tokens) < 2 or tokens[0].lower() != "olix":
+        raise NotationError(f"an Olix position starts with 'olix <grid>', got {text[:60]!r}")
+    data = np.zeros(R.STATE_SIZE, dtype=np.int32)
+    R.init_state(data, game.max_turns)
+    _parse_grid(data, tokens[1])
+    fields = {}
+    for tok in tokens[2:]:
+        key, eq, value = tok.partition("=")
+        if not eq or key not in _FIELDS:
+            raise NotationError(f"unknown field {tok!r} (fields: " + " ".join(k + "=" for k in _FIELDS) + ")")
+        if key in fields:
+            raise NotationError(f"field {key}= given twice")
+        fields[key] = value
+    for key in ("move", "turn"):
+        if key not in fields:
+            raise NotationError(f"the position lacks its {key}= field")
+    board = data[R.BOARD : R.BOARD + R.CELLS]
+    for s in range(2):
+        placed = int(np.sum(board == s))
+        if placed > R.PAWNS:
+            raise NotationError(f"player_{s} has {placed} pawns on the grid; each player has {R.PAWNS}")
+        data[R.LEFT + s] = R.PAWNS - placed
+    data[R.TO_MOVE] = parse_int(fields["move"], "move (seat to act)", 0, 1)
+    data[R.TURN] = parse_int(fields["turn"], "turn", 0)
+    if "limit" in fields:
+        data[R.MAX_TURNS] = parse_int(fields["limit"], "limit", 1)
+    if "last" in fields:
+        last = _parse_sq(fields["last"])
+        if board[last] < 0:
+            raise NotationError(f"last={fields['last']} names an empty cell")
+        data[R.LAST] = last
+    if "marks" in fields:
+        _parse_marks(data, fields["marks"])
+    if "over" in fields:
+        _parse_over(data, fields["over"])
+    else:
+        seat = int(data[R.TO_MOVE])
+        if data[R.LEFT + seat] == 0:
+            raise NotationError(f"player_{seat} is to move but has no pawn left to place")
+        if not (board == -1).any():
+            raise NotationError("the grid is full: the game is over (add an over= field)")
+    return OlixState(game, data)
