@@ -1,0 +1,193 @@
+"""Each Olix pattern (source 003, ruling O2) on a concrete position written in notation.
+
+Every test places player_0's ("w") pawns and player_1's ("b") pawns, plays one pawn, and checks the
+score columns (O, L, I, X) against values worked out by hand from the rules:
+I / X = length of the straight / diagonal run; L = arm1 + arm2 - 1 with both arms >= 3 (corner in
+both); O = border cells + pawns of either colour strictly inside. Super patterns (O >= 10, L >= 9,
+I >= 8, X >= 8) win at once (O4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from olix_helpers import columns, only, play, position
+
+W, B = 0, 1
+
+
+def test_i4_horizontal_new_pawn_at_the_end():
+    s = play(position(w="a1 b1 c1", b="a2 b2 c2", move=0), "d1")
+    assert columns(s) == only(I=(4, (W,)))
+    assert not s.is_terminal() and s.current_seat == B
+
+
+def test_i4_vertical_new_pawn_in_the_middle():
+    s = play(position(w="f3 f4 f6", b="a1 b1 c1", move=0), "f5")
+    assert columns(s) == only(I=(4, (W,)))
+
+
+def test_three_in_a_row_is_no_pattern_and_an_opponent_pawn_breaks_a_line():
+    s = play(position(w="a1 b1 d1 e1", b="c1 k11 k10 k9", move=0), "f1")  # d1 e1 f1: 3 only
+    assert columns(s) == only()
+
+
+def test_i7_joining_two_lines():
+    s = play(position(w="a1 b1 c1 e1 f1 g1", b="a2 b2 c2 e2 f2 g2", move=0), "d1")
+    assert columns(s) == only(I=(7, (W,)))
+
+
+def test_i8_wins_at_once():
+    s = play(position(w="a5 b5 c5 d5 e5 f5 g5", b="a1 b1 c1 d1 e1 f1 g1", move=0), "h5")
+    assert s.is_terminal() and s.super_pattern == "I-8"
+    assert list(s.returns()) == [1.0, -1.0]
+
+
+def test_x4_both_diagonal_directions():
+    s = play(position(w="a1 b2 c3", b="k1 k2 k3", move=0), "d4")  # rising diagonal
+    assert columns(s) == only(X=(4, (W,)))
+    s = play(position(w="h1 g2 f3", b="a1 a2 a3", move=0), "e4")  # falling diagonal (from e4 to h1)
+    assert columns(s) == only(X=(4, (W,)))
+
+
+def test_x5_both_diagonal_directions_new_pawn_inside():
+    s = play(position(w="b2 c3 e5 f6", b="k1 k2 k3 k4", move=0), "d4")
+    assert columns(s) == only(X=(5, (W,)))
+    s = play(position(w="k1 j2 i3 g5", b="a1 a2 a3 a4", move=0), "h4")
+    assert columns(s) == only(X=(5, (W,)))
+
+
+def test_x_for_the_second_player():
+    s = play(position(w="a1 a2 a3 a4", b="c3 d4 e5", move=1), "f6")
+    assert columns(s) == only(X=(4, (B,)))
+
+
+def test_l5_new_pawn_at_the_corner():
+    s = play(position(w="a2 a3 b1 c1", b="k9 k10 k11 j11", move=0), "a1")
+    assert columns(s) == only(L=(5, (W,)))
+
+
+def test_l5_new_pawn_at_an_arms_end():
+    s = play(position(w="a1 a2 a3 b1", b="k9 k10 k11 j11", move=0), "c1")
+    assert columns(s) == only(L=(5, (W,)))
+    # the same L turned the other way: corner k11, arms to the left and down
+    s = play(position(w="k11 j11 i11 k10", b="a1 a2 a3 b1", move=0), "k9")
+    assert columns(s) == only(L=(5, (W,)))
+
+
+def test_l7_arms_of_3_and_5():
+    # corner a1, vertical arm a1..a5 (5), horizontal arm a1..c1 (3): 5 + 3 - 1 = 7; c1 is on no line of 4
+    s = play(position(w="a1 a2 a3 a4 a5 b1", b="k1 k2 k3 k4 k5 j1", move=0), "c1")
+    assert columns(s) == only(L=(7, (W,)))
+
+
+def test_l9_wins_at_once_new_pawn_at_the_corner():
+    # arms a1..a5 and a1..e1: 5 + 5 - 1 = 9; the pawn also ends two I-5, marked before the win
+    s = play(position(w="a2 a3 a4 a5 b1 c1 d1 e1", b="k1 k2 k3 k4 k5 j1 i1 h1", move=0), "a1")
+    assert s.is_terminal() and s.super_pattern == "L-9" and s.winner == W
+    assert list(s.returns()) == [1.0, -1.0]
+    assert columns(s) == only(I=(5, (W,)))
+    assert s.to_text().endswith("over=super:0:L9")
+
+
+def test_l9_wins_at_once_new_pawn_at_an_arms_end():
+    s = play(position(w="a1 a2 a3 a4 a5 b1 c1 d1", b="k1 k2 k3 k4 k5 j1 i1 h1", move=0), "e1")
+    assert s.super_pattern == "L-9" and s.winner == W
+    assert columns(s) == only(I=(5, (W,)))
+
+
+def test_l_whose_arm_runs_on_past_the_corner():
+    # a1..e1 with c2, c3 above c1: corner c1, arms c1..c3 (3) and c1..a1 or c1..e1 (3): L-5 [decision]
+    s = play(position(w="a1 b1 c1 d1 e1 c2", b="k9 k10 k11 j11 i11 h11", move=0), "c3")
+    assert columns(s) == only(L=(5, (W,)))
+
+
+def test_o4_square():
+    s = play(position(w="a1 b1 a2", b="k9 k10 k11", move=0), "b2")
+    assert columns(s) == only(O=(4, (W,)))
+
+
+def test_o6_two_by_three():
+    s = play(position(w="a1 b1 a2 b2 a3", b="k9 k10 k11 j11 i11", move=0), "b3")
+    assert columns(s) == only(O=(6, (W,)))
+
+
+def test_o8_two_by_four():
+    # the new pawn b4 also ends the vertical line b1..b4: I-4
+    s = play(position(w="a1 b1 a2 b2 a3 b3 a4", b="k5 k6 k7 k8 k9 k10 k11", move=0), "b4")
+    assert columns(s) == only(O=(8, (W,)), I=(4, (W,)))
+
+
+def test_o8_three_by_three_ring():
+    # border of 8, empty centre; c3 is also the corner of an L-5 (c1..c3 and a3..c3)
+    s = play(position(w="a1 b1 c1 a2 c2 a3 b3", b="k5 k6 k7 k8 k9 k10 k11", move=0), "c3")
+    assert columns(s) == only(O=(8, (W,)), L=(5, (W,)))
+
+
+@pytest.mark.parametrize("centre", ["w", "b"])
+def test_o9_ring_with_a_pawn_inside_of_either_colour(centre):
+    w = "a1 b1 c1 a2 c2 a3 b3" + (" b2" if centre == "w" else "")
+    b = "k5 k6 k7 k8 k9 k10 k11" + (" b2" if centre == "b" else "")
+    s = play(position(w=w, b=b, move=0), "c3")
+    assert columns(s) == only(O=(9, (W,)), L=(5, (W,)))
+
+
+def test_o9_new_pawn_placed_inside_an_own_ring():
+    s = play(position(w="a1 b1 c1 a2 c2 a3 b3 c3", b="k5 k6 k7 k8 k9 k10 k11", move=0,
+                      marks="O8w,L5w,I-,X-"), "b2")
+    assert columns(s) == only(O=(9, (W,)), L=(5, (W,)))  # only the O grew; the L stays marked
+
+
+def test_o11_wins_at_once():
+    # ring a1..c4 (3 x 4: 10 border cells) with b's pawn on b2 inside: 10 + 1 = 11; c4 also makes L-6
+    # (c4..a4 and c4..c1) and I-4 (c1..c4), marked before the win
+    s = play(position(w="a1 b1 c1 a2 c2 a3 c3 a4 b4", b="b2 k5 k6 k7 k8 k9 k10 k11", move=0), "c4")
+    assert s.is_terminal() and s.super_pattern == "O-11" and s.winner == W
+    assert columns(s) == only(L=(6, (W,)), I=(4, (W,)))
+    assert list(s.returns()) == [1.0, -1.0]
+
+
+def test_o10_two_by_five_wins_at_once():
+    s = play(position(w="a1 b1 a2 b2 a3 b3 a4 b4 a5", b="k3 k4 k5 k6 k7 k8 k9 k10 k11", move=0), "b5")
+    assert s.super_pattern == "O-10" and s.winner == W
+
+
+def test_one_pawn_makes_i4_and_l6():
+    # the source's example: d1 ends the line a1..d1 (I-4) and the L with corner a1 (arms 4 and 3)
+    s = play(position(w="a1 b1 c1 a2 a3", b="k9 k10 k11 j11 i11", move=0), "d1")
+    assert columns(s) == only(I=(4, (W,)), L=(6, (W,)))
+
+
+def test_one_pawn_on_two_lines_marks_the_longer():
+    # e5 ends a horizontal line of 4 and a vertical line of 5: one I column, value 5
+    s = play(position(w="b5 c5 d5 e1 e2 e3 e4", b="k5 k6 k7 k8 k9 k10 k11", move=0), "e5")
+    assert columns(s)["I"] == (5, (W,))
+
+
+def test_opponent_pawn_inside_your_ring_does_not_score_for_you():
+    s = position(w="a1 b1 c1 a2 c2 a3 b3 c3", b="k5 k6 k7 k8 k9 k10 k11", move=1, marks="O8w,L5w,I-,X-")
+    play(s, "b2")  # b's pawn into w's ring: w's ring is now worth 9, but only the mover scores
+    assert columns(s) == only(O=(8, (W,)), L=(5, (W,)))
+    play(s, "f6")  # w plays away from the ring: nothing is marked later either
+    assert columns(s) == only(O=(8, (W,)), L=(5, (W,)))
+    assert s.pattern_values("a1", W)["O"] == 9  # the ring would be O-9 if w extended it
+
+
+def test_opponent_patterns_are_not_scored_by_the_mover():
+    s = play(position(w="k1", b="a1 b1 c1", move=0), "d1")  # w blocks b's line: nothing for w
+    assert columns(s) == only()
+
+
+def test_pattern_values_of_the_engine_match_simple_cases():
+    s = position(w="a1 b1 c1 d1 a2 a3", b="k11", move=1)
+    assert s.pattern_values("a1", W) == {"O": 0, "L": 6, "I": 4, "X": 0}
+    assert s.pattern_values("k11", B) == {"O": 0, "L": 0, "I": 0, "X": 0}
+
+
+def test_marks_survive_into_the_observation():
+    s = play(position(w="a1 b1 c1 a2 a3", b="k9 k10 k11 j11 i11", move=0), "d1")  # I-4 (row 1), L-6 (row 2)
+    own = s.observation(W)
+    opp = s.observation(B)
+    assert own[0, 0, 4 + 4 * 2 + 0] == 1.0 and own[0, 0, 4 + 4 * 1 + 1] == 1.0  # own I row 1, own L row 2
+    assert np.count_nonzero(own[0, 0, 4:20]) == 2 and not own[0, 0, 20:36].any()
+    assert opp[5, 5, 20 + 4 * 2 + 0] == 1.0 and opp[5, 5, 20 + 4 * 1 + 1] == 1.0 and not opp[0, 0, 4:20].any()
