@@ -374,6 +374,11 @@ def _parse_position(game: OlixGame, text: str) -> OlixState:
         _parse_marks(data, fields["marks"])
     if "over" in fields:
         _parse_over(data, fields["over"])
+        if fields["over"].startswith("win:") or fields["over"] == "draw":
+            counted = int(R.count_winner(data))
+            if counted != data[R.WINNER]:
+                result = "a draw" if counted < 0 else f"a win for player_{counted}"
+                raise NotationError(f"over={fields['over']} contradicts the marks, which count as {result}")
     else:
         seat = int(data[R.TO_MOVE])
         if data[R.LEFT + seat] == 0:

@@ -62,38 +62,40 @@ def test_x_for_the_second_player():
     assert columns(s) == only(X=(4, (B,)))
 
 
-def test_l5_new_pawn_at_the_corner():
-    s = play(position(w="a2 a3 b1 c1", b="k9 k10 k11 j11", move=0), "a1")
-    assert columns(s) == only(L=(5, (W,)))
+# L shapes with the corner on a1: a vertical arm a1..a<v> and a horizontal arm a1..<h>1 (h = file letter)
+L_CASES = [
+    # arms, cell played, expected columns (hand-computed: L = v + h - 1; a line of 4+ through the pawn is an I)
+    ((3, 3), "a1", {"L": (5, (W,))}),  # the corner
+    ((3, 3), "c1", {"L": (5, (W,))}),  # the end of the horizontal arm
+    ((3, 3), "a3", {"L": (5, (W,))}),  # the end of the vertical arm
+    ((5, 3), "a1", {"L": (7, (W,)), "I": (5, (W,))}),  # corner: also ends the line a1..a5
+    ((5, 3), "c1", {"L": (7, (W,))}),  # the end of the short arm: a1..c1 is no I
+    ((5, 3), "a5", {"L": (7, (W,)), "I": (5, (W,))}),
+    ((5, 5), "a1", "L-9"),  # super pattern: wins at once
+    ((5, 5), "e1", "L-9"),
+]
 
 
-def test_l5_new_pawn_at_an_arms_end():
-    s = play(position(w="a1 a2 a3 b1", b="k9 k10 k11 j11", move=0), "c1")
-    assert columns(s) == only(L=(5, (W,)))
-    # the same L turned the other way: corner k11, arms to the left and down
+@pytest.mark.parametrize("arms,played,expected", L_CASES)
+def test_l_patterns_with_the_new_pawn_at_the_corner_or_an_arms_end(arms, played, expected):
+    v, h = arms
+    cells = {f"a{r}" for r in range(1, v + 1)} | {f"{f}1" for f in "abcdefghijk"[:h]}
+    w = " ".join(sorted(cells - {played}))
+    b = " ".join(f"k{r}" for r in range(11, 11 - len(cells) + 1, -1))  # out of the way
+    s = play(position(w=w, b=b, move=0), played)
+    if isinstance(expected, str):
+        assert s.is_terminal() and s.super_pattern == expected and s.winner == W
+        assert list(s.returns()) == [1.0, -1.0]
+        assert columns(s) == only(I=(5, (W,)))  # the I-5 made by the same pawn is still marked
+        assert s.to_text().endswith("over=super:0:L9")
+    else:
+        assert columns(s) == only(**expected) and not s.is_terminal()
+
+
+def test_l5_turned_the_other_way():
+    # corner k11, arms to the left and down
     s = play(position(w="k11 j11 i11 k10", b="a1 a2 a3 b1", move=0), "k9")
     assert columns(s) == only(L=(5, (W,)))
-
-
-def test_l7_arms_of_3_and_5():
-    # corner a1, vertical arm a1..a5 (5), horizontal arm a1..c1 (3): 5 + 3 - 1 = 7; c1 is on no line of 4
-    s = play(position(w="a1 a2 a3 a4 a5 b1", b="k1 k2 k3 k4 k5 j1", move=0), "c1")
-    assert columns(s) == only(L=(7, (W,)))
-
-
-def test_l9_wins_at_once_new_pawn_at_the_corner():
-    # arms a1..a5 and a1..e1: 5 + 5 - 1 = 9; the pawn also ends two I-5, marked before the win
-    s = play(position(w="a2 a3 a4 a5 b1 c1 d1 e1", b="k1 k2 k3 k4 k5 j1 i1 h1", move=0), "a1")
-    assert s.is_terminal() and s.super_pattern == "L-9" and s.winner == W
-    assert list(s.returns()) == [1.0, -1.0]
-    assert columns(s) == only(I=(5, (W,)))
-    assert s.to_text().endswith("over=super:0:L9")
-
-
-def test_l9_wins_at_once_new_pawn_at_an_arms_end():
-    s = play(position(w="a1 a2 a3 a4 a5 b1 c1 d1", b="k1 k2 k3 k4 k5 j1 i1 h1", move=0), "e1")
-    assert s.super_pattern == "L-9" and s.winner == W
-    assert columns(s) == only(I=(5, (W,)))
 
 
 def test_l_whose_arm_runs_on_past_the_corner():
@@ -182,6 +184,16 @@ def test_pattern_values_of_the_engine_match_simple_cases():
     s = position(w="a1 b1 c1 d1 a2 a3", b="k11", move=1)
     assert s.pattern_values("a1", W) == {"O": 0, "L": 6, "I": 4, "X": 0}
     assert s.pattern_values("k11", B) == {"O": 0, "L": 0, "I": 0, "X": 0}
+
+
+def test_observation_is_egocentric():
+    s = play(position(w="a1 b1", b="k11", move=0), "c1")
+    own, opp = s.observation(W), s.observation(B)
+    assert own[0, 0, 0] == 1.0 and own[10, 10, 1] == 1.0 and own[10, 10, 0] == 0.0
+    assert opp[10, 10, 0] == 1.0 and opp[0, 0, 1] == 1.0 and opp[0, 2, 1] == 1.0
+    assert np.allclose(own[:, :, 2], 43 / 46) and np.allclose(own[:, :, 3], 45 / 46)
+    assert np.allclose(opp[:, :, 2], 45 / 46) and np.allclose(opp[:, :, 3], 43 / 46)
+    assert own[0, 2, 36] == 1.0 and opp[0, 2, 36] == 1.0 and own[:, :, 36].sum() == 1.0
 
 
 def test_marks_survive_into_the_observation():

@@ -159,6 +159,7 @@ def test_notation_round_trip_with_every_field():
         ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0 last=a1", "empty cell"),
         ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0 colour=red", "unknown field"),
         ("olix " + "/".join(["w" * 11] * 5 + ["11"] * 6) + " move=0 turn=55", "55 pawns"),
+        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=92 marks=O4w,L-,I-,X- over=win:1", "contradicts"),
         ("dorix -.-.-.-/-.-.-.-/-.-.-.-/-.-.-.- hands=15,15 move=0 turn=0", "starts with 'olix"),
     ],
 )
