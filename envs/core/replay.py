@@ -1,0 +1,331 @@
+"""Replays of any game: a game record (start position + moves), its move list in notation, and an
+animated GIF with one frame per position.
+
+A :class:`GameRecord` holds a start state and the moves played from it: one action per turn for
+turn-based games, one tuple of actions (one per seat) per turn for simultaneous games. Records are
+made from a list of states (``GameRecord.from_states``), from moves in notation
+(``GameRecord.from_moves`` / ``GameRecord.from_text``) or by playing (``record.play(action)``).
+
+The move list format (``record.to_text()``, read back by ``GameRecord.from_text``)::
+
+    # dorix {"num_players": 2, "max_turns": 200}
+    # start: dorix -.-.-.-/... hands=13,13 move=0 turn=0      (only when not the usual start)
+    1. player_0: b2
+    2. player_1: c3
+    ...
+    # result: player_0 +1, player_1 -1
+
+Simultaneous games write every seat's order on the turn's line: ``1. player_0: c1-c2 | player_1: d6``.
+Lines starting with ``#`` are comments (the header and the result are informative only); the
+``N.`` numbers and ``player_k:`` labels may be left out when reading.
+
+``save_gif(record_or_states, path)`` writes the pictures of ``State.render_rgb()`` as an animated GIF
+with a caption under each frame naming the move that led to it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from collections.abc import Iterable, Sequence
+from itertools import product
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from envs.core.errors import IllegalActionError, NotationError
+from envs.core.game import Game, State
+from envs.core.rendering import BACKGROUND, TEXT, font
+
+
+def parse_move(state: State, text: str, seat: int | None = None) -> int:
+    """The action written ``text`` for ``seat`` (default: the seat to act) in ``state``.
+
+    Uses the game's ``text_to_action``; for a simultaneous game whose parser takes a seat, passes it.
+    Raises :class:`IllegalActionError` naming the problem when the move is malformed or illegal."""
+    parser = state.text_to_action
+    if seat is not None and "seat" in inspect.signature(parser).parameters:
+        action = parser(text, seat=seat)
+    else:
+        action = parser(text)
+    if seat is not None and not state.legal_mask(seat)[action]:
+        name = state.game.info.seat_names[seat]
+        raise IllegalActionError(f"move {text!r} is not legal for {name} here")
+    return int(action)
+
+
+def move_text(state: State, move, seat: int | None = None) -> str:
+    """The notation of ``move`` (an action, or a tuple of actions for a simultaneous turn) in ``state``."""
+    if state.game.info.simultaneous:
+        names = state.game.info.seat_names
+        return " | ".join(f"{names[s]}: {_action_text(state, a, s)}" for s, a in enumerate(move))
+    return _action_text(state, int(move), seat)
+
+
+def _action_text(state: State, action: int, seat: int | None) -> str:
+    writer = state.action_to_text
+    if seat is not None and "seat" in inspect.signature(writer).parameters:
+        return writer(int(action), seat=seat)
+    return writer(int(action))
+
+
+def apply_move(state: State, move) -> None:
+    """Play ``move`` on ``state`` (``apply`` or ``apply_joint`` as the game needs)."""
+    if state.game.info.simultaneous:
+        state.apply_joint([int(a) for a in move])
+    else:
+        state.apply(int(move))
+
+
+def _game_line(game: Game) -> str:
+    return f"# {game.info.name} {json.dumps(game.info.options, sort_keys=True)}"
+
+
+class GameRecord:
+    """A game: the start state and the moves played from it (see the module docstring)."""
+
+    def __init__(self, start: State, moves: Iterable = ()):
+        self.game = start.game
+        self.start = start.clone()
+        self.moves: list = []
+        self._states = [self.start.clone()]
+        for move in moves:
+            self.play(move)
+
+    # building ---------------------------------------------------------------------------------
+    def play(self, move) -> State:
+        """Play ``move`` (an action, or one action per seat for a simultaneous game) from the last
+        position; returns the new position. Raises IllegalActionError for an illegal move."""
+        state = self._states[-1].clone()
+        move = tuple(int(a) for a in move) if self.game.info.simultaneous else int(move)
+        apply_move(state, move)
+        self.moves.append(move)
+        self._states.append(state)
+        return state
+
+    def play_text(self, text: str) -> State:
+        """Play a move written in notation (for a simultaneous game: ``"<order> | <order>"``, one
+        per seat in seat order, each optionally prefixed by ``player_k:``)."""
+        return self.play(self._parse_turn(self._states[-1], text))
+
+    @classmethod
+    def from_moves(cls, game: Game, moves: Sequence, start: State | str | None = None) -> GameRecord:
+        """A record from moves in notation: each move a string (for a simultaneous game, a string
+        ``"a | b"`` or a sequence with one order per seat) or an action index."""
+        record = cls(_start_state(game, start))
+        for i, move in enumerate(moves):
+            state = record.last
+            try:
+                if isinstance(move, str):
+                    parsed = record._parse_turn(state, move)
+                elif game.info.simultaneous:
+                    parsed = tuple(parse_move(state, m, s) if isinstance(m, str) else int(m) for s, m in enumerate(move))
+                else:
+                    parsed = int(move)
+                record.play(parsed)
+            except (IllegalActionError, NotationError) as e:
+                raise IllegalActionError(f"move {i + 1} ({move!r}): {e}") from None
+        return record
+
+    @classmethod
+    def from_text(cls, game: Game, text: str, start: State | str | None = None) -> GameRecord:
+        """Read a move list written by :meth:`to_text` (a ``# start:`` comment sets the start
+        position unless ``start`` is given)."""
+        moves = []
+        for raw in text.splitlines():
+            line = raw.strip()
+            if line.startswith("#"):
+                body = line[1:].strip()
+                if body.startswith("start:") and start is None:
+                    start = body[len("start:") :].strip()
+                continue
+            line = re.sub(r"^\d+\s*\.\s*", "", line)
+            if line:
+                moves.append(line)
+        return cls.from_moves(game, moves, start)
+
+    @classmethod
+    def from_states(cls, states: Sequence[State]) -> GameRecord:
+        """A record from consecutive positions: finds the move leading from each to the next."""
+        if not states:
+            raise ValueError("from_states needs at least one state")
+        record = cls(states[0])
+        for i in range(1, len(states)):
+            prev, nxt = states[i - 1], states[i]
+            move = _find_move(prev, nxt)
+            if move is None:
+                raise IllegalActionError(f"no legal move leads from position {i - 1} to position {i}")
+            record.play(move)
+        return record
+
+    def _parse_turn(self, state: State, text: str):
+        info = self.game.info
+        if not info.simultaneous:
+            return parse_move(state, _strip_seat(text, info.seat_names))
+        parts = [p for p in text.split("|")]
+        if len(parts) != info.num_seats:
+            raise IllegalActionError(
+                f"a turn of {info.name} has {info.num_seats} orders separated by '|', got {text!r}"
+            )
+        return tuple(parse_move(state, _strip_seat(p, info.seat_names), s) for s, p in enumerate(parts))
+
+    # reading ----------------------------------------------------------------------------------
+    @property
+    def last(self) -> State:
+        """The position after the last move (a copy)."""
+        return self._states[-1].clone()
+
+    def states(self) -> list[State]:
+        """Every position: the start, then the one after each move (copies)."""
+        return [s.clone() for s in self._states]
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def move_texts(self) -> list[str]:
+        """Each move in notation, in the position where it was played."""
+        out = []
+        for state, move in zip(self._states, self.moves):
+            seat = None if self.game.info.simultaneous else state.current_seat
+            out.append(move_text(state, move, seat))
+        return out
+
+    def mover_labels(self) -> list[str]:
+        """``"player_k: <move>"`` for each move (the whole joint order for simultaneous games)."""
+        names = self.game.info.seat_names
+        out = []
+        for state, text in zip(self._states, self.move_texts()):
+            out.append(text if self.game.info.simultaneous else f"{names[state.current_seat]}: {text}")
+        return out
+
+    def to_text(self) -> str:
+        """The move list in notation (see the module docstring)."""
+        lines = [_game_line(self.game)]
+        if self.start != self.game.new_initial_state():
+            lines.append(f"# start: {self.start.to_text()}")
+        lines += [f"{i}. {label}" for i, label in enumerate(self.mover_labels(), 1)]
+        final = self._states[-1]
+        if final.is_terminal():
+            names = self.game.info.seat_names
+            result = ", ".join(f"{names[s]} {r:+g}" for s, r in enumerate(final.returns()))
+            lines.append(f"# result: {result}" + (" (turn limit)" if final.is_truncated() else ""))
+        return "\n".join(lines) + "\n"
+
+    def frames(self) -> list[np.ndarray]:
+        """One captioned RGB picture per position (see :func:`save_gif`)."""
+        labels = ["start"] + [f"{i}. {t}" for i, t in enumerate(self.mover_labels(), 1)]
+        pictures = [s.render_rgb() for s in self._states]
+        return _captioned(pictures, labels)
+
+    def save_gif(self, path, duration_ms: int = 700, last_ms: int = 2500) -> str:
+        """Write the game as an animated GIF, one frame per position; returns the path."""
+        return _write_gif(self.frames(), path, duration_ms, last_ms)
+
+
+def _strip_seat(text: str, seat_names: Sequence[str]) -> str:
+    t = text.strip()
+    for name in seat_names:
+        if t.lower().startswith(name.lower() + ":"):
+            return t[len(name) + 1 :].strip()
+    return t
+
+
+def _start_state(game: Game, start: State | str | None) -> State:
+    if start is None:
+        return game.new_initial_state()
+    if isinstance(start, str):
+        return game.from_text(start)
+    return start.clone()
+
+
+def _find_move(prev: State, nxt: State):
+    """The action (or joint action) that turns ``prev`` into ``nxt``, None when none does."""
+    info = prev.game.info
+    if prev.is_terminal():
+        return None
+    if info.simultaneous:
+        options = [prev.legal_actions(s) if s in prev.current_seats() else [0] for s in range(info.num_seats)]
+        candidates = product(*options)
+    else:
+        candidates = prev.legal_actions()
+    for move in candidates:
+        trial = prev.clone()
+        apply_move(trial, move)
+        if trial == nxt:
+            return tuple(int(a) for a in move) if info.simultaneous else int(move)
+    return None
+
+
+def _captioned(pictures: Sequence[np.ndarray], labels: Sequence[str]) -> list[np.ndarray]:
+    """The pictures padded to one size with ``label`` written in a strip under each."""
+    h = max(p.shape[0] for p in pictures)
+    w = max(p.shape[1] for p in pictures)
+    strip = 34
+    fnt = font(18)
+    out = []
+    for pic, label in zip(pictures, labels):
+        img = Image.new("RGB", (w, h + strip), BACKGROUND)
+        img.paste(Image.fromarray(pic), (0, 0))
+        draw = ImageDraw.Draw(img)
+        while len(label) > 8 and draw.textlength(label, font=fnt) > w - 20:
+            label = label[:-4] + "..."
+        draw.text((10, h + strip // 2), label, fill=TEXT, font=fnt, anchor="lm")
+        out.append(np.asarray(img, dtype=np.uint8))
+    return out
+
+
+def _write_gif(frames: Sequence[np.ndarray], path, duration_ms: int, last_ms: int) -> str:
+    images = [Image.fromarray(f) for f in frames]
+    durations = [duration_ms] * len(images)
+    durations[-1] = max(duration_ms, last_ms)
+    images[0].save(
+        str(path),
+        save_all=True,
+        append_images=images[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
+    return str(path)
+
+
+def save_gif(game_or_states, path, duration_ms: int = 700, last_ms: int = 2500) -> str:
+    """Write a game as an animated GIF with one frame per position (the start, then after each move).
+
+    ``game_or_states`` is a :class:`GameRecord` or a list of consecutive states (any states can be
+    shown; the caption names the move when it can be found)."""
+    if isinstance(game_or_states, GameRecord):
+        return game_or_states.save_gif(path, duration_ms, last_ms)
+    states = list(game_or_states)
+    if not states:
+        raise ValueError("save_gif needs at least one state")
+    try:
+        return GameRecord.from_states(states).save_gif(path, duration_ms, last_ms)
+    except IllegalActionError:
+        labels = [f"position {i}" for i in range(len(states))]
+        return _write_gif(_captioned([s.render_rgb() for s in states], labels), path, duration_ms, last_ms)
+
+
+def move_list(game_or_states) -> str:
+    """A game (a :class:`GameRecord` or consecutive states) as a move list in notation."""
+    record = game_or_states if isinstance(game_or_states, GameRecord) else GameRecord.from_states(list(game_or_states))
+    return record.to_text()
+
+
+def random_record(game: Game, seed: int = 0, max_moves: int | None = None, start: State | str | None = None):
+    """A game of uniformly random legal moves (for pictures, tests and notebooks)."""
+    rng = np.random.default_rng(seed)
+    record = GameRecord(_start_state(game, start))
+    state = record.last
+    while not state.is_terminal() and (max_moves is None or len(record) < max_moves):
+        if game.info.simultaneous:
+            move = tuple(
+                int(rng.choice(state.legal_actions(s))) if s in state.current_seats() else 0
+                for s in range(game.info.num_seats)
+            )
+        else:
+            move = int(rng.choice(state.legal_actions()))
+        state = record.play(move)
+    return record
