@@ -120,7 +120,9 @@ class GameRecord:
                 if isinstance(move, str):
                     parsed = record._parse_turn(state, move)
                 elif game.info.simultaneous:
-                    parsed = tuple(parse_move(state, m, s) if isinstance(m, str) else int(m) for s, m in enumerate(move))
+                    parsed = tuple(
+                        parse_move(state, m, s) if isinstance(m, str) else int(m) for s, m in enumerate(move)
+                    )
                 else:
                     parsed = int(move)
                 record.play(parsed)

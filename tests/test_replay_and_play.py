@@ -1,0 +1,244 @@
+"""Replays (move lists, GIFs), pictures and the player of ``python -m training.play`` for every game."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from envs.core.errors import IllegalActionError
+from envs.core.replay import GameRecord, move_list, random_record, save_gif
+from envs.registry import game_names, make_game
+from training.play import (
+    ClickSelector,
+    legal_move_texts,
+    play_terminal,
+    random_policy,
+    render_with_geometry,
+    squares_in,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = game_names()
+
+
+def _gif_frames(path) -> list[np.ndarray]:
+    im = Image.open(path)
+    frames = []
+    for i in range(im.n_frames):
+        im.seek(i)
+        frames.append(np.asarray(im.convert("RGB")))
+    return frames
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gif_has_one_frame_per_position(name, tmp_path):
+    record = random_record(make_game(name), seed=3, max_moves=12)
+    assert len(record) == 12
+    path = save_gif(record, tmp_path / f"{name}.gif")
+    frames = _gif_frames(path)
+    assert len(frames) == len(record) + 1  # the start, then one per turn
+    assert all(f.shape == frames[0].shape for f in frames)
+    for before, after in zip(frames, frames[1:]):
+        assert not np.array_equal(before, after)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gif_from_a_list_of_states(name, tmp_path):
+    states = random_record(make_game(name), seed=4, max_moves=5).states()
+    frames = _gif_frames(save_gif(states, tmp_path / "states.gif"))
+    assert len(frames) == len(states)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rgb_frame_differs_after_a_move(name):
+    record = random_record(make_game(name), seed=5, max_moves=1)
+    before, after = (s.render_rgb() for s in record.states())
+    assert before.dtype == np.uint8 and before.ndim == 3 and before.shape[2] == 3
+    assert before.shape != after.shape or not np.array_equal(before, after)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_move_list_round_trips(name):
+    game = make_game(name)
+    record = random_record(game, seed=6)  # to the end of the game
+    assert record.last.is_terminal()
+    text = move_list(record)
+    assert text.splitlines()[1].startswith("1. ") and "# result:" in text
+    again = GameRecord.from_text(game, text)
+    assert again.moves == record.moves and again.last == record.last
+    assert move_list(record.states()) == text  # the moves found back from the positions
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_move_list_from_a_scripted_position(name):
+    game = make_game(name)
+    middle = random_record(game, seed=7, max_moves=6).last
+    record = random_record(game, seed=8, max_moves=4, start=middle.to_text())
+    text = record.to_text()
+    assert f"# start: {middle.to_text()}" in text
+    assert GameRecord.from_text(game, text).last == record.last
+
+
+def test_bad_move_in_a_move_list_names_the_move():
+    game = make_game(GAMES[0])
+    with pytest.raises(IllegalActionError, match="move 1"):
+        GameRecord.from_moves(game, ["not-a-move"])
+
+
+# ----- terminal player ----------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+def test_terminal_player_in_process_plays_to_the_end(name):
+    game = make_game(name)
+    rng = np.random.default_rng(0)
+    out = []
+    state_box = {}
+
+    def write(line=""):
+        out.append(line)
+        if line.startswith("position: "):
+            state_box["state"] = game.from_text(line[len("position: ") :])
+
+    asked = {"n": 0}
+
+    def read(prompt):
+        asked["n"] += 1
+        if asked["n"] == 1:
+            return "zz99"  # unreadable: explained, then asked again
+        state = state_box["state"]
+        seat = [s for s in state.current_seats() if s == 0][0]
+        return str(rng.choice(legal_move_texts(state, seat)))
+
+    policies = {s: random_policy(s) for s in range(1, game.info.num_seats)}
+    record = play_terminal(game, policies, {0}, read=read, write=write)
+    assert record.last.is_terminal()
+    assert any(line.startswith("Illegal move:") for line in out)
+    assert out[-1].endswith(("wins.", "win.", "Draw.", "no winner."))
+
+
+def test_terminal_player_driven_through_stdin():
+    """``python -m training.play`` as a user sees it: a script types the moves on stdin, one of them
+    illegal (explained and asked again), until the game ends."""
+    name = "dorix" if "dorix" in GAMES else GAMES[0]
+    game = make_game(name)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "training.play", "--game", name, "--opponent", "random", "--seed", "3"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    position, prompts, rejected, lines = None, 0, 0, []
+    try:
+        for line in proc.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("position: "):
+                position = line[len("position: ") :].strip()
+            if "Illegal move:" in line:
+                rejected += 1
+            if line.rstrip().endswith("'quit'):"):
+                prompts += 1
+                state = game.from_text(position)
+                if prompts == 2:
+                    # a well-formed move that is not legal: a square topped by the opponent, or off-board
+                    move = "a1-a1" if name == "dorix" else "z99"
+                    proc.stdin.write(move + "\n")
+                move = legal_move_texts(state, state.current_seats()[0])[0]
+                proc.stdin.write(move + "\n")
+                proc.stdin.flush()
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, "\n".join(lines[-20:])
+    assert rejected == 1 and prompts >= 2
+    assert lines[-1].endswith(("wins.", "win.", "Draw.", "no winner.")), lines[-5:]
+
+
+def test_play_rejects_a_bad_option():
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.play", "--game", GAMES[0], "--option", "no_such_option=1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 2 and "error" in proc.stderr
+
+
+# ----- window: clicks to moves --------------------------------------------------------------------
+def test_squares_in_notation():
+    assert squares_in("a1-b2", 4, 4) == ["a1", "b2"]
+    assert squares_in(">c2", 4, 4) == ["c2"]
+    assert squares_in("k11", 11, 11) == ["k11"]
+    assert squares_in("e5", 4, 4) == []  # off this board
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_click_on_each_square_of_a_legal_move_plays_it(name):
+    game = make_game(name)
+    state = random_record(game, seed=9, max_moves=8).last
+    frame, geometry = render_with_geometry(state)
+    assert geometry is not None and frame.ndim == 3
+    seat = state.current_seats()[0]
+    texts = legal_move_texts(state, seat)
+    actions = [int(a) for a in state.legal_actions(seat)]
+    clickable = [(a, t) for a, t in zip(actions, texts) if squares_in(t, geometry.files, geometry.ranks)]
+    assert clickable, "no legal move names a square"
+    for action, text in clickable[:6]:
+        selector = ClickSelector(state, seat, geometry.files, geometry.ranks)
+        squares = squares_in(text, geometry.files, geometry.ranks)
+        result = None
+        for square in squares:
+            x0, y0, x1, y1 = geometry.box(square)
+            assert geometry.square_at((x0 + x1) // 2, (y0 + y1) // 2) == square
+            result = selector.click(square)
+        if result is None and selector.choices:
+            result = selector.pick(selector.choices.index(action) + 1)
+        if result is None and squares:  # a shorter move shares the squares: click the last one again
+            result = selector.click(squares[-1])
+        assert result == action, (text, selector.message)
+
+
+def test_dorix_clicks_place_move_and_reject():
+    if "dorix" not in GAMES:
+        pytest.skip("dorix not registered")
+    game = make_game("dorix")
+    state = game.from_text("dorix 1.-.-.-/-.-.-.-/-.-.-.-/0.-.-.- hands=14,14 move=0 turn=2")
+    sel = ClickSelector(state, 0, 4, 4)
+    assert sel.click("a4") is None and "no legal move" in sel.message  # topped by the opponent
+    assert state.action_to_text(sel.click("b2")) == "b2"
+    # once the hands are empty a move takes two clicks: from, then to
+    state = game.from_text("dorix 00.000.1.111/1.00.-.11/000.10.1.011/0.010.11.1 hands=0,0 move=0 turn=30")
+    move = next(t for t in legal_move_texts(state, state.current_seat) if "-" in t)
+    sel = ClickSelector(state, state.current_seat, 4, 4)
+    frm, to = move.split("-")
+    assert sel.click(frm) is None and frm in sel.message
+    assert state.action_to_text(sel.click(to)) == move
+
+
+def test_window_plays_a_click_then_closes():
+    pygame = pytest.importorskip("pygame")
+    from training.play import play_window
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    game = make_game(GAMES[0])
+    state = game.new_initial_state()
+    _, geometry = render_with_geometry(state)
+    seat = state.current_seat
+    text = legal_move_texts(state, seat)[0]
+    square = squares_in(text, geometry.files, geometry.ranks)[0]
+    x0, y0, x1, y1 = geometry.box(square)
+    click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=((x0 + x1) // 2, (y0 + y1) // 2))
+    script = iter([[click]])
+    policies = {s: random_policy(s) for s in range(1, game.info.num_seats)}
+    record = play_window(game, policies, {0}, fps=1000, events=lambda: next(script, [pygame.event.Event(pygame.QUIT)]))
+    assert record.moves and state.action_to_text(record.moves[0]) == text

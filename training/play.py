@@ -1,0 +1,491 @@
+"""Play any registered game against an agent, in the terminal or in a pygame window.
+
+    python -m training.play --game dorix --opponent random
+    python -m training.play --game dorix --players 3 --opponent greedy --seat 1
+    python -m training.play --game olix --opponent mcts --gui
+    python -m training.play --game dorix --opponent models/dorix_2p/model.zip --save-gif game.gif
+
+Terminal: the board is redrawn after every move (``render_text``) with the position in notation;
+type a move in the game's notation (``moves`` lists the legal ones, ``help`` explains, ``quit``
+stops). An illegal or unreadable move is explained and asked again. It reads moves from standard
+input, so a script can drive it (``python -m training.play ... < moves.txt``).
+
+Window (``--gui``): click squares to play (a placement is one click, a move from one square to another
+two clicks, a square clicked twice plays the one-square move when a longer one starts there too);
+several moves on the same squares are offered as a numbered list (press the number); any move can
+also be typed on the keyboard and sent with Enter; right click or Escape clears the selection.
+
+Opponents: ``random``, ``greedy``, ``mcts`` (baseline agents of :mod:`training.agents`) or the path of
+a saved model. Every seat but yours (``--seat``, default 0) is played by the opponent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import re
+import sys
+from collections.abc import Callable
+from contextlib import contextmanager
+
+import numpy as np
+
+from envs.core.errors import GameOptionError, IllegalActionError, NotationError
+from envs.core.game import Game, State
+from envs.core.replay import GameRecord, move_text, parse_move
+from envs.core.squares import square_name
+from envs.registry import game_names, make_game
+
+Policy = Callable[[State, int], int]
+
+HELP = (
+    "Type a move in the game's notation (see docs/rules/<game>.md), then Enter.\n"
+    "Commands: 'moves' lists your legal moves, 'position' prints the position in notation, "
+    "'help' shows this, 'quit' stops the game."
+)
+
+
+# ----- opponents ----------------------------------------------------------------------------------
+def random_policy(seed: int | None = None) -> Policy:
+    """A uniformly random legal move."""
+    rng = np.random.default_rng(seed)
+
+    def policy(state: State, seat: int) -> int:
+        return int(rng.choice(state.legal_actions(seat)))
+
+    return policy
+
+
+def make_opponent(spec: str, game: Game, seed: int | None = 0) -> Policy:
+    """The policy ``(state, seat) -> action`` named by ``spec``: ``random``, ``greedy``, ``mcts`` or a
+    model path. The last three come from :mod:`training.agents` (the baseline agents)."""
+    if spec == "random":
+        return random_policy(seed)
+    try:
+        from training import agents
+    except ImportError as e:  # the training package is optional for playing against random
+        raise GameOptionError(f"opponent {spec!r} needs training.agents ({e}); use --opponent random") from None
+    agent = _build_agent(agents, spec, game, seed)
+    return _as_policy(agent)
+
+
+def _build_agent(agents, spec: str, game: Game, seed):
+    """Build an agent through the first factory training.agents offers."""
+    for factory_name in ("make_agent", "build_agent", "agent_from_spec", "load_agent"):
+        factory = getattr(agents, factory_name, None)
+        if factory is None:
+            continue
+        params = inspect.signature(factory).parameters
+        kwargs = {}
+        if "seed" in params:
+            kwargs["seed"] = seed
+        if "game" in params:
+            kwargs["game"] = game
+        elif "game_name" in params:
+            kwargs["game_name"] = game.info.name
+        try:
+            return factory(spec, **kwargs)
+        except TypeError:
+            return factory(spec, game, **{k: v for k, v in kwargs.items() if k != "game"})
+    raise GameOptionError(f"training.agents has no agent factory for opponent {spec!r}")
+
+
+def _as_policy(agent) -> Policy:
+    """Adapt an agent object or callable to ``(state, seat) -> action``."""
+    for method in ("act", "select_action", "choose", "__call__"):
+        fn = getattr(agent, method, None)
+        if fn is None:
+            continue
+        try:
+            n_params = len(inspect.signature(fn).parameters)
+        except (TypeError, ValueError):
+            n_params = 2
+        if n_params >= 2:
+            return lambda state, seat, fn=fn: int(fn(state, seat))
+        return lambda state, seat, fn=fn: int(fn(state))
+    raise GameOptionError(f"cannot use {agent!r} as an opponent: it has no act(state, seat) method")
+
+
+# ----- one turn, whoever plays it -----------------------------------------------------------------
+def opponent_move(state: State, human_seats: set, policies: dict) -> dict:
+    """The moves of every acting seat that is not human: {seat: action}."""
+    return {s: int(policies[s](state.clone(), s)) for s in state.current_seats() if s not in human_seats}
+
+
+def joint_from(state: State, chosen: dict):
+    """The move to apply: the single action (turn-based) or one per seat (simultaneous)."""
+    if state.game.info.simultaneous:
+        return tuple(int(chosen.get(s, 0)) for s in range(state.game.info.num_seats))
+    return int(chosen[state.current_seat])
+
+
+def legal_move_texts(state: State, seat: int) -> list[str]:
+    seat_arg = seat if state.game.info.simultaneous else None
+    return [move_text(state, int(a), seat_arg) for a in state.legal_actions(seat)]
+
+
+def result_text(state: State) -> str:
+    names = state.game.info.seat_names
+    returns = state.returns()
+    if state.is_truncated():
+        return "The turn limit ends the game: no winner."
+    winners = [names[s] for s in range(len(returns)) if returns[s] > 0]
+    if not winners:
+        return "Draw."
+    return " and ".join(winners) + (" win." if len(winners) > 1 else " wins.")
+
+
+# ----- terminal -----------------------------------------------------------------------------------
+def play_terminal(
+    game: Game,
+    policies: dict,
+    human_seats: set,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    start: State | None = None,
+) -> GameRecord:
+    """Play a game in the terminal; returns its record. ``read(prompt)`` gives the human's lines
+    (``input`` by default); EOF or ``quit`` stops the game early."""
+    record = GameRecord(start if start is not None else game.new_initial_state())
+    names = game.info.seat_names
+    state = record.last
+    while not state.is_terminal():
+        write("")
+        write(state.render_text())
+        write(f"position: {state.to_text()}")
+        chosen = {}
+        for seat in state.current_seats():
+            if seat not in human_seats:
+                continue
+            action = _ask_move(state, seat, read, write)
+            if action is None:
+                write("Game stopped.")
+                return record
+            chosen[seat] = action
+        chosen.update(opponent_move(state, human_seats, policies))
+        move = joint_from(state, chosen)
+        seat = None if game.info.simultaneous else state.current_seat
+        label = move_text(state, move, seat)
+        state = record.play(move)
+        write(f"{len(record)}. {label}" if seat is None else f"{len(record)}. {names[seat]}: {label}")
+    write("")
+    write(state.render_text())
+    write(result_text(state))
+    return record
+
+
+def _ask_move(state: State, seat: int, read, write) -> int | None:
+    name = state.game.info.seat_names[seat]
+    seat_arg = seat if state.game.info.simultaneous else None
+    write(f"{name} to move (a move in notation, 'moves', 'help' or 'quit'):")
+    while True:
+        try:
+            line = read("> ")
+        except EOFError:
+            return None
+        text = line.strip()
+        if not text:
+            continue
+        command = text.lower()
+        if command in ("quit", "exit", "q"):
+            return None
+        if command in ("help", "?"):
+            write(HELP)
+            continue
+        if command in ("moves", "legal"):
+            write("legal moves: " + " ".join(legal_move_texts(state, seat)))
+            continue
+        if command == "position":
+            write(state.to_text())
+            continue
+        try:
+            return parse_move(state, text, seat_arg)
+        except (IllegalActionError, NotationError) as e:
+            write(f"Illegal move: {e}")
+            write("Try again ('moves' lists the legal moves).")
+
+
+# ----- window -------------------------------------------------------------------------------------
+@contextmanager
+def capture_canvases():
+    """Collect every :class:`envs.core.rendering.BoardCanvas` made inside the block (to know where a
+    game's picture put its squares, whichever game drew it)."""
+    from envs.core import rendering
+
+    made = []
+    original = rendering.BoardCanvas.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        made.append(self)
+
+    rendering.BoardCanvas.__init__ = init
+    try:
+        yield made
+    finally:
+        rendering.BoardCanvas.__init__ = original
+
+
+class BoardGeometry:
+    """Where the squares of a picture lie: from the first BoardCanvas its render made."""
+
+    def __init__(self, canvas):
+        self.files, self.ranks = canvas.files, canvas.ranks
+        self.boxes = [canvas.cell(sq) for sq in range(self.files * self.ranks)]
+
+    def square_at(self, x: int, y: int) -> str | None:
+        for sq, (x0, y0, x1, y1) in enumerate(self.boxes):
+            if x0 <= x < x1 and y0 <= y < y1:
+                return square_name(sq, self.files)
+        return None
+
+    def box(self, name: str) -> tuple:
+        file = ord(name[0]) - ord("a")
+        rank = int(name[1:]) - 1
+        return self.boxes[rank * self.files + file]
+
+
+def render_with_geometry(state: State):
+    """The RGB picture of ``state`` and its :class:`BoardGeometry` (None when the game's picture does
+    not use BoardCanvas)."""
+    with capture_canvases() as made:
+        frame = state.render_rgb()
+    return frame, (BoardGeometry(made[0]) if made else None)
+
+
+_SQUARE = re.compile(r"(?<![a-z0-9])([a-z])(\d{1,2})(?!\d)")
+
+
+def squares_in(text: str, files: int, ranks: int) -> list[str]:
+    """The board squares named in a move's notation, in order (``a1-b2`` -> ``['a1', 'b2']``)."""
+    out = []
+    for m in _SQUARE.finditer(text.lower()):
+        f, r = ord(m.group(1)) - ord("a"), int(m.group(2))
+        if 0 <= f < files and 1 <= r <= ranks:
+            out.append(f"{m.group(1)}{r}")
+    return out
+
+
+class ClickSelector:
+    """Turns clicked squares into a legal move of ``seat``, for any game: a move is chosen when the
+    squares named in its notation are exactly the clicked ones.
+
+    ``click(square)`` returns the action to play, or None while more input is needed (then
+    ``message`` says what, and ``choices`` lists the candidate moves when several match)."""
+
+    def __init__(self, state: State, seat: int, files: int, ranks: int):
+        self.state, self.seat = state, seat
+        self.texts = {int(a): t for a, t in zip(state.legal_actions(seat), legal_move_texts(state, seat))}
+        self.squares = {a: squares_in(t, files, ranks) for a, t in self.texts.items()}
+        self.selected: list[str] = []
+        self.choices: list[int] = []
+        self.message = "click a square (or type a move and press Enter)"
+
+    def clear(self) -> None:
+        self.selected, self.choices = [], []
+        self.message = "selection cleared"
+
+    def _exact(self, sel):
+        return [a for a, sq in self.squares.items() if sq == sel]
+
+    def _longer(self, sel):
+        return [a for a, sq in self.squares.items() if len(sq) > len(sel) and sq[: len(sel)] == sel]
+
+    def click(self, square: str) -> int | None:
+        self.choices = []
+        sel = self.selected + [square]
+        if self.selected and self.selected[-1] == square and self._exact(self.selected):
+            sel = list(self.selected)  # the same square twice: the move that ends there
+            exact, longer = self._exact(sel), []
+        else:
+            exact, longer = self._exact(sel), self._longer(sel)
+        if not exact and not longer and self.selected:
+            sel = [square]  # start again from this square
+            exact, longer = self._exact(sel), self._longer(sel)
+        if not exact and not longer:
+            self.selected = []
+            self.message = f"no legal move uses {square}"
+            return None
+        self.selected = sel
+        if exact and not longer:
+            if len(exact) == 1:
+                return exact[0]
+            self.choices = exact
+            self.message = "several moves: press " + ", ".join(
+                f"{i + 1} for {self.texts[a]}" for i, a in enumerate(exact[:9])
+            )
+            return None
+        if exact:
+            self.message = f"click {square} again for {self.texts[exact[0]]}, or the next square"
+        else:
+            self.message = f"{'-'.join(sel)}: click the next square"
+        return None
+
+    def pick(self, number: int) -> int | None:
+        """Choose the ``number``-th (1-based) of the offered ``choices``."""
+        if 1 <= number <= len(self.choices):
+            return self.choices[number - 1]
+        return None
+
+
+def play_window(game: Game, policies: dict, human_seats: set, start: State | None = None, fps: int = 30, events=None):
+    """Play in a pygame window with mouse clicks (and typed moves); returns the game record.
+    ``events`` (a callable returning a list of pygame events, default ``pygame.event.get``) lets a
+    script drive the window."""
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+    from PIL import Image, ImageDraw
+
+    from envs.core.rendering import BACKGROUND, HIGHLIGHT, TEXT, font
+
+    pygame.init()
+    pygame.display.set_caption(f"{game.info.name}: click to play")
+    record = GameRecord(start if start is not None else game.new_initial_state())
+    state = record.last
+    typed, note = "", ""
+    selector = None
+    clock = pygame.time.Clock()
+    get_events = events or pygame.event.get
+    strip_font = font(16)
+    screen = None
+    chosen: dict = {}
+    running = True
+    while running:
+        acting = [s for s in state.current_seats() if s in human_seats and s not in chosen]
+        if not state.is_terminal() and not acting:
+            chosen.update(opponent_move(state, human_seats, policies))
+            move = joint_from(state, chosen)
+            note = move_text(state, move, None if game.info.simultaneous else state.current_seat)
+            state = record.play(move)
+            chosen, selector = {}, None
+            continue
+        frame, geometry = render_with_geometry(state)
+        seat = acting[0] if acting else None
+        if seat is not None and selector is None:
+            files = geometry.files if geometry else 0
+            ranks = geometry.ranks if geometry else 0
+            selector = ClickSelector(state, seat, files, ranks)
+        img = Image.fromarray(frame)
+        draw = ImageDraw.Draw(img)
+        if geometry and selector:
+            for name in selector.selected:
+                x0, y0, x1, y1 = geometry.box(name)
+                draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=HIGHLIGHT, width=5)
+        canvas = Image.new("RGB", (img.width, img.height + 66), BACKGROUND)
+        canvas.paste(img, (0, 0))
+        d2 = ImageDraw.Draw(canvas)
+        if state.is_terminal():
+            lines = [result_text(state) + "  (close the window to quit)", f"last: {note}"]
+        else:
+            who = game.info.seat_names[seat] if seat is not None else ""
+            lines = [f"{who}: {selector.message if selector else ''}", f"typed: {typed}_   last: {note}"]
+        for i, line in enumerate(lines):
+            d2.text((10, img.height + 16 + 24 * i), line, fill=TEXT, font=strip_font, anchor="lm")
+        surface_array = np.asarray(canvas, dtype=np.uint8)
+        h, w = surface_array.shape[:2]
+        if screen is None or screen.get_size() != (w, h):
+            screen = pygame.display.set_mode((w, h))
+        screen.blit(pygame.surfarray.make_surface(np.transpose(surface_array, (1, 0, 2))), (0, 0))
+        pygame.display.flip()
+        for event in get_events():
+            if event.type == pygame.QUIT:
+                running = False
+            elif state.is_terminal() or selector is None:
+                continue
+            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
+                selector.clear()
+            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and geometry:
+                square = geometry.square_at(*event.pos)
+                if square is not None:
+                    action = selector.click(square)
+                    if action is not None:
+                        chosen[seat], selector = action, None
+            elif event.type == pygame.KEYDOWN:
+                if event.key == pygame.K_ESCAPE:
+                    typed = ""
+                    selector.clear()
+                elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and typed.strip():
+                    try:
+                        chosen[seat] = parse_move(state, typed, seat if game.info.simultaneous else None)
+                        selector, typed = None, ""
+                    except (IllegalActionError, NotationError) as e:
+                        selector.message = f"illegal: {e}"
+                elif event.key == pygame.K_BACKSPACE:
+                    typed = typed[:-1]
+                elif event.unicode and event.unicode.isdigit() and selector.choices and not typed:
+                    action = selector.pick(int(event.unicode))
+                    if action is not None:
+                        chosen[seat], selector = action, None
+                elif event.unicode and event.unicode.isprintable():
+                    typed += event.unicode
+        clock.tick(fps)
+    pygame.display.quit()
+    return record
+
+
+# ----- command line -------------------------------------------------------------------------------
+def _parse_value(text: str):
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m training.play", description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", required=True, choices=game_names())
+    p.add_argument("--players", type=int, default=None, help="number of players (games that allow several)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="another game option")
+    p.add_argument("--opponent", default="random", help="random, greedy, mcts or the path of a saved model")
+    p.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--position", default=None, help="start from this position (in notation)")
+    p.add_argument("--gui", action="store_true", help="play in a pygame window with the mouse")
+    p.add_argument("--save-gif", default=None, metavar="PATH", help="save the game as an animated GIF")
+    p.add_argument("--save-moves", default=None, metavar="PATH", help="save the move list in notation")
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    options = {}
+    if args.players is not None:
+        options["num_players"] = args.players
+    for item in args.option:
+        key, eq, value = item.partition("=")
+        if not eq:
+            print(f"--option wants KEY=VALUE, got {item!r}", file=sys.stderr)
+            return 2
+        options[key] = _parse_value(value)
+    try:
+        game = make_game(args.game, **options)
+        if not 0 <= args.seat < game.info.num_seats:
+            raise GameOptionError(f"--seat must be in 0..{game.info.num_seats - 1}")
+        start = game.from_text(args.position) if args.position else None
+        opponent = make_opponent(args.opponent, game, args.seed)
+    except (GameOptionError, NotationError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    humans = {args.seat}
+    policies = {s: opponent for s in range(game.info.num_seats) if s not in humans}
+    print(f"{game.info.name}: you are {game.info.seat_names[args.seat]}, against {args.opponent}.")
+    if args.gui:
+        record = play_window(game, policies, humans, start)
+    else:
+        record = play_terminal(game, policies, humans, start=start)
+    if args.save_moves:
+        with open(args.save_moves, "w") as fh:
+            fh.write(record.to_text())
+        print(f"move list saved to {args.save_moves}")
+    if args.save_gif:
+        record.save_gif(args.save_gif)
+        print(f"GIF saved to {args.save_gif}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
