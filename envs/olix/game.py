@@ -385,4 +385,9 @@ def _parse_position(game: OlixGame, text: str) -> OlixState:
             raise NotationError(f"player_{seat} is to move but has no pawn left to place")
         if not (board == -1).any():
             raise NotationError("the grid is full: the game is over (add an over= field)")
+        if data[R.TURN] >= data[R.MAX_TURNS]:
+            raise NotationError(
+                f"turn={int(data[R.TURN])} reaches the turn limit {int(data[R.MAX_TURNS])}: the game is over "
+                "(add over=limit, or a larger limit=)"
+            )
     return OlixState(game, data)

@@ -105,6 +105,16 @@ def test_a_full_random_game_ends_after_92_turns_at_most():
             assert s.turn == 92 and s.pawns_left(W) == 0 and s.pawns_left(B) == 0
 
 
+def test_set_up_position_a_player_without_pawns_is_skipped():
+    # [decision] w has placed all 46 pawns, b has 2 left: b plays twice, then the game is counted
+    s = position(w=FULL_W, b=FULL_B.replace(" a7", ""), move=1, turn=90)
+    assert s.pawns_left(W) == 0 and s.pawns_left(B) == 2
+    play(s, "f6")
+    assert not s.is_terminal() and s.current_seat == B and not s.legal_mask(W).any()
+    play(s, "c6")  # neither pawn makes a pattern (rank 7 is empty, f6 and c6 are apart)
+    assert s.is_terminal() and not s.is_truncated() and s.winner == -1 and columns(s) == only()
+
+
 # --- turn limit, start, options -----------------------------------------------------------------
 
 
@@ -158,6 +168,8 @@ def test_notation_round_trip_with_every_field():
         ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0 over=super:0:L8", "not a super pattern"),
         ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0 last=a1", "empty cell"),
         ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0 colour=red", "unknown field"),
+        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=92", "turn limit 92"),
+        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=10 limit=10", "turn limit 10"),
         ("olix " + "/".join(["w" * 11] * 5 + ["11"] * 6) + " move=0 turn=55", "55 pawns"),
         ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=92 marks=O4w,L-,I-,X- over=win:1", "contradicts"),
         ("dorix -.-.-.-/-.-.-.-/-.-.-.-/-.-.-.- hands=15,15 move=0 turn=0", "starts with 'olix"),
