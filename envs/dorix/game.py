@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import Game, GameInfo, State
+from envs.core.game import Game, GameInfo
+from envs.core.kernel_state import KernelState
 from envs.core.squares import parse_int, parse_square, square_name
 from envs.dorix import rules as R
 
@@ -61,42 +62,12 @@ class DorixGame(Game):
         return _parse_position(self, text)
 
 
-class DorixState(State):
+class DorixState(KernelState):
     """A Dorix position (see :mod:`envs.dorix.rules` for the array layout)."""
 
     __slots__ = ()
-
-    # who acts ---------------------------------------------------------------------------------
-    def current_seats(self) -> tuple:
-        return () if self.data[R.PHASE] == R.OVER else (int(self.data[R.TO_MOVE]),)
-
-    @property
-    def current_seat(self) -> int:
-        return -1 if self.data[R.PHASE] == R.OVER else int(self.data[R.TO_MOVE])
-
-    def legal_mask(self, seat: int | None = None) -> np.ndarray:
-        mask = np.zeros(R.NUM_ACTIONS, dtype=np.bool_)
-        R.legal_mask(self.data, self.current_seat if seat is None else int(seat), mask)
-        return mask
-
-    def _apply(self, action: int) -> None:
-        R.apply_action(self.data, action)
-
-    # outcome ----------------------------------------------------------------------------------
-    def is_terminal(self) -> bool:
-        return bool(self.data[R.PHASE] == R.OVER)
-
-    def is_truncated(self) -> bool:
-        return bool(self.data[R.TRUNCATED])
-
-    def returns(self) -> np.ndarray:
-        out = np.zeros(self.game.info.num_seats, dtype=np.float32)
-        R.returns(self.data, out)
-        return out
-
-    @property
-    def turn(self) -> int:
-        return int(self.data[R.TURN])
+    rules = R
+    render_module = "envs.dorix.render"
 
     @property
     def winner_side(self) -> int:
@@ -118,12 +89,6 @@ class DorixState(State):
     def collapsing(self) -> bool:
         """True while the mover must choose where the next pawn of a collapse falls."""
         return bool(self.data[R.PHASE] == R.COLLAPSE)
-
-    # observation ------------------------------------------------------------------------------
-    def observation(self, seat: int) -> np.ndarray:
-        out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
-        R.observe(self.data, int(seat), out)
-        return out
 
     # notation ---------------------------------------------------------------------------------
     def to_text(self) -> str:
@@ -192,16 +157,6 @@ class DorixState(State):
             assert self.legal_mask().any(), "the seat to act has no legal action"
         if d[R.PHASE] == R.OVER and not d[R.TRUNCATED] and d[R.WINNER] >= 0:
             assert R.diagonal_winner(d) == d[R.WINNER], "the winner does not hold a diagonal"
-
-    def render_text(self) -> str:
-        from envs.dorix.render import render_text
-
-        return render_text(self)
-
-    def render_rgb(self) -> np.ndarray:
-        from envs.dorix.render import render_rgb
-
-        return render_rgb(self)
 
 
 def _why_illegal(state: DorixState, action: int) -> str:

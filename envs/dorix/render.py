@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.rendering import HIGHLIGHT, SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas
+from envs.core.rendering import HIGHLIGHT, SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas, font
 from envs.core.squares import square_name
 from envs.dorix import rules as R
 
@@ -55,14 +55,25 @@ def render_text(state) -> str:
     return "\n".join(lines)
 
 
+def _title(canvas: BoardCanvas, text: str) -> None:
+    """The status line across the top, in the largest font that fits the picture's width."""
+    room = canvas.image.width - 2 * canvas.margin
+    size = max(12, canvas.cell_px // 4)
+    fnt = font(size)
+    while size > 10 and canvas.draw.textlength(text, font=fnt) > room:
+        size -= 1
+        fnt = font(size)
+    canvas.draw.text((canvas.margin, canvas.top // 2 + 2), text, fill=TEXT, font=fnt, anchor="lm")
+
+
 def render_rgb(state, cell_px: int = 110) -> np.ndarray:
     """The board as an RGB array: stacks drawn as discs bottom to top, the height in the corner,
     the two long diagonals outlined, the last move and a collapse highlighted, hands at the side."""
     d = state.data
     n = state.game.num_players
-    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=200, checkered=False)
+    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=250, checkered=False)
     draw = canvas.draw
-    canvas.title(_status(state))
+    _title(canvas, _status(state))
     for sq in R.DIAGONALS.ravel():
         x0, y0, x1, y1 = canvas.cell(int(sq))
         draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=(150, 110, 60), width=3)

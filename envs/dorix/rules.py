@@ -100,6 +100,12 @@ def init_state(data, num_players, max_turns):
 
 
 @njit(cache=True)
+def is_over(data):
+    """True once the game has ended (won, drawn or truncated)."""
+    return data[PHASE] == OVER
+
+
+@njit(cache=True)
 def top(data, sq):
     """Owner of the top pawn of square ``sq``, -1 when empty."""
     h = data[HEIGHTS + sq]

@@ -20,7 +20,8 @@ import re
 import numpy as np
 
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import Game, GameInfo, State
+from envs.core.game import Game, GameInfo
+from envs.core.kernel_state import KernelState
 from envs.core.squares import parse_int, parse_square, square_name
 from envs.olix import rules as R
 
@@ -61,42 +62,12 @@ class OlixGame(Game):
         return _parse_position(self, text)
 
 
-class OlixState(State):
+class OlixState(KernelState):
     """An Olix position (see :mod:`envs.olix.rules` for the array layout)."""
 
     __slots__ = ()
-
-    # who acts ---------------------------------------------------------------------------------
-    def current_seats(self) -> tuple:
-        return () if self.data[R.OVER] else (int(self.data[R.TO_MOVE]),)
-
-    @property
-    def current_seat(self) -> int:
-        return -1 if self.data[R.OVER] else int(self.data[R.TO_MOVE])
-
-    def legal_mask(self, seat: int | None = None) -> np.ndarray:
-        mask = np.zeros(R.NUM_ACTIONS, dtype=np.bool_)
-        R.legal_mask(self.data, self.current_seat if seat is None else int(seat), mask)
-        return mask
-
-    def _apply(self, action: int) -> None:
-        R.apply_action(self.data, action)
-
-    # outcome ----------------------------------------------------------------------------------
-    def is_terminal(self) -> bool:
-        return bool(self.data[R.OVER])
-
-    def is_truncated(self) -> bool:
-        return bool(self.data[R.TRUNCATED])
-
-    def returns(self) -> np.ndarray:
-        out = np.zeros(2, dtype=np.float32)
-        R.returns(self.data, out)
-        return out
-
-    @property
-    def turn(self) -> int:
-        return int(self.data[R.TURN])
+    rules = R
+    render_module = "envs.olix.render"
 
     @property
     def winner(self) -> int:
@@ -137,12 +108,6 @@ class OlixState(State):
         out = np.zeros(4, dtype=np.int64)
         R.pattern_values(self.data, c, int(seat), out)
         return {R.TYPE_NAMES[t]: int(out[t]) for t in range(4)}
-
-    # observation ------------------------------------------------------------------------------
-    def observation(self, seat: int) -> np.ndarray:
-        out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
-        R.observe(self.data, int(seat), out)
-        return out
 
     # notation ---------------------------------------------------------------------------------
     def to_text(self) -> str:
@@ -197,16 +162,6 @@ class OlixState(State):
             assert d[R.WINNER] in (0, 1), "a super pattern without a winner"
         elif not d[R.TRUNCATED]:
             assert R.count_winner(d) == d[R.WINNER], "the winner does not match the count of the columns"
-
-    def render_text(self) -> str:
-        from envs.olix.render import render_text
-
-        return render_text(self)
-
-    def render_rgb(self) -> np.ndarray:
-        from envs.olix.render import render_rgb
-
-        return render_rgb(self)
 
 
 # ----- notation ---------------------------------------------------------------------------------

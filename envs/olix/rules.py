@@ -81,6 +81,12 @@ def init_state(data, max_turns):
 
 
 @njit(cache=True)
+def is_over(data):
+    """True once the game has ended (won, drawn or truncated)."""
+    return data[OVER] == 1
+
+
+@njit(cache=True)
 def legal_mask(data, seat, mask):
     """Write the legal actions of ``seat`` into ``mask`` (bool, 121): the empty cells when it is
     ``seat``'s turn and it has a pawn left; all False otherwise."""
