@@ -55,14 +55,18 @@ def render_text(state) -> str:
     return "\n".join(lines)
 
 
-def _title(canvas: BoardCanvas, text: str) -> None:
-    """The status line across the top, in the largest font that fits the picture's width."""
-    room = canvas.image.width - 2 * canvas.margin
-    size = max(12, canvas.cell_px // 4)
+def _fitting_font(canvas: BoardCanvas, text: str, room: int, size: int):
+    """The largest font of at most ``size`` pixels in which ``text`` fits ``room`` pixels."""
     fnt = font(size)
     while size > 10 and canvas.draw.textlength(text, font=fnt) > room:
         size -= 1
         fnt = font(size)
+    return fnt
+
+
+def _title(canvas: BoardCanvas, text: str) -> None:
+    """The status line across the top, in the largest font that fits the picture's width."""
+    fnt = _fitting_font(canvas, text, canvas.image.width - 2 * canvas.margin, max(12, canvas.cell_px // 4))
     canvas.draw.text((canvas.margin, canvas.top // 2 + 2), text, fill=TEXT, font=fnt, anchor="lm")
 
 
@@ -71,7 +75,7 @@ def render_rgb(state, cell_px: int = 110) -> np.ndarray:
     the two long diagonals outlined, the last move and a collapse highlighted, hands at the side."""
     d = state.data
     n = state.game.num_players
-    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=250, checkered=False)
+    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=280, checkered=False)
     draw = canvas.draw
     _title(canvas, _status(state))
     for sq in R.DIAGONALS.ravel():
@@ -97,19 +101,27 @@ def render_rgb(state, cell_px: int = 110) -> np.ndarray:
         for i, owner in enumerate(shown):
             top_y = y1 - 10 - (i + 1) * disc_h
             draw.rounded_rectangle(
-                (x0 + 14, top_y, x1 - 26, top_y + disc_h - 1), radius=4,
-                fill=SEAT_COLOURS[owner], outline=SEAT_OUTLINES[owner],
+                (x0 + 14, top_y, x1 - 26, top_y + disc_h - 1),
+                radius=4,
+                fill=SEAT_COLOURS[owner],
+                outline=SEAT_OUTLINES[owner],
             )
         canvas.text((x1 - 13, y0 + 14), str(len(pawns)), canvas.small_font)
     # side panel: seats, colours and hands
     x = canvas.board_right + canvas.margin + 10
     y = canvas.top + canvas.margin + 10
+    room = canvas.image.width - x - 44
+    draw.text((x, y + 6), "pawns in hand:", fill=TEXT, font=canvas.small_font, anchor="lm")
+    y += 30
+    lines = []
     for s in range(n):
-        draw.rounded_rectangle((x, y, x + 28, y + 20), radius=4, fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s])
-        team = f" team {s % 2}" if n == 4 else ""
+        team = f" (team {s % 2})" if n == 4 else ""
         acting = " <" if d[R.PHASE] != R.OVER and s == d[R.TO_MOVE] else ""
-        draw.text((x + 36, y + 10), f"player_{s}{team}: {state.hand(s)}{acting}", fill=TEXT,
-                  font=canvas.small_font, anchor="lm")
+        lines.append(f"player_{s}{team}: {state.hand(s)}{acting}")
+    longest = max(lines, key=lambda t: canvas.draw.textlength(t, font=canvas.small_font))
+    fnt = _fitting_font(canvas, longest, room, canvas.small_font.size)
+    for s, line in enumerate(lines):
+        draw.rounded_rectangle((x, y, x + 28, y + 20), radius=4, fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s])
+        draw.text((x + 36, y + 10), line, fill=TEXT, font=fnt, anchor="lm")
         y += 32
-    draw.text((x, y + 6), "(pawns in hand)", fill=TEXT, font=canvas.small_font, anchor="lm")
     return canvas.to_array()
