@@ -222,6 +222,7 @@ def test_dorix_clicks_place_move_and_reject():
     sel = ClickSelector(state, state.current_seat, 4, 4)
     frm, to = move.split("-")
     assert sel.click(frm) is None and frm in sel.message
+    assert to in sel.next_squares() and frm not in sel.next_squares()
     assert state.action_to_text(sel.click(to)) == move
 
 

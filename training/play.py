@@ -321,6 +321,13 @@ class ClickSelector:
             self.message = f"{'-'.join(sel)}: click the next square"
         return None
 
+    def next_squares(self) -> set:
+        """Squares that continue the selection into a legal move (to highlight them)."""
+        n = len(self.selected)
+        if not n:
+            return set()
+        return {sq[n] for sq in self.squares.values() if len(sq) > n and sq[:n] == self.selected}
+
     def pick(self, number: int) -> int | None:
         """Choose the ``number``-th (1-based) of the offered ``choices``."""
         if 1 <= number <= len(self.choices):
@@ -373,6 +380,9 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
             for name in selector.selected:
                 x0, y0, x1, y1 = geometry.box(name)
                 draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=HIGHLIGHT, width=5)
+            for name in selector.next_squares():
+                x0, y0, x1, y1 = geometry.box(name)
+                draw.rectangle((x0 + 8, y0 + 8, x1 - 8, y1 - 8), outline=(230, 160, 30), width=3)
         canvas = Image.new("RGB", (img.width, img.height + 66), BACKGROUND)
         canvas.paste(img, (0, 0))
         d2 = ImageDraw.Draw(canvas)
