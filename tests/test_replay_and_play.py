@@ -243,3 +243,21 @@ def test_window_plays_a_click_then_closes():
     policies = {s: random_policy(s) for s in range(1, game.info.num_seats)}
     record = play_window(game, policies, {0}, fps=1000, events=lambda: next(script, [pygame.event.Event(pygame.QUIT)]))
     assert record.moves and state.action_to_text(record.moves[0]) == text
+
+
+def test_replay_command_reads_a_move_list_and_writes_a_gif(tmp_path):
+    game = make_game(GAMES[0])
+    record = random_record(game, seed=10, max_moves=7)
+    moves = tmp_path / "moves.txt"
+    moves.write_text(record.to_text())
+    gif = tmp_path / "game.gif"
+    proc = subprocess.run(
+        [sys.executable, "-m", "envs.core.replay", "--game", GAMES[0], str(moves), "--gif", str(gif)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(record.to_text())
+    assert Image.open(gif).n_frames == 8

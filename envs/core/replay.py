@@ -331,3 +331,40 @@ def random_record(game: Game, seed: int = 0, max_moves: int | None = None, start
             move = int(rng.choice(state.legal_actions()))
         state = record.play(move)
     return record
+
+
+def main(argv=None) -> int:
+    """``python -m envs.core.replay --game dorix moves.txt --gif game.gif``: read a move list in
+    notation (a file, or ``-`` for standard input), print it back checked and numbered, and save
+    it as an animated GIF."""
+    import argparse
+    import sys
+
+    from envs.registry import game_names, make_game
+
+    p = argparse.ArgumentParser(prog="python -m envs.core.replay", description=main.__doc__.split("\n")[0])
+    p.add_argument("moves", help="a move list file in notation, or - for standard input")
+    p.add_argument("--game", required=True, choices=game_names())
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (ints)")
+    p.add_argument("--start", default=None, help="the start position in notation (else the list's # start:)")
+    p.add_argument("--gif", default=None, metavar="PATH", help="write the game as an animated GIF")
+    p.add_argument("--duration-ms", type=int, default=700, help="time per frame")
+    args = p.parse_args(argv)
+    options = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        options[key] = int(value) if value.lstrip("-").isdigit() else value
+    text = sys.stdin.read() if args.moves == "-" else open(args.moves).read()
+    try:
+        record = GameRecord.from_text(make_game(args.game, **options), text, start=args.start)
+    except (IllegalActionError, NotationError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(record.to_text(), end="")
+    if args.gif:
+        print(f"GIF with {len(record) + 1} frames: {record.save_gif(args.gif, args.duration_ms)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
