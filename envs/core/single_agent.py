@@ -1,0 +1,216 @@
+"""A Gymnasium single-agent environment over any registered game: one learning seat, the other
+seats played by opponent policies.
+
+``gymnasium.make("boardgames/dorix-v0")`` builds :class:`SingleAgentEnv` with ``game="dorix"`` and
+random opponents; every option of the constructor can be passed to ``gymnasium.make``::
+
+    env = SingleAgentEnv(game="dorix", game_options={"num_players": 4}, opponent="greedy")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+How the learner's episode is built (the rules of self-play every trainer here relies on):
+
+* **One seat learns.** Each episode the learner takes a seat drawn at random (``learner_seat=None``)
+  or the fixed ``learner_seat``. Observations are always ``state.observation(learner_seat)``: the
+  learner never sees the board from another seat's point of view.
+* **The others are played inside ``step``.** After the learner's action, the seats of other teams
+  are played by the episode's ``opponent`` and the learner's partners (team games) by ``partner``,
+  until the learner must act again or the game ends. An opponent or partner is a callable
+  ``(state, seat) -> action``; the strings ``"random"`` and ``"greedy"`` name the baseline agents.
+  An object with a ``sample(rng)`` method (an opponent pool) is asked for a fresh policy each episode.
+* **Credit assignment.** The reward is 0 until the game ends; then it is ``state.returns()[learner]``
+  and it arrives on the transition of the learner's last action, whichever seat made the move that
+  ended the game (a loss on the opponent's reply gives -1 on the learner's last step). A game ended
+  by the turn limit sets ``truncated`` (reward 0), a real ending sets ``terminated``.
+* **Simultaneous games.** The other seats' actions are drawn from the same state the learner saw,
+  before anything is applied, then the joint action is played with ``apply_joint``.
+* **Masks.** :meth:`action_masks` (used by sb3-contrib's MaskablePPO, also through vectorized
+  environments) and ``info["action_mask"]`` give the learner's legal actions. Illegal actions are
+  not hidden: ``step`` raises :class:`~envs.core.errors.IllegalActionError`.
+
+``reset(options={"position": <notation>})`` starts from a position (``Game.from_text``) and
+``options={"learner_seat": k}`` fixes the seat for that episode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from envs.core.game import Game, State
+
+Policy = Callable[[State, int], int]
+
+
+class RandomPolicy:
+    """Uniform random legal action; uses the generator given to :meth:`seed` (or its own)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, state: State, seat: int) -> int:
+        return int(self.rng.choice(np.flatnonzero(state.legal_mask(seat))))
+
+
+def resolve_policy(policy, game: Game):
+    """A policy object from ``"random"``, ``"greedy"``, ``"mcts"``, a callable or a pool."""
+    if isinstance(policy, str):
+        if policy == "random":
+            return RandomPolicy()
+        from training.agents import make_agent  # lazy: training depends on envs, not the reverse
+
+        return make_agent(policy, game)
+    if policy is None or callable(policy) or hasattr(policy, "sample"):
+        return policy
+    raise TypeError(f"an opponent is 'random', 'greedy', a callable (state, seat) -> action or a pool, got {policy!r}")
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One learning seat of a game; the other seats are played by ``opponent`` / ``partner``.
+
+    Args:
+        game: registered game name (see :func:`envs.registry.game_names`).
+        game_options: options for :func:`envs.registry.make_game` (e.g. ``{"num_players": 3}``).
+        opponent: policy of the seats of other teams: ``"random"``, ``"greedy"``, a callable
+            ``(state, seat) -> action`` or a pool with ``sample(rng) -> policy``.
+        partner: policy of the learner's partners in team games (default: the episode's opponent
+            policy); the self-play trainer passes a snapshot of the learner.
+        learner_seat: fixed seat of the learner, or None for a random seat each episode.
+        render_mode: ``"ansi"`` or ``"rgb_array"``.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        game: str = "dorix",
+        game_options: dict | None = None,
+        opponent="random",
+        learner_seat: int | None = None,
+        render_mode: str | None = None,
+        partner=None,
+    ):
+        from envs.registry import make_game
+
+        self.game_name = game
+        self.game_options = dict(game_options or {})
+        self.game = game if isinstance(game, Game) else make_game(game, **self.game_options)
+        info = self.game.info
+        if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
+            raise ValueError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.fixed_seat = learner_seat
+        self.opponent = resolve_policy(opponent, self.game)
+        self.partner = resolve_policy(partner, self.game)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=tuple(info.observation_shape), dtype=np.float32)
+        self.action_space = spaces.Discrete(info.num_actions)
+        self.state: State | None = None
+        self.learner_seat = 0
+        self._episode_opponent = None
+        self._episode_partner = None
+
+    # ----- policies ----------------------------------------------------------------------------
+    def set_opponent(self, opponent) -> None:
+        """Replace the opponent policy (or pool) from the next episode on."""
+        self.opponent = resolve_policy(opponent, self.game)
+
+    def set_partner(self, partner) -> None:
+        """Replace the partner policy from the next episode on."""
+        self.partner = resolve_policy(partner, self.game)
+
+    def _draw(self, policy):
+        if policy is None:
+            return None
+        if hasattr(policy, "sample"):
+            policy = policy.sample(self.np_random)
+        if hasattr(policy, "seed"):
+            policy.seed(int(self.np_random.integers(2**31)))
+        return policy
+
+    def _policy_for(self, seat: int):
+        if self.game.info.teams[seat] == self.game.info.teams[self.learner_seat] and self._episode_partner is not None:
+            return self._episode_partner
+        return self._episode_opponent
+
+    # ----- gymnasium API -----------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = options or {}
+        seat = options.get("learner_seat", self.fixed_seat)
+        self.learner_seat = int(self.np_random.integers(self.game.info.num_seats)) if seat is None else int(seat)
+        self._episode_opponent = self._draw(self.opponent)
+        self._episode_partner = self._draw(self.partner)
+        if "position" in options:
+            self.state = self.game.from_text(options["position"])
+        else:
+            self.state = self.game.new_initial_state()
+        self._play_others()
+        if self.state.is_terminal():
+            raise ValueError(f"the game ended before seat {self.learner_seat} had a move to make")
+        return self._obs(), self._info()
+
+    def step(self, action):
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        state = self.state
+        if state.is_terminal():
+            raise RuntimeError("the episode is over: call reset()")
+        if self.game.info.simultaneous:
+            # Every other seat chooses from the same state the learner saw.
+            actions = [0] * self.game.info.num_seats
+            for seat in state.current_seats():
+                actions[seat] = action if seat == self.learner_seat else self._policy_for(seat)(state, seat)
+            state.apply_joint(actions)
+        else:
+            state.apply(action)
+        self._play_others()
+        reward = 0.0
+        terminated = truncated = False
+        if state.is_terminal():
+            truncated = state.is_truncated()
+            terminated = not truncated
+            reward = float(state.returns()[self.learner_seat])
+        return self._obs(), reward, terminated, truncated, self._info()
+
+    def _play_others(self) -> None:
+        """Play the other seats until the learner must act or the game is over."""
+        state = self.state
+        while not state.is_terminal():
+            seats = state.current_seats()
+            if self.learner_seat in seats:
+                return
+            if self.game.info.simultaneous:
+                state.apply_joint([self._policy_for(s)(state, s) if s in seats else 0
+                                   for s in range(self.game.info.num_seats)])
+            else:
+                seat = seats[0]
+                state.apply(self._policy_for(seat)(state, seat))
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (all False once the game is over)."""
+        if self.state is None or self.state.is_terminal():
+            return np.zeros(self.game.info.num_actions, dtype=bool)
+        return self.state.legal_mask(self.learner_seat)
+
+    def _obs(self) -> np.ndarray:
+        return self.state.observation(self.learner_seat)
+
+    def _info(self) -> dict:
+        return {"action_mask": self.action_masks(), "learner_seat": self.learner_seat}
+
+    def render(self):
+        if self.state is None or self.render_mode is None:
+            return None
+        if self.render_mode == "ansi":
+            return self.state.render_text()
+        return self.state.render_rgb()

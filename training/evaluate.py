@@ -1,0 +1,269 @@
+"""Play agents and saved models against each other: ``python -m training.evaluate``.
+
+Examples::
+
+    python -m training.evaluate --game dorix --players 2 --agents models/dorix_2p random greedy --games 200
+    python -m training.evaluate --game dorix --players 4 --agents models/dorix_4p random --games 200 --first-only
+
+Every pair of agents (a round robin; ``--first-only`` keeps the pairs with the first agent) plays
+``--games`` games. In a game "A against B", A plays every seat of one side (a seat, or a team at
+team games) and B every other seat; the side A takes rotates from game to game, so seats are swapped
+evenly (at 3 players: A alone against two copies of B). A game counts for A as a win when A's return
+is positive, a loss when negative, a draw otherwise (a draw includes a game stopped by the turn limit).
+
+Prints the win/draw/loss table with 95% Wilson confidence intervals on A's win rate and an Elo
+rating per agent (Bradley-Terry fit on all games, draws counted half; ``random`` anchored at 0 when
+present), and saves ``<out>/results.csv``, ``<out>/elo.csv`` and ``<out>/results.png``.
+Agent specs: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, or a saved model (``.zip`` or
+``models/<name>/``). Runs are reproducible for a given ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from envs.core.game import Game
+from training.agents import make_agent
+
+
+@dataclass
+class PairResult:
+    """Results of agent ``a`` against agent ``b`` (counted for ``a``)."""
+
+    a: str
+    b: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def win_interval(self, z: float = 1.96) -> tuple:
+        return wilson_interval(self.wins, self.games, z)
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def sides(game: Game) -> list:
+    """The seats of each side (a team, or a single seat), in side order."""
+    teams = game.info.teams
+    order = sorted(set(teams))
+    return [[s for s in range(game.info.num_seats) if teams[s] == t] for t in order]
+
+
+def play_game(game: Game, seat_agents: list, max_steps: int = 100000):
+    """Play one game; ``seat_agents[s]`` acts for seat s. Returns the final state."""
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        seats = state.current_seats()
+        if game.info.simultaneous:
+            joint = [seat_agents[s](state, s) if s in seats else 0 for s in range(game.info.num_seats)]
+            state.apply_joint(joint)
+        else:
+            seat = seats[0]
+            state.apply(seat_agents[seat](state, seat))
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError("game did not end")
+    return state
+
+
+def play_match(game: Game, agent_a, agent_b, games: int, seed: int = 0, name_a: str = "A", name_b: str = "B",
+               progress=None) -> PairResult:
+    """``games`` games of A against B, A taking each side in turn (see the module docstring)."""
+    result = PairResult(name_a, name_b)
+    side_list = sides(game)
+    rng = np.random.default_rng(seed)
+    for g in range(games):
+        side = side_list[g % len(side_list)]
+        seat_agents = [agent_a if s in side else agent_b for s in range(game.info.num_seats)]
+        for agent in (agent_a, agent_b):
+            if hasattr(agent, "seed"):
+                agent.seed(int(rng.integers(2**31)))
+        state = play_game(game, seat_agents)
+        r = float(state.returns()[side[0]])
+        if r > 0:
+            result.wins += 1
+        elif r < 0:
+            result.losses += 1
+        else:
+            result.draws += 1
+        if progress is not None:
+            progress()
+    return result
+
+
+def fit_elo(names: list, results: list, anchor: str | None = "random", iterations: int = 2000) -> dict:
+    """Bradley-Terry ratings on the Elo scale (400 log10) from pairwise scores, draws counted half.
+
+    Fitted by gradient ascent with a weak prior (one virtual draw against the average) so that a
+    perfect score gives a large but finite rating. ``anchor`` is set to 0 when present, else the mean.
+    """
+    idx = {n: i for i, n in enumerate(names)}
+    k = len(names)
+    r = np.zeros(k)
+    pairs = [(idx[p.a], idx[p.b], p.wins + 0.5 * p.draws, p.games) for p in results if p.games]
+    scale = math.log(10) / 400
+    for _ in range(iterations):
+        grad = np.zeros(k)
+        for i, j, s, n in pairs:
+            e = 1 / (1 + math.exp(-scale * (r[i] - r[j])))
+            grad[i] += s - n * e
+            grad[j] -= s - n * e
+        mean = r.mean()
+        for i in range(k):  # prior: one draw against an average player
+            e = 1 / (1 + math.exp(-scale * (r[i] - mean)))
+            grad[i] += 0.5 - e
+        r += 40.0 * grad / max(1, max(n for *_, n in pairs) if pairs else 1)
+    shift = r[idx[anchor]] if anchor in idx else r.mean()
+    return {n: float(r[idx[n]] - shift) for n in names}
+
+
+def round_robin(game: Game, specs: list, games: int, seed: int = 0, first_only: bool = False,
+                names: list | None = None, show_progress: bool = True) -> tuple:
+    """Play every pair (or the first agent against each other); returns ``(results, elo)``."""
+    from tqdm import tqdm
+
+    names = names or [agent_name(s) for s in specs]
+    agents = [make_agent(s, game, seed=seed + i) for i, s in enumerate(specs)]
+    pairs = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents)) if not first_only or i == 0]
+    results = []
+    with tqdm(total=games * len(pairs), desc="evaluating", unit="game", disable=not show_progress) as bar:
+        for i, j in pairs:
+            bar.set_postfix_str(f"{names[i]} vs {names[j]}")
+            results.append(play_match(game, agents[i], agents[j], games, seed=seed * 7919 + 31 * i + j,
+                                      name_a=names[i], name_b=names[j], progress=lambda: bar.update(1)))
+    return results, fit_elo(names, results)
+
+
+def agent_name(spec) -> str:
+    text = str(spec).rstrip("/")
+    if text.endswith(".zip"):
+        p = Path(text)
+        return p.parent.name if p.stem in ("model", "final") else p.stem
+    if Path(text).is_dir():
+        return Path(text).name
+    return text.replace(":", "")
+
+
+def format_table(results: list, elo: dict) -> str:
+    """The results as a text table (the one printed)."""
+    lines = [f"{'agent A':<16}{'agent B':<16}{'games':>6}{'wins':>6}{'draws':>6}{'losses':>7}"
+             f"{'win %':>8}   95% CI",
+             "-" * 80]
+    for p in results:
+        lo, hi = p.win_interval()
+        lines.append(f"{p.a:<16}{p.b:<16}{p.games:>6}{p.wins:>6}{p.draws:>6}{p.losses:>7}"
+                     f"{100 * p.win_rate:>7.1f}%   [{100 * lo:.1f}, {100 * hi:.1f}]")
+    lines.append("")
+    lines.append("Elo (random = 0 when present):  " + "   ".join(
+        f"{n} {v:+.0f}" for n, v in sorted(elo.items(), key=lambda kv: -kv[1])))
+    return "\n".join(lines)
+
+
+def save_results(out: str | Path, results: list, elo: dict, title: str = "") -> None:
+    """``results.csv``, ``elo.csv`` and ``results.png`` in ``out``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "results.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["agent_a", "agent_b", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"])
+        for p in results:
+            lo, hi = p.win_interval()
+            w.writerow([p.a, p.b, p.games, p.wins, p.draws, p.losses, f"{p.win_rate:.4f}", f"{lo:.4f}", f"{hi:.4f}"])
+    with open(out / "elo.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["agent", "elo"])
+        for n, v in sorted(elo.items(), key=lambda kv: -kv[1]):
+            w.writerow([n, f"{v:.1f}"])
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.5 * len(results) + 2.5),
+                                   gridspec_kw={"width_ratios": [2, 1]})
+    labels = [f"{p.a} vs {p.b}" for p in results]
+    y = np.arange(len(results))
+    wins = np.array([p.wins / max(p.games, 1) for p in results])
+    draws = np.array([p.draws / max(p.games, 1) for p in results])
+    losses = 1 - wins - draws
+    ax1.barh(y, wins, color="#4c9a2a", label="win")
+    ax1.barh(y, draws, left=wins, color="#bbbbbb", label="draw")
+    ax1.barh(y, losses, left=wins + draws, color="#c0392b", label="loss")
+    ci = np.array([p.win_interval() for p in results]).reshape(-1, 2)
+    ax1.errorbar(wins, y, xerr=[wins - ci[:, 0], ci[:, 1] - wins], fmt="none", ecolor="black", capsize=3)
+    ax1.set_yticks(y, labels)
+    ax1.invert_yaxis()
+    ax1.set_xlim(0, 1)
+    ax1.set_xlabel("share of games (A's point of view), 95% CI on wins")
+    ax1.legend(loc="lower right", fontsize=8)
+    names = sorted(elo, key=lambda n: -elo[n])
+    ax2.barh(range(len(names)), [elo[n] for n in names], color="#2f6fb0")
+    ax2.set_yticks(range(len(names)), names)
+    ax2.invert_yaxis()
+    ax2.set_xlabel("Elo")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(out / "results.png", dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list | None = None) -> None:
+    import torch
+
+    from envs.registry import make_game
+    from training.train import parse_options
+
+    p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", default="dorix")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="other game option")
+    p.add_argument("--agents", nargs="+", default=["random", "greedy"], help="agent specs (see above)")
+    p.add_argument("--games", type=int, default=200, help="games per pair (default 200)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--first-only", action="store_true", help="only the first agent against each other one")
+    p.add_argument("--out", default=None, help="output folder (default runs/eval/<game>[_<n>p])")
+    p.add_argument("--no-progress", action="store_true")
+    args = p.parse_args(argv)
+    torch.set_num_threads(1)
+    options = parse_options(args.option, args.players)
+    game = make_game(args.game, **options)
+    results, elo = round_robin(game, args.agents, args.games, args.seed, args.first_only,
+                               show_progress=not args.no_progress)
+    title = f"{args.game} {options or ''} — {args.games} games per pair, seed {args.seed}"
+    print(title)
+    print(format_table(results, elo))
+    out = args.out or Path("runs") / "eval" / (args.game + (f"_{args.players}p" if args.players else ""))
+    save_results(out, results, elo, title)
+    print(f"saved {Path(out) / 'results.csv'}, elo.csv and results.png")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""Train an agent on one of the games by self-play: ``python -m training.train``.
+
+Examples::
+
+    python -m training.train --game dorix --players 2 --steps 200000 --seed 0
+    python -m training.train --game dorix --players 4 --set algo.learning_rate=1e-4 --set train.n_envs=4
+    python -m training.train --game dorix --resume runs/dorix_2p_s0/checkpoints/model_100000_steps.zip --steps 300000
+
+Settings come from ``training/configs/<game>.toml`` (``default.toml`` for games without one), then
+``--config FILE``, then ``--set section.key=value``. The learner plays one seat of
+:class:`training.selfplay.SelfPlayEnv` (opponents drawn from random, greedy and its own snapshots).
+
+A run writes into ``--run-dir`` (default ``runs/<game>[_<n>p]_s<seed>``): TensorBoard logs in ``tb/``,
+checkpoints every ``train.checkpoint_every`` steps in ``checkpoints/``, the final model ``final.zip`` and
+``run.json`` (the command, settings, steps and wall time). ``--save PATH.zip`` also copies the final model
+there with ``run.json`` beside it. ``--resume CHECKPOINT.zip`` continues a run up to ``--steps`` in total.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import json
+import shlex
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import tomllib
+
+CONFIG_DIR = Path(__file__).parent / "configs"
+
+
+def _parse_value(text: str):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def _merge(base: dict, extra: dict) -> dict:
+    out = copy.deepcopy(base)
+    for k, v in extra.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = _merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def load_config(game: str, game_options: dict, config_file: str | None = None, sets: list | None = None) -> dict:
+    """The settings of a run: the game's config file, its overrides for ``game_options``, ``config_file``
+    and the ``section.key=value`` strings of ``sets``, in that order."""
+    path = CONFIG_DIR / f"{game}.toml"
+    if not path.exists():
+        path = CONFIG_DIR / "default.toml"
+    with open(path, "rb") as f:
+        cfg = tomllib.load(f)
+    overrides = cfg.pop("override", {})
+    for cond, extra in overrides.items():
+        key, _, value = cond.partition("=")
+        if key in game_options and str(game_options[key]) == value:
+            cfg = _merge(cfg, extra)
+    if config_file:
+        with open(config_file, "rb") as f:
+            cfg = _merge(cfg, tomllib.load(f))
+    for item in sets or []:
+        dotted, eq, value = item.partition("=")
+        section, dot, key = dotted.partition(".")
+        if not eq or not dot:
+            raise SystemExit(f"--set takes section.key=value, got {item!r}")
+        cfg.setdefault(section, {})[key] = _parse_value(value)
+    for section in ("train", "opponents", "algo"):
+        cfg.setdefault(section, {})
+    return cfg
+
+
+def run_name(game: str, game_options: dict, seed: int) -> str:
+    players = game_options.get("num_players")
+    return f"{game}{f'_{players}p' if players else ''}_s{seed}"
+
+
+def make_vec_env(game: str, game_options: dict, cfg: dict, seed: int, n_envs: int, subproc: bool = False):
+    """``n_envs`` monitored :class:`~training.selfplay.SelfPlayEnv` in a Dummy (or Subproc) VecEnv."""
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from training.selfplay import SelfPlayEnv
+
+    train = cfg["train"]
+
+    def factory(i):
+        def make():
+            env = SelfPlayEnv(game, game_options, weights=cfg["opponents"],
+                              max_snapshots=train.get("max_snapshots", 5))
+            env.reset(seed=seed * 1000 + i)
+            return Monitor(env)
+
+        return make
+
+    cls = SubprocVecEnv if subproc else DummyVecEnv
+    return cls([factory(i) for i in range(n_envs)])
+
+
+def train(game: str, game_options: dict, total_steps: int | None = None, seed: int = 0, run_dir: str | None = None,
+          config_file: str | None = None, sets: list | None = None, resume: str | None = None,
+          save: str | None = None, progress_bar: bool = True, subproc: bool = False, command: str | None = None):
+    """Train (or resume) and return ``(model, run_dir)``; see the module docstring."""
+    import torch
+    from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
+
+    from training.algorithms import get_algorithm
+    from training.selfplay import SnapshotCallback
+
+    torch.set_num_threads(1)
+    cfg = load_config(game, game_options, config_file, sets)
+    tr = cfg["train"]
+    total_steps = int(total_steps if total_steps is not None else tr.get("total_steps", 100000))
+    run = Path(run_dir or Path("runs") / run_name(game, game_options, seed))
+    (run / "checkpoints").mkdir(parents=True, exist_ok=True)
+    algo = get_algorithm(tr.get("algorithm", "maskable_ppo"))
+    n_envs = int(tr.get("n_envs", 8))
+    env = make_vec_env(game, game_options, cfg, seed, n_envs, subproc)
+    if resume:
+        model = algo.load(resume, env=env)
+        model.tensorboard_log = str(run / "tb")
+    else:
+        model = algo.build(env, dict(cfg["algo"]), seed, str(run / "tb"))
+    done = int(model.num_timesteps)
+    remaining = total_steps - done
+    info_path = run / "run.json"
+    previous = json.loads(info_path.read_text()) if resume and info_path.exists() else {}
+    every = max(int(tr.get("checkpoint_every", 50000)) // n_envs, 1)
+    callbacks = CallbackList([
+        CheckpointCallback(save_freq=every, save_path=str(run / "checkpoints"), name_prefix="model"),
+        SnapshotCallback(int(tr.get("snapshot_every", 25000))),
+    ])
+    start = time.time()
+    if remaining > 0:
+        model.learn(remaining, callback=callbacks, progress_bar=progress_bar, reset_num_timesteps=not resume,
+                    tb_log_name="run")
+    wall = time.time() - start + float(previous.get("wall_time_s", 0.0))
+    model.save(str(run / "final.zip"))
+    info = {
+        "command": command or "python -m training.train " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        "commands": previous.get("commands", []) + [command or " ".join(sys.argv)],  # every run that built it
+        "game": game,
+        "game_options": game_options,
+        "seed": seed,
+        "steps": int(model.num_timesteps),
+        "wall_time_s": round(wall, 1),
+        "config": cfg,
+        "torch_threads": torch.get_num_threads(),
+    }
+    info_path.write_text(json.dumps(info, indent=2))
+    if save:
+        dest = Path(save)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(run / "final.zip", dest)
+        (dest.parent / "run.json").write_text(json.dumps(info, indent=2))
+    env.close()
+    return model, run
+
+
+def parse_options(items: list | None, players: int | None) -> dict:
+    options = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise SystemExit(f"--option takes key=value, got {item!r}")
+        options[key] = _parse_value(value)
+    if players is not None:
+        options["num_players"] = players
+    return options
+
+
+def main(argv: list | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", default="dorix", help="registered game name (default dorix)")
+    p.add_argument("--players", type=int, default=None, help="player count (games with a num_players option)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="other game option, e.g. max_turns=100")
+    p.add_argument("--steps", type=int, default=None, help="total environment steps (default: config)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--config", default=None, help="extra TOML file merged over the game's defaults")
+    p.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override one setting")
+    p.add_argument("--run-dir", default=None, help="output folder (default runs/<game>[_<n>p]_s<seed>)")
+    p.add_argument("--resume", default=None, metavar="CHECKPOINT.zip", help="continue from a checkpoint")
+    p.add_argument("--save", default=None, metavar="PATH.zip", help="also copy the final model there")
+    p.add_argument("--subproc", action="store_true", help="one process per environment")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = p.parse_args(argv)
+    from envs.registry import make_game
+
+    options = parse_options(args.option, args.players)
+    make_game(args.game, **options)  # fail early on a bad game or option
+    argv_text = " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    model, run = train(args.game, options, args.steps, args.seed, args.run_dir, args.config, args.set, args.resume,
+                       args.save, not args.no_progress, args.subproc,
+                       command=f"python -m training.train {argv_text}")
+    print(f"trained {model.num_timesteps} steps; model: {run / 'final.zip'}; TensorBoard: tensorboard --logdir {run}")
+
+
+if __name__ == "__main__":
+    main()
