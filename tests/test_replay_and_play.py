@@ -261,3 +261,33 @@ def test_replay_command_reads_a_move_list_and_writes_a_gif(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(record.to_text())
     assert Image.open(gif).n_frames == 8
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:16"])
+def test_terminal_player_against_each_baseline(spec):
+    from training.play import make_opponent
+
+    game = make_game(GAMES[0])
+    opponent = make_opponent(spec, game, seed=0)
+    out, states = [], []
+
+    def write(line=""):
+        out.append(line)
+        if line.startswith("position: "):
+            states.append(game.from_text(line[len("position: ") :]))
+
+    def read(prompt):
+        if len(states) > 4:
+            return "quit"
+        return legal_move_texts(states[-1], 0)[-1]
+
+    record = play_terminal(game, {s: opponent for s in range(1, game.info.num_seats)}, {0}, read=read, write=write)
+    assert out[-1] == "Game stopped." and len(record) >= 4
+
+
+def test_unknown_opponent_is_refused():
+    from envs.core.errors import GameOptionError
+    from training.play import make_opponent
+
+    with pytest.raises(GameOptionError, match="unknown agent"):
+        make_opponent("no-such-agent", make_game(GAMES[0]))

@@ -22,7 +22,6 @@ a saved model. Every seat but yours (``--seat``, default 0) is played by the opp
 from __future__ import annotations
 
 import argparse
-import inspect
 import re
 import sys
 from collections.abc import Callable
@@ -57,53 +56,16 @@ def random_policy(seed: int | None = None) -> Policy:
 
 
 def make_opponent(spec: str, game: Game, seed: int | None = 0) -> Policy:
-    """The policy ``(state, seat) -> action`` named by ``spec``: ``random``, ``greedy``, ``mcts`` or a
-    model path. The last three come from :mod:`training.agents` (the baseline agents)."""
+    """The policy ``(state, seat) -> action`` named by ``spec``: ``random``, ``greedy``, ``mcts`` /
+    ``mcts:<simulations>`` or the path of a saved model (the agents of :mod:`training.agents`)."""
     if spec == "random":
         return random_policy(seed)
+    from training.agents import make_agent
+
     try:
-        from training import agents
-    except ImportError as e:  # the training package is optional for playing against random
-        raise GameOptionError(f"opponent {spec!r} needs training.agents ({e}); use --opponent random") from None
-    agent = _build_agent(agents, spec, game, seed)
-    return _as_policy(agent)
-
-
-def _build_agent(agents, spec: str, game: Game, seed):
-    """Build an agent through the first factory training.agents offers."""
-    for factory_name in ("make_agent", "build_agent", "agent_from_spec", "load_agent"):
-        factory = getattr(agents, factory_name, None)
-        if factory is None:
-            continue
-        params = inspect.signature(factory).parameters
-        kwargs = {}
-        if "seed" in params:
-            kwargs["seed"] = seed
-        if "game" in params:
-            kwargs["game"] = game
-        elif "game_name" in params:
-            kwargs["game_name"] = game.info.name
-        try:
-            return factory(spec, **kwargs)
-        except TypeError:
-            return factory(spec, game, **{k: v for k, v in kwargs.items() if k != "game"})
-    raise GameOptionError(f"training.agents has no agent factory for opponent {spec!r}")
-
-
-def _as_policy(agent) -> Policy:
-    """Adapt an agent object or callable to ``(state, seat) -> action``."""
-    for method in ("act", "select_action", "choose", "__call__"):
-        fn = getattr(agent, method, None)
-        if fn is None:
-            continue
-        try:
-            n_params = len(inspect.signature(fn).parameters)
-        except (TypeError, ValueError):
-            n_params = 2
-        if n_params >= 2:
-            return lambda state, seat, fn=fn: int(fn(state, seat))
-        return lambda state, seat, fn=fn: int(fn(state))
-    raise GameOptionError(f"cannot use {agent!r} as an opponent: it has no act(state, seat) method")
+        return make_agent(spec, game, seed=seed)
+    except (ValueError, FileNotFoundError) as e:
+        raise GameOptionError(f"opponent {spec!r}: {e}") from None
 
 
 # ----- one turn, whoever plays it -----------------------------------------------------------------
