@@ -23,7 +23,6 @@ import ast
 import copy
 import json
 import shlex
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -158,10 +157,20 @@ def train(game: str, game_options: dict, total_steps: int | None = None, seed: i
     if save:
         dest = Path(save)
         dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(run / "final.zip", dest)
+        ship_model(model, dest)
         (dest.parent / "run.json").write_text(json.dumps(info, indent=2))
     env.close()
     return model, run
+
+
+def ship_model(model, dest: str | Path) -> Path:
+    """Save ``model`` for shipping: the same weights without the optimizer's moment estimates (a third
+    of the size); it loads, plays and can be trained further (the optimizer restarts its estimates)."""
+    state = copy.deepcopy(model.policy.optimizer.state_dict())
+    model.policy.optimizer.state.clear()
+    model.save(str(dest))
+    model.policy.optimizer.load_state_dict(state)
+    return Path(dest)
 
 
 def parse_options(items: list | None, players: int | None) -> dict:

@@ -1,0 +1,198 @@
+"""Credit assignment of the self-play single-agent env on scripted games (positions from notation)."""
+
+import gymnasium
+import numpy as np
+import pytest
+from sb3_contrib.common.maskable.utils import get_action_masks
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+import envs  # noqa: F401  (registers the Gymnasium ids)
+from envs.core.errors import IllegalActionError
+from envs.core.game import Game, GameInfo, State
+from envs.core.single_agent import SingleAgentEnv
+from envs.registry import game_names
+
+
+def scripted(*moves):
+    """An opponent/partner policy playing the given moves (notation) in order."""
+    queue = list(moves)
+
+    def policy(state, seat):
+        return state.text_to_action(queue.pop(0))
+
+    policy.queue = queue
+    return policy
+
+
+# seat 1 tops a1, b2, c3; d4 is empty: whoever of seat 1 plays d4 wins.
+TWO_P = "dorix -.-.-.-/-.-.1.-/-.1.-.-/1.0.0.- hands=13,12 move=0 turn=5"
+
+
+def test_loss_on_the_opponents_move_gives_minus_one_on_the_learners_last_step():
+    opponent = scripted("d4")
+    env = SingleAgentEnv("dorix", {"num_players": 2}, opponent=opponent, learner_seat=0)
+    obs, info = env.reset(seed=0, options={"position": TWO_P})
+    assert info["learner_seat"] == 0
+    obs, reward, terminated, truncated, info = env.step(env.state.text_to_action("d1"))
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert opponent.queue == []  # the winning move was the opponent's
+    assert env.state.is_terminal()
+    # the last observation is still the learner's own view
+    np.testing.assert_array_equal(obs, env.state.observation(0))
+
+
+def test_win_on_the_learners_own_move():
+    env = SingleAgentEnv("dorix", {"num_players": 2}, opponent=scripted(), learner_seat=1)
+    position = TWO_P.replace("move=0", "move=1")
+    env.reset(seed=0, options={"position": position})
+    _, reward, terminated, _, _ = env.step(env.state.text_to_action("d4"))
+    assert (reward, terminated) == (1.0, True)
+
+
+def test_intermediate_rewards_are_zero_and_opponent_moves_are_not_learner_transitions():
+    # The learner (seat 1) starts after the opponent's first move, sees only its own turns.
+    opponent = scripted("a1", "b1")
+    env = SingleAgentEnv("dorix", {"num_players": 2}, opponent=opponent, learner_seat=1)
+    obs, _ = env.reset(seed=0)
+    assert env.state.current_seat == 1 and env.state.turn == 1
+    np.testing.assert_array_equal(obs, env.state.observation(1))
+    _, reward, terminated, truncated, _ = env.step(env.state.text_to_action("d4"))
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    assert env.state.current_seat == 1 and env.state.turn == 3
+
+
+# 4 players, teams 0+2 against 1+3: team 0 tops a1 (seat 0), b2 (seat 2), c3 (seat 0); d4 empty.
+FOUR_P = "dorix -.-.-.-/-.-.0.-/-.2.-.-/0.1.3.- hands=8,9,9,9 move=1 turn=5"
+
+
+def test_team_loss_when_an_opponents_partner_completes_the_diagonal():
+    # learner = seat 1 (team 1); seat 2 (team 0) plays d4 and team 0 wins; seat 3 is the partner.
+    env = SingleAgentEnv("dorix", {"num_players": 4}, opponent=scripted("d4"), partner=scripted(),
+                         learner_seat=1)
+    env.reset(seed=0, options={"position": FOUR_P})
+    _, reward, terminated, _, _ = env.step(env.state.text_to_action("a4"))
+    assert (reward, terminated) == (-1.0, True)
+
+
+def test_team_win_when_the_partner_completes_the_diagonal():
+    # learner = seat 0 (team 0): seat 1 plays a4, then the partner (seat 2) plays d4.
+    position = FOUR_P.replace("move=1", "move=3").replace("turn=5", "turn=4")
+    opponent = scripted("b4", "a4")  # seat 3 now, then seat 1 after the learner
+    partner = scripted("d4")
+    env = SingleAgentEnv("dorix", {"num_players": 4}, opponent=opponent, partner=partner, learner_seat=0)
+    env.reset(seed=0, options={"position": position})
+    assert env.state.current_seat == 0
+    _, reward, terminated, _, _ = env.step(env.state.text_to_action("d1"))
+    assert (reward, terminated) == (1.0, True)
+    assert partner.queue == [] and opponent.queue == []
+
+
+def test_truncation_by_the_turn_limit_is_reported_as_truncated_with_zero_reward():
+    position = TWO_P.replace("turn=5", "turn=5 limit=7")
+    env = SingleAgentEnv("dorix", {"num_players": 2}, opponent=scripted("a4"), learner_seat=0)
+    env.reset(seed=0, options={"position": position})
+    _, reward, terminated, truncated, _ = env.step(env.state.text_to_action("d1"))
+    assert (reward, terminated, truncated) == (0.0, False, True)
+
+
+def test_illegal_actions_raise():
+    env = SingleAgentEnv("dorix", {"num_players": 2}, learner_seat=0)
+    env.reset(seed=0, options={"position": TWO_P})
+    with pytest.raises(IllegalActionError):
+        env.step(5)  # placing on b2, topped by seat 1
+
+
+# ----- a tiny simultaneous game: both seats pick 0..2 at once; the higher number wins ---------------
+
+
+class _DuelState(State):
+    def current_seats(self):
+        return () if self.data[0] else (0, 1)
+
+    def legal_mask(self, seat=None):
+        return np.array([not self.data[0]] * 3)
+
+    def _apply_joint(self, actions):
+        self.data[1:3] = actions
+        self.data[0] = 1
+
+    def is_terminal(self):
+        return bool(self.data[0])
+
+    def is_truncated(self):
+        return False
+
+    def returns(self):
+        a, b = self.data[1:3]
+        return np.array([np.sign(a - b), np.sign(b - a)], dtype=np.float32)
+
+    @property
+    def turn(self):
+        return int(self.data[0])
+
+    def observation(self, seat):
+        return np.zeros((2,), dtype=np.float32)
+
+    def to_text(self):
+        return "duel"
+
+    def action_to_text(self, action):
+        return str(action)
+
+    def text_to_action(self, text):
+        return int(text)
+
+    def check_invariants(self):
+        pass
+
+    def render_text(self):
+        return "duel"
+
+    def render_rgb(self):
+        return np.zeros((1, 1, 3), dtype=np.uint8)
+
+
+class _DuelGame(Game):
+    info = GameInfo(name="duel", num_seats=2, num_actions=3, observation_shape=(2,), max_turns=1,
+                    simultaneous=True)
+
+    def new_initial_state(self):
+        return _DuelState(self, np.zeros(3, dtype=np.int64))
+
+    def from_text(self, text):
+        return self.new_initial_state()
+
+
+@pytest.mark.parametrize("learner_action, expected", [(2, 1.0), (1, 0.0), (0, -1.0)])
+def test_simultaneous_opponent_chooses_from_the_same_state(learner_action, expected):
+    seen = []
+
+    def opponent(state, seat):
+        seen.append(state.clone())  # what the opponent saw when choosing
+        return 1
+
+    env = SingleAgentEnv(_DuelGame(), opponent=opponent, learner_seat=0)
+    env.reset(seed=0)
+    _, reward, terminated, _, _ = env.step(learner_action)
+    assert (reward, terminated) == (expected, True)
+    assert len(seen) == 1 and not seen[0].is_terminal()  # drawn before the joint action was applied
+    assert tuple(env.state.data[1:3]) == (learner_action, 1)
+
+
+# ----- every registered game through gymnasium.make and a vectorized env with masks -----------------
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_gymnasium_make_and_masks_in_a_vec_env(name):
+    vec = DummyVecEnv([lambda i=i: gymnasium.make(f"boardgames/{name}-v0", opponent="random") for i in range(3)])
+    vec.seed(0)
+    obs = vec.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        masks = get_action_masks(vec)
+        assert masks.shape == (3, vec.action_space.n) and masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, dones, infos = vec.step(actions)
+        assert obs.shape[0] == 3
+        for r, d in zip(rewards, dones):
+            assert r == 0 or d

@@ -1,0 +1,54 @@
+"""A short training run completes, saves checkpoints, reloads and resumes; evaluation runs on it."""
+
+import json
+
+from envs.registry import make_game
+from training.agents import ModelAgent, make_agent
+from training.evaluate import play_match, round_robin, save_results
+from training.train import load_config, main, train
+
+SMALL = ["train.n_envs=2", "algo.n_steps=128", "algo.batch_size=128", "algo.n_epochs=1", "train.checkpoint_every=512",
+         "train.snapshot_every=512", "algo.net_arch=[32, 32]"]
+
+
+def test_short_run_saves_reloads_and_resumes(tmp_path):
+    run = tmp_path / "run"
+    model, out = train("dorix", {"num_players": 2}, total_steps=1024, seed=3, run_dir=str(run), sets=SMALL,
+                       progress_bar=False, save=str(tmp_path / "shipped" / "model.zip"))
+    assert model.num_timesteps >= 1024
+    assert (run / "final.zip").exists() and (tmp_path / "shipped" / "model.zip").exists()
+    checkpoints = sorted((run / "checkpoints").glob("model_*_steps.zip"))
+    assert checkpoints, "no periodic checkpoint"
+    assert any((run / "tb").rglob("events.out.tfevents*")), "no TensorBoard log"
+    info = json.loads((run / "run.json").read_text())
+    assert info["steps"] == model.num_timesteps and info["wall_time_s"] > 0
+
+    game = make_game("dorix", num_players=2)
+    agent = ModelAgent(tmp_path / "shipped")
+    result = play_match(game, agent, make_agent("random", game), games=4, seed=0)
+    assert result.games == 4
+
+    main(["--game", "dorix", "--players", "2", "--steps", "1536", "--seed", "3", "--run-dir", str(run), "--no-progress",
+          "--resume", str(checkpoints[-1]), *sum((["--set", s] for s in SMALL), [])])
+    resumed = json.loads((run / "run.json").read_text())
+    assert resumed["steps"] >= 1536
+    assert len(resumed["commands"]) == 2
+    assert ModelAgent(run / "final.zip").model.num_timesteps == resumed["steps"]
+
+
+def test_config_overrides_by_player_count_and_set():
+    cfg = load_config("dorix", {"num_players": 4}, sets=["algo.learning_rate=1e-4", "train.n_envs=3"])
+    assert cfg["algo"]["learning_rate"] == 1e-4 and cfg["train"]["n_envs"] == 3
+    assert cfg["opponents"]["random"] == 2.0  # the num_players=4 override
+    assert load_config("dorix", {"num_players": 2})["opponents"]["random"] == 1.0
+
+
+def test_round_robin_table_elo_and_files(tmp_path):
+    game = make_game("dorix", num_players=3)
+    results, elo = round_robin(game, ["greedy", "random"], games=6, seed=0, show_progress=False)
+    (r,) = results
+    assert r.games == 6 and r.wins + r.draws + r.losses == 6
+    assert elo["random"] == 0 and elo["greedy"] > 0
+    save_results(tmp_path, results, elo, "test")
+    assert (tmp_path / "results.csv").read_text().startswith("agent_a,agent_b,games")
+    assert (tmp_path / "results.png").stat().st_size > 0
