@@ -23,3 +23,23 @@ def test_dorix_options_pass_through_the_registry():
     e = pettingzoo.make("aec", env_id("dorix"), num_players=4)
     e.reset()
     assert len(e.agents) == 4
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_gymnasium_make_plays_a_game(name):
+    import gymnasium
+    import numpy as np
+
+    e = gymnasium.make(env_id(name))
+    obs, _ = e.reset(seed=3)
+    assert e.observation_space.contains(obs)
+    rng = np.random.default_rng(3)
+    for _ in range(2000):
+        action = int(rng.choice(np.flatnonzero(e.unwrapped.action_masks())))
+        obs, reward, terminated, truncated, _ = e.step(action)
+        assert e.observation_space.contains(obs)
+        if terminated or truncated:
+            assert reward in (-1.0, 0.0, 1.0)
+            break
+    else:
+        pytest.fail("the game did not end")
