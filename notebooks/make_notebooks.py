@@ -243,13 +243,216 @@ def game_notebook(name: str) -> nbformat.NotebookNode:
     return new_notebook(cells=cells, metadata=_metadata())
 
 
+TRAIN = """\
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.monitor import Monitor
+
+from envs.core.single_agent import SingleAgentEnv
+
+torch.set_num_threads(1)
+STEPS = 1_024 if QUICK else {steps}
+train_env = Monitor(SingleAgentEnv(game=GAME, game_options=OPTIONS, opponent="random"))
+model = MaskablePPO("MlpPolicy", train_env, n_steps=256 if QUICK else 1024, batch_size=64, seed=0, verbose=0)
+model.learn(total_timesteps=STEPS)
+print(f"trained {{STEPS}} steps, {{len(train_env.get_episode_rewards())}} games")"""
+
+CURVE = """\
+rewards = np.asarray(train_env.get_episode_rewards(), dtype=float)
+steps = np.cumsum(train_env.get_episode_lengths())
+window = max(1, min(50, len(rewards) // 5))
+smooth = np.convolve(rewards, np.ones(window) / window, mode="valid")
+plt.figure(figsize=(7, 3.5))
+plt.plot(steps, rewards, ".", alpha=0.25, label="one game")
+plt.plot(steps[window - 1 :], smooth, label=f"mean of {window} games")
+plt.xlabel("training steps")
+plt.ylabel("reward of the learner (+1 win, -1 loss)")
+plt.title(f"MaskablePPO on {GAME} against a random opponent")
+plt.legend()
+plt.show()"""
+
+MATCH = """\
+from envs.core.replay import play_record
+from training.agents import PolicyAgent, make_agent
+from training.evaluate import fit_elo, format_table, play_match
+
+GAMES = 10 if QUICK else 100
+learner = PolicyAgent(model.policy, name="ppo")
+results = [
+    play_match(game, learner, make_agent(baseline, game, seed=1), GAMES, seed=0, name_a="ppo", name_b=baseline)
+    for baseline in ("random", "greedy")
+]
+print(format_table(results, fit_elo(["ppo", "random", "greedy"], results)))
+
+# one game of the trained agent (seat 0) against greedy, as a move list and a GIF
+seat_agents = [learner] + [make_agent("greedy", game, seed=2)] * (game.info.num_seats - 1)
+record = play_record(game, seat_agents)
+print(record.to_text()[-400:])
+display(Image(filename=record.save_gif(OUT / f"{GAME}_ppo_vs_greedy.gif", duration_ms=300)))"""
+
+
 def training_cells(name: str) -> list:
     """Train a small agent, its learning curve, a match against baselines."""
-    return []
+    steps = RULE_PICTURES.get(name, {}).get("train_steps", TRAIN_STEPS["full"])
+    return [
+        new_markdown_cell(
+            "## Training a small agent\n\nOne learning seat (chosen at random each game) plays "
+            "against random opponents through the single-agent wrapper `envs.core.single_agent`; "
+            "sb3-contrib's MaskablePPO reads the legal moves from `action_masks()`. A few minutes on "
+            "a CPU (seconds with `NOTEBOOK_QUICK=1`). `python -m training.train` does the same with "
+            "self-play, checkpoints and TensorBoard logs (see `docs/training.md`)."
+        ),
+        new_code_cell(TRAIN.format(steps=steps)),
+        new_markdown_cell(
+            "## Its learning curve\n\nThe learner's reward per training game (+1 win, -1 loss, 0 "
+            "draw or turn limit) and its running mean."
+        ),
+        new_code_cell(CURVE),
+        new_markdown_cell(
+            "## A match against the baselines\n\nThe trained agent plays the random and the greedy "
+            "baselines (`training.evaluate.play_match`, sides swapped from game to game); the table "
+            "gives 95% confidence intervals on its win rate. One game against greedy is shown as a "
+            "move list and a GIF. `python -m training.evaluate` plays whole round robins with Elo "
+            "ratings (see the benchmarking notebook)."
+        ),
+        new_code_cell(MATCH),
+    ]
+
+
+BENCH_SETUP = """\
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path.cwd() if (Path.cwd() / "envs").is_dir() else Path.cwd().parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+from envs.core.replay import random_record
+from envs.registry import game_names, make_game
+from training.agents import make_agent
+from training.evaluate import format_table, round_robin, wilson_interval
+
+torch.set_num_threads(1)
+QUICK = os.environ.get("NOTEBOOK_QUICK") == "1"
+GAMES = 2 if QUICK else 20  # games per pair of agents
+MCTS = "mcts:8" if QUICK else "mcts:50"
+BASELINES = ["random", "greedy", MCTS]
+
+
+def shipped_model(name):
+    \"\"\"The trained model shipped for the game's default options, if any (models/<game>_2p or models/<game>).\"\"\"
+    for folder in (ROOT / "models" / f"{name}_2p", ROOT / "models" / name):
+        if list(folder.glob("*.zip")):
+            return str(folder)
+    return None
+
+
+print("games:", game_names())"""
+
+BENCH_SPEED = """\
+rows = []
+for name in game_names():
+    game = make_game(name)
+    state = random_record(game, seed=0, max_moves=10).last
+    specs = BASELINES + ([shipped_model(name)] if shipped_model(name) else [])
+    for spec in specs:
+        try:
+            agent = make_agent(spec, game, seed=0)
+        except ValueError as e:  # a model trained for other options
+            print(f"{name}: skipping {spec}: {e}")
+            continue
+        seat = state.current_seats()[0]
+        agent(state.clone(), seat)  # warm-up (compilation, model load)
+        n = 3 if QUICK else 20
+        start = time.perf_counter()
+        for _ in range(n):
+            agent(state.clone(), seat)
+        rows.append((name, Path(spec).name if "/" in spec else spec, 1000 * (time.perf_counter() - start) / n))
+print(f"{'game':<8}{'agent':<14}{'ms per move':>12}")
+for name, spec, ms in rows:
+    print(f"{name:<8}{spec:<14}{ms:>12.2f}")"""
+
+BENCH_RR = """\
+tables = {}
+for name in game_names():
+    game = make_game(name)
+    specs = list(BASELINES)
+    model = shipped_model(name)
+    if model:
+        try:
+            make_agent(model, game)
+            specs.append(model)
+        except ValueError as e:
+            print(f"{name}: skipping {model}: {e}")
+    results, elo = round_robin(game, specs, games=GAMES, seed=0, show_progress=False)
+    tables[name] = (results, elo)
+    print(f"== {name}: {GAMES} games per pair ==")
+    print(format_table(results, elo))
+    print()"""
+
+BENCH_PLOT = """\
+names = list(tables)
+agents = sorted({a for _, elo in tables.values() for a in elo}, key=lambda a: (a != "random", a))
+fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+width = 0.8 / max(1, len(agents))
+for k, agent in enumerate(agents):
+    values = [tables[g][1].get(agent, np.nan) for g in names]
+    axes[0].bar(np.arange(len(names)) + k * width, values, width, label=agent, color=f"C{k}")
+axes[0].set_xticks(np.arange(len(names)) + width * (len(agents) - 1) / 2, names)
+axes[0].axhline(0, color="black", linewidth=0.8)
+axes[0].set_ylabel("Elo (random = 0)")
+axes[0].set_title("Elo rating per game")
+axes[0].legend(fontsize=8)
+
+# win rate of each agent against random, with 95% confidence intervals
+for k, agent in enumerate([a for a in agents if a != "random"]):
+    rates, lows, highs = [], [], []
+    for g in names:
+        pair = next((p for p in tables[g][0] if {p.a, p.b} == {agent, "random"}), None)
+        wins = 0 if pair is None else (pair.wins if pair.a == agent else pair.losses)
+        games = 0 if pair is None else pair.games
+        rate = wins / games if games else np.nan
+        lo, hi = wilson_interval(wins, games) if games else (0.0, 0.0)
+        rates.append(rate)
+        lows.append(rate - lo if games else 0.0)
+        highs.append(hi - rate if games else 0.0)
+    x = np.arange(len(names)) + k * width
+    axes[1].bar(x, rates, width, yerr=[lows, highs], capsize=3, label=agent, color=f"C{agents.index(agent)}")
+axes[1].set_xticks(np.arange(len(names)) + width * (len(agents) - 2) / 2, names)
+axes[1].set_ylim(0, 1)
+axes[1].set_ylabel("wins against random")
+axes[1].set_title("Win rate against the random agent")
+axes[1].legend(fontsize=8)
+plt.tight_layout()
+plt.show()"""
 
 
 def benchmark_notebook() -> nbformat.NotebookNode:
-    cells = [new_markdown_cell("# Benchmarking agents on these games")]
+    cells = [
+        new_markdown_cell(
+            "# Benchmarking agents on these games\n\nThe baseline agents of `training.agents` (uniform "
+            "random, greedy one-move lookahead, MCTS with random rollouts) and the trained models shipped in "
+            "`models/` are compared on every registered game with `training.evaluate`: each pair plays "
+            "a number of games with the sides swapped from game to game; the tables give wins, draws and "
+            "losses with 95% confidence intervals, and an Elo rating per agent (random = 0). The same runs "
+            "from the command line: `python -m training.evaluate --game dorix --agents random greedy mcts "
+            "--games 200`.\n\nWith `NOTEBOOK_QUICK=1` every count is tiny (the test suite runs it that way); "
+            "without it the notebook takes a few minutes on a CPU."
+        ),
+        new_code_cell(BENCH_SETUP),
+        new_markdown_cell("## Thinking time\n\nMilliseconds per decision on a position after 10 random moves."),
+        new_code_cell(BENCH_SPEED),
+        new_markdown_cell("## Round robins"),
+        new_code_cell(BENCH_RR),
+        new_markdown_cell("## Plot"),
+        new_code_cell(BENCH_PLOT),
+    ]
     return new_notebook(cells=cells, metadata=_metadata())
 
 
@@ -266,6 +469,9 @@ def main() -> list[Path]:
         path = HERE / f"{name}.ipynb"
         nbformat.write(game_notebook(name), path)
         written.append(path)
+    path = HERE / "benchmarking.ipynb"
+    nbformat.write(benchmark_notebook(), path)
+    written.append(path)
     for p in written:
         print(p.relative_to(ROOT))
     return written

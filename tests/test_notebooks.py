@@ -20,6 +20,7 @@ def test_every_game_has_a_notebook():
     names = {p.stem for p in NOTEBOOKS}
     missing = [g for g in game_names() if g not in names]
     assert not missing, f"no notebook for {missing}: run python notebooks/make_notebooks.py"
+    assert "benchmarking" in names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])

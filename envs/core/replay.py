@@ -316,6 +316,23 @@ def move_list(game_or_states) -> str:
     return record.to_text()
 
 
+def play_record(game: Game, seat_agents: Sequence, start: State | str | None = None, max_moves: int | None = None):
+    """A game between agents: ``seat_agents[s]`` is a callable ``(state, seat) -> action`` for seat s
+    (random, greedy, MCTS or model agents of :mod:`training.agents`). Returns its :class:`GameRecord`
+    (to print as a move list or save as a GIF)."""
+    record = GameRecord(_start_state(game, start))
+    state = record.last
+    while not state.is_terminal() and (max_moves is None or len(record) < max_moves):
+        acting = state.current_seats()
+        if game.info.simultaneous:
+            view = state.clone()
+            move = tuple(int(seat_agents[s](view, s)) if s in acting else 0 for s in range(game.info.num_seats))
+        else:
+            move = int(seat_agents[acting[0]](state.clone(), acting[0]))
+        state = record.play(move)
+    return record
+
+
 def random_record(game: Game, seed: int = 0, max_moves: int | None = None, start: State | str | None = None):
     """A game of uniformly random legal moves (for pictures, tests and notebooks)."""
     rng = np.random.default_rng(seed)
