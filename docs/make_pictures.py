@@ -3,8 +3,8 @@
     python docs/make_pictures.py            # every game
     python docs/make_pictures.py dorix      # only some
 
-Each position comes from a game of random moves with a fixed seed, taken at about 60% of its length
-(so the pictures are reproducible); the move list of the game up to that point is printed.
+Each position comes from games between greedy agents (``training.agents``, fixed seeds, so the
+pictures are reproducible): the longest of 6, at about 70% of its length. Its notation is printed.
 """
 
 from __future__ import annotations
@@ -18,17 +18,23 @@ if str(ROOT) not in sys.path:
 
 from PIL import Image  # noqa: E402
 
-from envs.core.replay import GameRecord, random_record  # noqa: E402
+from envs.core.replay import GameRecord, play_record  # noqa: E402
 from envs.registry import game_names, make_game  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
-SEED = 2
+SEEDS = 6
 
 
-def mid_game(name: str, seed: int = SEED, fraction: float = 0.6) -> GameRecord:
-    """The first moves of a random game of ``name``, up to about ``fraction`` of its length."""
+def mid_game(name: str, fraction: float = 0.7) -> GameRecord:
+    """The first moves of a greedy-against-greedy game of ``name``, up to about ``fraction`` of its length."""
+    from training.agents import make_agent
+
     game = make_game(name)
-    full = random_record(game, seed=seed)
+    games = [
+        play_record(game, [make_agent("greedy", game, seed=seed + 10 * s) for s in range(game.info.num_seats)])
+        for seed in range(SEEDS)
+    ]
+    full = max(games, key=len)  # the longest of a few games: the fullest board
     cut = max(1, int(len(full) * fraction))
     return GameRecord(full.start, full.moves[:cut])
 
