@@ -56,6 +56,16 @@ RULE_PICTURES = {
                 ["b2"],
             ),
         ],
+        "extra": [
+            (
+                "**Three and four players.** With 3 players each has 12 pawns; with 4, 10 each, and the partners "
+                "sitting face to face form teams (player_0 + player_2 against player_1 + player_3): a diagonal "
+                "topped by either partner wins for the team. Positions after a few random moves:",
+                "three = random_record(make_game(GAME, num_players=3), seed=3, max_moves=12).last\n"
+                "four = random_record(make_game(GAME, num_players=4), seed=3, max_moves=16).last\n"
+                "show(three, four, titles=['3 players', '4 players, 2 teams'])",
+            )
+        ],
         "scripted": ("dorix -.-.-.-/-.1.-.-/1.0.1.-/-.-.-.- hands=14,12 move=0 turn=0", ["b2"]),
     },
     "olix": {
@@ -163,6 +173,8 @@ def _rule_cells(name: str, spec: dict) -> list:
         else:
             code = f"state = game.from_text({position!r})\nprint(state.render_text())\nshow(state)"
         cells.append(new_code_cell(code))
+    for text, code in spec.get("extra", []):
+        cells += [new_markdown_cell(text), new_code_cell(code)]
     if not spec.get("pictures"):
         cells.append(new_markdown_cell("The start, and a position after a few random moves:"))
         cells.append(
