@@ -16,7 +16,9 @@ several moves on the same squares are offered as a numbered list (press the numb
 also be typed on the keyboard and sent with Enter; right click or Escape clears the selection.
 
 Opponents: ``random``, ``greedy``, ``mcts`` (baseline agents of :mod:`training.agents`) or the path of
-a saved model. Every seat but yours (``--seat``, default 0) is played by the opponent.
+a saved model. Every seat but yours (``--seat``, default 0) is played by that agent, your partner
+included in team games (4-player Dorix). ``--save-moves`` and ``--save-gif`` keep the game as a move
+list in notation and as an animated GIF.
 """
 
 from __future__ import annotations
@@ -408,11 +410,16 @@ def _parse_value(text: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.play", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m training.play",
+        description=__doc__.split("\n\n")[0],
+        epilog="\n\n".join(__doc__.split("\n\n")[1:]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--game", required=True, choices=game_names())
     p.add_argument("--players", type=int, default=None, help="number of players (games that allow several)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="another game option")
-    p.add_argument("--opponent", default="random", help="random, greedy, mcts or the path of a saved model")
+    p.add_argument("--opponent", default="random", help="random, greedy, mcts, mcts:<simulations> or a saved model")
     p.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--position", default=None, help="start from this position (in notation)")
