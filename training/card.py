@@ -19,10 +19,10 @@ TEST_GAMES = 40
 TEST_SEED = 1
 
 
-def evaluate_command(game: str, options: dict, agents: list, games: int, seed: int) -> str:
+def evaluate_command(game: str, options: dict, agents: list, games: int, seed: int, first_only: bool = True) -> str:
     opts = "".join(f" --players {v}" if k == "num_players" else f" --option {k}={v}" for k, v in options.items())
     return (f"python -m training.evaluate --game {game}{opts} --agents {' '.join(agents)} --games {games} "
-            f"--seed {seed} --first-only")
+            f"--seed {seed}" + (" --first-only" if first_only else ""))
 
 
 def main(argv: list | None = None) -> None:
@@ -41,7 +41,7 @@ def main(argv: list | None = None) -> None:
 
     from envs.registry import make_game
     from training.agents import make_agent
-    from training.evaluate import format_table, play_match, round_robin, save_results
+    from training.evaluate import agent_name, fit_elo, format_table, play_match, round_robin, save_results
 
     torch.set_num_threads(1)
     d = Path(args.model_dir)
@@ -49,10 +49,11 @@ def main(argv: list | None = None) -> None:
     game_name, options = run["game"], run["game_options"]
     game = make_game(game_name, **options)
     spec = str(d)
-    base, elo = round_robin(game, [spec, "random", "greedy"], args.games, args.seed, first_only=True)
+    base, _ = round_robin(game, [spec, "random", "greedy"], args.games, args.seed)
     mcts_spec = f"mcts:{args.mcts_sims}"
     mcts, _ = round_robin(game, [spec, mcts_spec], args.mcts_games, args.seed, first_only=True)
     results = base + mcts
+    elo = fit_elo([agent_name(spec), "random", "greedy", agent_name(mcts_spec)], results)
     save_results(d, results, elo, f"{d.name}: {args.games} games vs random/greedy, {args.mcts_games} vs {mcts_spec}")
     test = play_match(game, make_agent(spec, game, seed=TEST_SEED), make_agent("random", game, seed=TEST_SEED + 1),
                       TEST_GAMES, seed=TEST_SEED)
@@ -62,7 +63,7 @@ def main(argv: list | None = None) -> None:
                      "measured": test.win_rate}}
     (d / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
 
-    vs = {r.b: r for r in results}
+    vs = {r.b: r for r in results if r.a == agent_name(spec)}
     rnd, grd = vs["random"], vs["greedy"]
     sides = "team" if len(set(game.info.teams)) < game.info.num_seats else "seat"
     lines = [f"# {d.name}: MaskablePPO agent for {game_name} {options}", ""]
@@ -76,12 +77,13 @@ def main(argv: list | None = None) -> None:
               f"The model plays deterministically (arg-max over legal actions) as one {sides}; the opponent agent "
               f"plays every other seat; sides alternate between games. Win rates with 95% Wilson intervals.", "",
               "```", format_table(results, elo), "```", ""]
-    for label, r in (("random", rnd), ("greedy", grd), (mcts_spec, vs[mcts_spec])):
+    for label, r in (("random", rnd), ("greedy", grd), (mcts_spec, vs[agent_name(mcts_spec)])):
         lo, hi = r.win_interval()
         lines.append(f"- against {label}: **{100 * r.win_rate:.1f}%** wins, {100 * r.draws / r.games:.1f}% draws "
                      f"over {r.games} games (95% CI of the win rate {100 * lo:.1f}–{100 * hi:.1f}%)")
-    lines += ["", "Reproduce (same seed, same figures):", "", "```",
-              evaluate_command(game_name, options, [spec, "random", "greedy"], args.games, args.seed),
+    lines += ["", "Elo: one Bradley-Terry fit over every game in the table (random = 0).", "",
+              "Reproduce (same seed, same figures):", "", "```",
+              evaluate_command(game_name, options, [spec, "random", "greedy"], args.games, args.seed, False),
               evaluate_command(game_name, options, [spec, mcts_spec], args.mcts_games, args.seed), "```", ""]
     if args.target is not None or args.target_greedy is not None:
         lines += ["## Target", ""]
