@@ -46,3 +46,15 @@ def test_wilson_interval():
     assert 0.88 < lo < 0.9 and 0.97 < hi < 0.99
     assert wilson_interval(0, 10)[0] == 0.0
     assert np.isclose(sum(wilson_interval(5, 10)), 1.0)
+
+
+def test_decoupled_uct_and_greedy_on_a_simultaneous_game():
+    from training_duel_game import DuelGame
+
+    game = DuelGame()
+    state = game.new_initial_state()
+    assert MCTSAgent(simulations=300, seed=0).act(state, 0) == 2  # the dominant choice
+    assert MCTSAgent(simulations=300, seed=1).act(state, 1) == 2
+    assert GreedyAgent(game, seed=0).act(state, 1) in (0, 1, 2)
+    result = play_match(game, MCTSAgent(simulations=100), RandomAgent(), games=10, seed=0)
+    assert result.losses == 0

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.vec_env import DummyVecEnv
+from training_duel_game import DuelGame
 
 import envs  # noqa: F401  (registers the Gymnasium ids)
 from envs.core.errors import IllegalActionError
-from envs.core.game import Game, GameInfo, State
 from envs.core.single_agent import SingleAgentEnv
 from envs.registry import game_names
 
@@ -102,65 +102,7 @@ def test_illegal_actions_raise():
         env.step(5)  # placing on b2, topped by seat 1
 
 
-# ----- a tiny simultaneous game: both seats pick 0..2 at once; the higher number wins ---------------
-
-
-class _DuelState(State):
-    def current_seats(self):
-        return () if self.data[0] else (0, 1)
-
-    def legal_mask(self, seat=None):
-        return np.array([not self.data[0]] * 3)
-
-    def _apply_joint(self, actions):
-        self.data[1:3] = actions
-        self.data[0] = 1
-
-    def is_terminal(self):
-        return bool(self.data[0])
-
-    def is_truncated(self):
-        return False
-
-    def returns(self):
-        a, b = self.data[1:3]
-        return np.array([np.sign(a - b), np.sign(b - a)], dtype=np.float32)
-
-    @property
-    def turn(self):
-        return int(self.data[0])
-
-    def observation(self, seat):
-        return np.zeros((2,), dtype=np.float32)
-
-    def to_text(self):
-        return "duel"
-
-    def action_to_text(self, action):
-        return str(action)
-
-    def text_to_action(self, text):
-        return int(text)
-
-    def check_invariants(self):
-        pass
-
-    def render_text(self):
-        return "duel"
-
-    def render_rgb(self):
-        return np.zeros((1, 1, 3), dtype=np.uint8)
-
-
-class _DuelGame(Game):
-    info = GameInfo(name="duel", num_seats=2, num_actions=3, observation_shape=(2,), max_turns=1,
-                    simultaneous=True)
-
-    def new_initial_state(self):
-        return _DuelState(self, np.zeros(3, dtype=np.int64))
-
-    def from_text(self, text):
-        return self.new_initial_state()
+# ----- the simultaneous game: a tiny duel (tests/training/training_duel_game.py) ---------------------
 
 
 @pytest.mark.parametrize("learner_action, expected", [(2, 1.0), (1, 0.0), (0, -1.0)])
@@ -171,7 +113,7 @@ def test_simultaneous_opponent_chooses_from_the_same_state(learner_action, expec
         seen.append(state.clone())  # what the opponent saw when choosing
         return 1
 
-    env = SingleAgentEnv(_DuelGame(), opponent=opponent, learner_seat=0)
+    env = SingleAgentEnv(DuelGame(), opponent=opponent, learner_seat=0)
     env.reset(seed=0)
     _, reward, terminated, _, _ = env.step(learner_action)
     assert (reward, terminated) == (expected, True)
