@@ -1,0 +1,415 @@
+"""Barc duel behind the shared Game/State interface: options, notation and order names.
+
+Position notation (one line, space-separated; see docs/rules/barc.md)::
+
+    barc <board> turn=<n> [limit=<n>] [last=<order0>,<order1>] [over=win:<seat>|draw|limit]
+
+``<board>`` lists ranks 6 to 1 separated by ``/``; each rank has 6 cells separated by ``.``; a cell
+is ``-`` when empty, else the stack's pawns from the bottom up, ``0`` for a pawn of player_0
+(South) and ``1`` for a pawn of player_1 (North): ``01`` is a South pawn covered by a North pawn
+(North owns it). The start position is::
+
+    barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0
+
+``last=`` gives the orders of last turn, player_0's first; ``limit=`` is written only when it differs
+from the game's ``max_turns``. An order is written with absolute square names from its origin to its
+destination, ``b1-d3``, or ``stay``; the same text means the same move for either player (the action
+index behind it is egocentric, see :mod:`envs.barc.rules`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from envs.barc import rules as R
+from envs.core.errors import GameOptionError, IllegalActionError, NotationError
+from envs.core.game import Game, GameInfo
+from envs.core.kernel_state import KernelState
+from envs.core.squares import parse_int, parse_square, square_name
+
+DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
+SEAT_NAMES = ("player_0", "player_1")
+SIDE_NAMES = ("South", "North")
+STAY_TEXT = "stay"
+
+
+def _sq(index: int) -> str:
+    return square_name(int(index), R.SIZE)
+
+
+def _parse_sq(text: str) -> int:
+    return parse_square(text, R.SIZE, R.SIZE)
+
+
+def _who(seat: int) -> str:
+    return f"{SEAT_NAMES[seat]} ({SIDE_NAMES[seat]})"
+
+
+class BarcGame(Game):
+    """Barc duel for two players on the 6x6 board, both ordering at once, with a turn limit (B6)."""
+
+    def __init__(self, max_turns: int = DEFAULT_MAX_TURNS):
+        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
+            raise GameOptionError(f"max_turns must be a positive integer, got {max_turns!r}")
+        self.max_turns = int(max_turns)
+        self.info = GameInfo(
+            name="barc",
+            num_seats=2,
+            num_actions=R.NUM_ACTIONS,
+            observation_shape=(R.SIZE, R.SIZE, R.OBS_CHANNELS),
+            max_turns=self.max_turns,
+            simultaneous=True,
+            seat_names=SEAT_NAMES,
+            options={"max_turns": self.max_turns},
+        )
+
+    def new_initial_state(self) -> BarcState:
+        data = np.zeros(R.STATE_SIZE, dtype=np.int32)
+        R.init_state(data, self.max_turns)
+        return BarcState(self, data)
+
+    def from_text(self, text: str) -> BarcState:
+        return _parse_position(self, text)
+
+
+class BarcState(KernelState):
+    """A Barc duel position (see :mod:`envs.barc.rules` for the array layout)."""
+
+    __slots__ = ()
+    rules = R
+    render_module = "envs.barc.render"
+
+    # board access -----------------------------------------------------------------------------
+    def stack(self, square: int | str) -> tuple:
+        """The pawns on ``square`` (index or name) from the bottom up, as seats: ``(0, 1)`` is a South
+        pawn covered by a North pawn; ``()`` when empty."""
+        sq = _parse_sq(square) if isinstance(square, str) else int(square)
+        h = int(self.data[R.HEIGHT + sq])
+        c = int(self.data[R.COLOURS + sq])
+        return tuple((c >> i) & 1 for i in range(h))
+
+    def owner(self, square: int | str) -> int:
+        """Seat whose pawn tops ``square`` (B4), -1 when empty."""
+        sq = _parse_sq(square) if isinstance(square, str) else int(square)
+        return int(R.top(self.data, sq))
+
+    def stacks_of(self, seat: int) -> int:
+        """How many stacks ``seat`` tops."""
+        return int(R.stacks_of(self.data, int(seat)))
+
+    def aligned(self, seat: int) -> bool:
+        """True when ``seat`` tops 3 neighbouring squares in a row, column or diagonal (B5)."""
+        return bool(R.aligned(self.data, int(seat)))
+
+    @property
+    def winner(self) -> int:
+        """The winning seat, -1 when none (running game, draw or truncation)."""
+        return int(self.data[R.WINNER])
+
+    def last_orders(self) -> tuple:
+        """Last turn's orders in notation, player_0's first (``None`` each before the first turn)."""
+        return tuple(
+            None if self.data[R.LAST_ORDER + s] < 0 else _order_text(s, int(self.data[R.LAST_ORDER + s]))
+            for s in range(2)
+        )
+
+    @property
+    def last_cancelled(self) -> bool:
+        """True when last turn's two orders named the same destination, so nobody moved (B3)."""
+        return bool(self.data[R.LAST_CANCELLED])
+
+    # notation ---------------------------------------------------------------------------------
+    def to_text(self) -> str:
+        return _write_position(self)
+
+    def action_to_text(self, action: int, seat: int | None = None) -> str:
+        """``b1-d3`` (absolute squares) or ``stay``. ``seat`` says whose order ``action`` is (action
+        indices are egocentric); by default the seat that tops the origin it names for that seat,
+        player_0 when that does not decide."""
+        a = int(action)
+        if not 0 <= a < R.NUM_ACTIONS:
+            raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
+        if seat is None:
+            seat = 0
+            if a != R.STAY:
+                tops = [s for s in range(2) if R.top(self.data, R.decode(s, a)[0]) == s]
+                if len(tops) == 1:
+                    seat = tops[0]
+        return _order_text(_check_seat(seat), a)
+
+    def text_to_action(self, text: str, seat: int | None = None) -> int:
+        """The action of the order written ``text`` (``b1-d3`` or ``stay``) for ``seat`` (by default
+        the owner of the origin square; player_0 for ``stay``). Raises IllegalActionError naming the
+        problem when the text is malformed or the order is not legal here."""
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an order is text like 'b1-d3' or 'stay', got {text!r}")
+        if seat is not None:
+            seat = _check_seat(seat)
+        if self.is_terminal():
+            raise IllegalActionError("the game is over: no order can be given")
+        t = text.strip().lower()
+        if t == STAY_TEXT:
+            return R.STAY
+        origin, direction, distance = _parse_order(t)
+        owner = self.owner(origin)
+        if owner < 0:
+            raise IllegalActionError(f"order {text!r}: there is no stack on {_sq(origin)}")
+        if seat is None:
+            seat = owner
+        elif owner != seat:
+            raise IllegalActionError(
+                f"order {text!r}: the stack on {_sq(origin)} is topped by {_who(owner)}, "
+                f"so {_who(seat)} cannot move it"
+            )
+        action = int(R.encode(seat, origin, direction, distance))
+        if not R.is_legal_order(self.data, seat, action):
+            raise IllegalActionError(f"order {text!r} is illegal: {self._why_illegal(origin, direction, distance)}")
+        return action
+
+    def _why_illegal(self, origin: int, direction: int, distance: int) -> str:
+        height = int(self.data[R.HEIGHT + origin])
+        if distance > height:
+            pawns = "1 pawn" if height == 1 else f"{height} pawns"
+            return f"the stack on {_sq(origin)} has {pawns}, so it moves at most {height} square(s)"
+        for step in range(1, distance):
+            sq = int(R.target(origin, direction, step))
+            if self.data[R.HEIGHT + sq]:
+                return f"{_sq(sq)} is in the way (the squares passed over must be empty)"
+        dst = int(R.target(origin, direction, distance))
+        return f"{_sq(dst)} is topped by the mover's own colour"
+
+    def _check_legal(self, seat: int, action) -> None:
+        """As the shared check, with the order written for the right seat in the message."""
+        well_formed = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+        if self.is_terminal() or not well_formed or not 0 <= action < R.NUM_ACTIONS:
+            super()._check_legal(seat, action)  # raises the shared message
+            return
+        if not R.is_legal_order(self.data, int(seat), int(action)):
+            raise IllegalActionError(
+                f"action {int(action)} ({_order_text(seat, int(action))}) is illegal for {_who(seat)} in "
+                f"position {self.to_text()!r}"
+            )
+
+    # checks -----------------------------------------------------------------------------------
+    def check_invariants(self) -> None:
+        d = self.data
+        counts = [0, 0]
+        for sq in range(R.CELLS):
+            h = int(d[R.HEIGHT + sq])
+            c = int(d[R.COLOURS + sq])
+            assert 0 <= h <= R.MAX_HEIGHT, f"{_sq(sq)} has height {h}"
+            assert c >= 0 and c >> h == 0, f"{_sq(sq)}: colour bits {c:b} above its height {h}"
+            pawns = self.stack(sq)
+            counts[1] += sum(pawns)
+            counts[0] += h - sum(pawns)
+            expected_owner = pawns[-1] if pawns else -1
+            assert self.owner(sq) == expected_owner, f"{_sq(sq)}: owner is not the top pawn's colour"
+        assert counts == [R.PAWNS, R.PAWNS], f"pawns on the board per seat {counts}, not 6 each (12 in all)"
+        tops = [sum(1 for sq in range(R.CELLS) if self.owner(sq) == s) for s in range(2)]
+        assert tops == [self.stacks_of(0), self.stacks_of(1)], "stack counts disagree"
+        for s in range(2):
+            a = int(d[R.LAST_ORDER + s])
+            assert -1 <= a < R.NUM_ACTIONS, f"last order of seat {s} is {a}"
+            assert a == -1 or a == R.STAY or R.order_target(s, a) >= 0, f"last order of seat {s} leaves the board"
+        assert (d[R.LAST_ORDER] < 0) == (d[R.LAST_ORDER + 1] < 0), "only one seat has a last order"
+        t0, t1 = (int(R.order_target(s, int(d[R.LAST_ORDER + s]))) for s in range(2))
+        assert bool(d[R.LAST_CANCELLED]) == (t0 >= 0 and t0 == t1), "LAST_CANCELLED disagrees with the orders"
+        victory = [bool(R.victory(d, s)) for s in range(2)]
+        if not self.is_terminal():
+            assert not any(victory), "a running game where a player has reached victory"
+            assert d[R.WINNER] == -1 and d[R.TRUNCATED] == 0, "a running game has a result"
+            assert d[R.TURN] < d[R.MAX_TURNS], "a running game at the turn limit"
+            for s in range(2):
+                assert self.legal_mask(s)[R.STAY], f"seat {s} cannot stay"
+                assert min(tops) > R.OUT_LIMIT, "a running game where a player is out"
+        elif d[R.TRUNCATED]:
+            assert not any(victory) and d[R.WINNER] == -1, "a truncated game with a result"
+            assert d[R.TURN] >= d[R.MAX_TURNS], "truncated before the turn limit"
+        else:
+            expected = 0 if victory == [True, False] else 1 if victory == [False, True] else -1
+            assert any(victory), "the game is over with nobody at victory"
+            assert d[R.WINNER] == expected, f"winner {int(d[R.WINNER])} but victory is {victory}"
+
+
+def _check_seat(seat) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat <= 1:
+        raise IllegalActionError(f"seat must be 0 or 1, got {seat!r}")
+    return int(seat)
+
+
+def _order_text(seat: int, action: int) -> str:
+    if action == R.STAY:
+        return STAY_TEXT
+    o, d, k = R.decode(seat, action)
+    t = R.target(o, d, k)
+    if t < 0:
+        return f"{_sq(o)}-off({R.DIR_NAMES[d]}{k})"  # only for an action index that leaves the board
+    return f"{_sq(o)}-{_sq(t)}"
+
+
+_ORDER = re.compile(r"^([a-z]\d+)\s*-\s*([a-z]\d+)$")
+
+
+def _parse_order(t: str) -> tuple:
+    """``"b1-d3"`` -> (origin, absolute direction, distance); IllegalActionError when malformed."""
+    m = _ORDER.match(t)
+    if not m:
+        raise IllegalActionError(f"cannot read order {t!r}: write origin-destination like 'b1-d3', or 'stay'")
+    try:
+        origin, dest = _parse_sq(m.group(1)), _parse_sq(m.group(2))
+    except NotationError as e:
+        raise IllegalActionError(f"cannot read order {t!r}: {e}") from None
+    dr = dest // R.SIZE - origin // R.SIZE
+    df = dest % R.SIZE - origin % R.SIZE
+    if dr == 0 and df == 0:
+        raise IllegalActionError(f"order {t!r} goes nowhere (to stay put, write 'stay')")
+    if dr != 0 and df != 0 and abs(dr) != abs(df):
+        raise IllegalActionError(f"order {t!r} is not a straight line (row, column or diagonal)")
+    distance = max(abs(dr), abs(df))
+    step = ((dr > 0) - (dr < 0), (df > 0) - (df < 0))
+    direction = [(int(R.DIR_DR[k]), int(R.DIR_DF[k])) for k in range(R.NUM_DIRS)].index(step)
+    return origin, direction, distance
+
+
+# ----- position notation ------------------------------------------------------------------------
+
+
+def _write_position(state: BarcState) -> str:
+    d = state.data
+    ranks = []
+    for r in range(R.SIZE - 1, -1, -1):
+        cells = []
+        for f in range(R.SIZE):
+            pawns = state.stack(r * R.SIZE + f)
+            cells.append("".join(str(p) for p in pawns) if pawns else "-")
+        ranks.append(".".join(cells))
+    parts = ["barc", "/".join(ranks), f"turn={int(d[R.TURN])}"]
+    if int(d[R.MAX_TURNS]) != state.game.max_turns:
+        parts.append(f"limit={int(d[R.MAX_TURNS])}")
+    if d[R.LAST_ORDER] >= 0:
+        parts.append("last=" + ",".join(state.last_orders()))
+    if d[R.OVER]:
+        if d[R.TRUNCATED]:
+            parts.append("over=limit")
+        elif d[R.WINNER] >= 0:
+            parts.append(f"over=win:{int(d[R.WINNER])}")
+        else:
+            parts.append("over=draw")
+    return " ".join(parts)
+
+
+_FIELDS = ("turn", "limit", "last", "over")
+
+
+def _parse_board(data: np.ndarray, board: str) -> None:
+    rows = board.split("/")
+    if len(rows) != R.SIZE:
+        raise NotationError(f"the board needs {R.SIZE} ranks separated by '/', got {len(rows)}")
+    for i, row in enumerate(rows):
+        rank = R.SIZE - 1 - i
+        cells = row.split(".")
+        if len(cells) != R.SIZE:
+            raise NotationError(f"rank {rank + 1} ({row!r}) has {len(cells)} cells separated by '.', not {R.SIZE}")
+        for f, cell in enumerate(cells):
+            sq = rank * R.SIZE + f
+            if cell == "-":
+                continue
+            if not cell or any(ch not in "01" for ch in cell):
+                raise NotationError(
+                    f"{_sq(sq)}: {cell!r} is not a cell ('-' empty, else the pawns from the bottom up: "
+                    "0 = player_0, 1 = player_1)"
+                )
+            if len(cell) > R.MAX_HEIGHT:
+                raise NotationError(f"{_sq(sq)}: a stack of {len(cell)} pawns (there are {R.MAX_HEIGHT} in all)")
+            bits = 0
+            for i_pawn, ch in enumerate(cell):
+                bits |= int(ch) << i_pawn
+            data[R.HEIGHT + sq] = len(cell)
+            data[R.COLOURS + sq] = bits
+
+
+def _parse_last(state: BarcState, value: str) -> None:
+    parts = value.split(",")
+    if len(parts) != 2:
+        raise NotationError(f"last= gives both orders, player_0's first, like last=b1-c2,stay; got {value!r}")
+    for s, part in enumerate(parts):
+        t = part.strip().lower()
+        if t == STAY_TEXT:
+            action = R.STAY
+        else:
+            try:
+                origin, direction, distance = _parse_order(t)
+            except IllegalActionError as e:
+                raise NotationError(f"last= order of player_{s}: {e}") from None
+            action = int(R.encode(s, origin, direction, distance))
+        state.data[R.LAST_ORDER + s] = action
+    t0, t1 = (int(R.order_target(s, int(state.data[R.LAST_ORDER + s]))) for s in range(2))
+    state.data[R.LAST_CANCELLED] = int(t0 >= 0 and t0 == t1)
+
+
+def _parse_position(game: BarcGame, text: str) -> BarcState:
+    if not isinstance(text, str):
+        raise NotationError(f"a Barc position is a string, got {type(text).__name__}")
+    tokens = text.split()
+    if len(tokens) < 2 or tokens[0].lower() != "barc":
+        raise NotationError(f"a Barc position starts with 'barc <board>', got {text[:60]!r}")
+    data = np.zeros(R.STATE_SIZE, dtype=np.int32)
+    R.init_state(data, game.max_turns)
+    data[R.HEIGHT : R.HEIGHT + 2 * R.CELLS] = 0
+    _parse_board(data, tokens[1])
+    fields = {}
+    for tok in tokens[2:]:
+        key, eq, value = tok.partition("=")
+        if not eq or key not in _FIELDS:
+            raise NotationError(f"unknown field {tok!r} (fields: " + " ".join(k + "=" for k in _FIELDS) + ")")
+        if key in fields:
+            raise NotationError(f"field {key}= given twice")
+        fields[key] = value
+    if "turn" not in fields:
+        raise NotationError("the position lacks its turn= field")
+    state = BarcState(game, data)
+    for s in range(2):
+        pawns = sum(state.stack(sq).count(s) for sq in range(R.CELLS))
+        if pawns != R.PAWNS:
+            raise NotationError(f"player_{s} has {pawns} pawns on the board; each player has {R.PAWNS}, always")
+    data[R.TURN] = parse_int(fields["turn"], "turn", 0)
+    if "limit" in fields:
+        data[R.MAX_TURNS] = parse_int(fields["limit"], "limit", 1)
+    if "last" in fields:
+        if data[R.TURN] == 0:
+            raise NotationError("last= at turn=0: no order has been given yet")
+        _parse_last(state, fields["last"])
+    victory = [bool(R.victory(data, s)) for s in range(2)]
+    seen = "both players reach victory (a draw)" if all(victory) else (
+        f"player_{victory.index(True)} reaches victory" if any(victory) else "nobody reaches victory")
+    over = fields.get("over")
+    if over is None:
+        if any(victory):
+            raise NotationError(f"{seen} on this board: the game is over (add an over= field)")
+        if data[R.TURN] >= data[R.MAX_TURNS]:
+            raise NotationError(
+                f"turn={int(data[R.TURN])} reaches the turn limit {int(data[R.MAX_TURNS])}: the game is over "
+                "(add over=limit, or a larger limit=)"
+            )
+        return state
+    data[R.OVER] = 1
+    if over == "limit":
+        if any(victory):
+            raise NotationError(f"over=limit, but {seen} on this board")
+        if data[R.TURN] < data[R.MAX_TURNS]:
+            raise NotationError(f"over=limit before the turn limit (turn={int(data[R.TURN])}, limit "
+                                f"{int(data[R.MAX_TURNS])})")
+        data[R.TRUNCATED] = 1
+    elif over == "draw":
+        if not all(victory):
+            raise NotationError(f"over=draw, but {seen} on this board")
+    elif over.startswith("win:"):
+        w = parse_int(over[4:], "winning seat", 0, 1)
+        if victory != [w == 0, w == 1]:
+            raise NotationError(f"over={over}, but {seen} on this board")
+        data[R.WINNER] = w
+    else:
+        raise NotationError(f"over= is win:<seat>, draw or limit, got {over!r}")
+    return state

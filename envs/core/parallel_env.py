@@ -1,0 +1,239 @@
+"""The PettingZoo Parallel adapter, written once for every simultaneous game, and its AEC form.
+
+:class:`SimultaneousParallelEnv` turns any simultaneous :class:`envs.core.game.Game` into a PettingZoo
+``ParallelEnv``, with the conventions of the turn-based adapter (:mod:`envs.core.aec_env`):
+
+* agents ``player_0 .. player_{n-1}`` (seat order); ``step`` takes one action per live agent and
+  plays them together with ``State.apply_joint``;
+* observation ``{"observation": float32 tensor in [0, 1], "action_mask": int8 vector}``, the tensor
+  from the observing seat's point of view. Nothing an agent observes depends on the other agents'
+  actions of the current turn: they are applied together, then everybody observes the result;
+* reward at the end of the game only: the rules engine's returns (+1 win, -1 loss, 0 draw); the turn
+  limit ends the game by truncation; agents leave ``agents`` once the game is over;
+* ``reset(seed=..., options={"position": "<notation>"})`` starts from any position;
+* render modes ``ansi``, ``rgb_array`` and ``human``; the picture of the game has a status line
+  under it saying whose orders are in (never what they are; see the AEC form below);
+* a missing, out-of-range or non-integer action raises :class:`envs.core.errors.IllegalActionError`
+  and leaves the game as it was. An in-range action that the mask forbids does the same with
+  ``illegal_actions="raise"`` (the default); with ``illegal_actions="void"`` it is played as the
+  rules say an impossible action is played (the game's ``apply_joint`` must then treat it as doing
+  nothing: Barc duel's source says so of an impossible order) and the agent's info has
+  ``"void_action": True``. PettingZoo's ``parallel_seed_test`` samples actions without the mask, so a
+  game that must pass it uses "void".
+
+:func:`wrap_parallel_as_aec` gives the AEC form for libraries that need one: PettingZoo's
+``parallel_to_aec`` conversion, in which the agents give their actions one after the other and the
+turn is resolved when the last one is in. This adapter's version also checks each action when it is
+given (so an illegal action raises at once, naming the agent) and lets the picture say which agents
+have already given theirs. With ``illegal_actions="raise"`` each action is checked when it is given,
+so an illegal one raises at once.
+
+A game's ``<name>_v0`` module subclasses :class:`SimultaneousParallelEnv` only to name its options
+and metadata (its ``raw_env``), returns it from ``parallel_env()``, and ``wrap_parallel_as_aec`` of it
+from ``env()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import parallel_to_aec_wrapper
+from PIL import Image, ImageDraw
+
+from envs.core.aec_env import observation_space_for, start_state
+from envs.core.errors import GameOptionError, IllegalActionError
+from envs.core.game import Game, State
+from envs.core.rendering import BACKGROUND, TEXT, font
+
+STATUS_STRIP_PX = 30
+
+
+class SimultaneousParallelEnv(ParallelEnv):
+    """PettingZoo Parallel environment over any simultaneous :class:`Game`."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2, "is_parallelizable": True}
+
+    def __init__(self, game: Game, render_mode: str | None = None, illegal_actions: str = "raise"):
+        if illegal_actions not in ("raise", "void"):
+            raise GameOptionError(f"illegal_actions must be 'raise' or 'void', got {illegal_actions!r}")
+        if not game.info.simultaneous:
+            raise GameOptionError(f"{game.info.name} is turn-based: use the AEC adapter (TurnBasedAECEnv)")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise GameOptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.game = game
+        self.render_mode = render_mode
+        self.illegal_actions = illegal_actions
+        self.possible_agents = list(game.info.seat_names)
+        self.agents = []
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_space = observation_space_for(game)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(game.info.num_actions) for a in self.possible_agents}
+        self.state_: State | None = None
+        self.ordered: set = set()  # agents whose action for this turn is in (AEC form only)
+        self._window = None
+
+    # PettingZoo API ---------------------------------------------------------------------------
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            for i, agent in enumerate(self.possible_agents):
+                self.action_spaces[agent].seed(seed + i)
+        self.state_ = start_state(self.game, options)
+        self.agents = [] if self.state_.is_terminal() else self.possible_agents[:]
+        self.ordered = set()
+        observations = {a: self._observe(a) for a in self.possible_agents}
+        infos = {a: {"turn": self.state_.turn, "void_action": False} for a in self.possible_agents}
+        if self.render_mode == "human":
+            self.render()
+        return observations, infos
+
+    def step(self, actions: dict):
+        if self.state_ is None:
+            raise IllegalActionError("call reset() before step()")
+        if not self.agents:
+            raise IllegalActionError("the game is over: call reset() to start a new one")
+        unknown = [a for a in actions if a not in self.agents]
+        if unknown:
+            raise IllegalActionError(f"actions given for {unknown}, who are not playing (agents: {self.agents})")
+        acting = [self.possible_agents[s] for s in self.state_.current_seats()]
+        missing = [a for a in acting if actions.get(a) is None]
+        if missing:
+            raise IllegalActionError(f"no action given for {missing}: every live agent acts each turn")
+        # seats that do not act this turn (none in most games) get a placeholder the engine ignores
+        joint = [actions[a] if a in acting else 0 for a in self.possible_agents]
+        void = set()
+        if self.illegal_actions == "void":
+            for a in acting:
+                _check_action_type(actions[a], self.game.info.num_actions)
+                if not self.state_.legal_mask(self._seat[a])[actions[a]]:
+                    void.add(a)
+            self.state_.apply_joint([int(x) for x in joint], check=False)
+        else:
+            self.state_.apply_joint(joint)  # raises IllegalActionError, state untouched
+        self.ordered = set()
+        state = self.state_
+        live = self.agents
+        observations = {a: self._observe(a) for a in live}
+        infos = {a: {"turn": state.turn, "void_action": a in void} for a in live}
+        terminations = {a: False for a in live}
+        truncations = {a: False for a in live}
+        rewards = {a: 0.0 for a in live}
+        if state.is_terminal():
+            returns = state.returns()
+            done = truncations if state.is_truncated() else terminations
+            for a in live:
+                rewards[a] = float(returns[self._seat[a]])
+                done[a] = True
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def _observe(self, agent) -> dict:
+        seat = self._seat[agent]
+        mask = self.state_.legal_mask(seat).astype(np.int8)
+        return {"observation": self.state_.observation(seat), "action_mask": mask}
+
+    # orders given one by one (the AEC form) ---------------------------------------------------
+    def check_action(self, agent, action) -> None:
+        """Raise IllegalActionError when ``action`` is not legal for ``agent`` now."""
+        if self.state_ is None:
+            raise IllegalActionError("call reset() before step()")
+        seat = self._seat[agent]
+        if seat not in self.state_.current_seats():
+            return
+        if self.illegal_actions == "void":
+            _check_action_type(action, self.game.info.num_actions)
+        else:
+            self.state_._check_legal(seat, action)
+
+    def order_given(self, agent) -> None:
+        """Note that ``agent`` has given its action for this turn (shown by ``render``, not its value)."""
+        self.ordered.add(agent)
+
+    # rendering --------------------------------------------------------------------------------
+    def status_line(self) -> str:
+        """Whose actions for this turn are in, e.g. ``"orders in: player_0; waiting for: player_1"``."""
+        if not self.agents:
+            return "game over"
+        waiting = [a for a in self.agents if a not in self.ordered]
+        given = [a for a in self.agents if a in self.ordered]
+        return f"orders in: {', '.join(given) or 'none'}; waiting for: {', '.join(waiting) or 'nobody'}"
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=... to parallel_env()")
+            return None
+        if self.render_mode == "ansi":
+            return self.state_.render_text() + "\n" + self.status_line()
+        frame = _with_strip(self.state_.render_rgb(), self.status_line())
+        if self.render_mode == "human":
+            from envs.core.rendering import HumanWindow
+
+            if self._window is None:
+                self._window = HumanWindow(f"{self.game.info.name}", self.metadata["render_fps"])
+            self._window.show(frame)
+            return None
+        return frame
+
+    def close(self):
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    # Extras -----------------------------------------------------------------------------------
+    @property
+    def game_state(self) -> State:
+        """The rules-engine state behind the environment (read it; change it only via step)."""
+        return self.state_
+
+    def state(self) -> np.ndarray:
+        """A global view of the game: seat 0's observation tensor."""
+        return self.state_.observation(0)
+
+
+def _check_action_type(action, num_actions: int) -> None:
+    """Raise IllegalActionError unless ``action`` is an integer in ``0..num_actions-1``."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"an action is an integer in 0..{num_actions - 1}, got {action!r}")
+    if not 0 <= action < num_actions:
+        raise IllegalActionError(f"action {action} is out of range 0..{num_actions - 1}")
+
+
+def _with_strip(frame: np.ndarray, text: str) -> np.ndarray:
+    """``frame`` with a strip under it holding ``text`` (same size for every text)."""
+    h, w = frame.shape[:2]
+    img = Image.new("RGB", (w, h + STATUS_STRIP_PX), BACKGROUND)
+    img.paste(Image.fromarray(frame), (0, 0))
+    ImageDraw.Draw(img).text((10, h + STATUS_STRIP_PX // 2), text, fill=TEXT, font=font(15), anchor="lm")
+    return np.asarray(img, dtype=np.uint8).copy()
+
+
+class SimultaneousAECEnv(parallel_to_aec_wrapper):
+    """PettingZoo's ``parallel_to_aec`` form of a :class:`SimultaneousParallelEnv`: the agents give
+    their actions one after the other, and the turn is resolved once the last one is in. Observations
+    change only then, so no agent sees another's pending action. Each action is checked when given
+    (see ``illegal_actions``): one that raises is not recorded."""
+
+    def step(self, action):
+        agent = self.agent_selection
+        if not (self.terminations[agent] or self.truncations[agent]):
+            self.env.check_action(agent, action)
+            self.env.order_given(agent)
+        super().step(action)
+
+
+def wrap_parallel_as_aec(parallel: SimultaneousParallelEnv) -> AECEnv:
+    """The AEC form of ``parallel`` for ``env()``: :class:`SimultaneousAECEnv` with PettingZoo's order
+    enforcement (calls in the right order, reset first)."""
+    return wrappers.OrderEnforcingWrapper(SimultaneousAECEnv(parallel))
