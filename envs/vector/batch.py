@@ -1,0 +1,257 @@
+"""Batched games: N games of one registered game stepped together by one compiled call.
+
+Two layers, both generic over the registry (``game`` is a name from :func:`envs.registry.game_names`
+or a :class:`envs.core.game.Game` whose states are :class:`envs.core.kernel_state.KernelState`):
+
+* :class:`BatchedGames`, self-play: every game advances by one decision per :meth:`BatchedGames.step`
+  (the action of the seat to move, or one action per seat in a simultaneous game); ended games
+  restart at once. Masks, observations (of the seat to move), seat to move, rewards per seat and
+  terminated/truncated flags are numpy arrays refreshed in place by the same compiled call.
+* :class:`LearnerBatch`, one learning seat per game: the other seats are played inside the batch by
+  ``opponent`` (``"random"``: uniformly random legal actions, in compiled code; or a batch callback
+  ``policy(obs, masks) -> actions`` given the observations and masks of the seats to play, each from
+  its own seat's point of view). It follows the rules of
+  :class:`envs.core.single_agent.SingleAgentEnv` (reward at the end, on the learner's last action;
+  turn limit = truncation) and is what :mod:`envs.vector.gym_vector` and :mod:`envs.vector.sb3` wrap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from envs.core.game import Game
+from envs.vector.kernels import batch_kernels, sample_actions, seed_rng
+
+BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def resolve_game(game, game_options: dict | None = None) -> Game:
+    """A Game from a registered name (with ``game_options``) or a Game itself."""
+    if isinstance(game, Game):
+        return game
+    from envs.registry import make_game
+
+    return make_game(game, **(game_options or {}))
+
+
+def rules_of(game: Game):
+    """The rules module (numba kernels) behind ``game``'s states."""
+    state = game.new_initial_state()
+    rules = getattr(type(state), "rules", None)
+    if rules is None:
+        raise TypeError(f"{game.info.name}: batching needs a KernelState game (a rules module of numba kernels)")
+    return rules
+
+
+class BatchedGames:
+    """``num_games`` self-play games of ``game`` as one ``(num_games, STATE_SIZE)`` array.
+
+    After construction and after every :meth:`step`:
+
+    * ``states``: the positions, one row per game (``KernelState`` data layout);
+    * ``to_move``: the seat to act in each game (turn-based games);
+    * ``masks``: legal actions, bool ``(N, A)`` for the seat to move, ``(N, seats, A)`` in a
+      simultaneous game;
+    * ``obs``: observations, float32 ``(N, *shape)`` of the seat to move, ``(N, seats, *shape)`` in a
+      simultaneous game (not computed with ``observe=False``);
+    * after a step, ``rewards`` ``(N, seats)`` holds the returns of the games that ended at this step
+      (0 elsewhere) and ``terminated`` / ``truncated`` flag them; those games already restarted.
+    """
+
+    def __init__(self, game="dorix", num_games: int = 1024, game_options: dict | None = None,
+                 observe: bool = True, seed: int | None = None):
+        self.game = resolve_game(game, game_options)
+        info = self.game.info
+        self.simultaneous = info.simultaneous
+        self.num_games = n = int(num_games)
+        self.num_seats = info.num_seats
+        self.k = batch_kernels(rules_of(self.game), self.simultaneous)
+        self.template = self.game.new_initial_state().data.copy()
+        self.states = np.tile(self.template, (n, 1))
+        self.observe = bool(observe)
+        per_game = (n, self.num_seats) if self.simultaneous else (n,)
+        self.masks = np.zeros(per_game + (info.num_actions,), dtype=np.bool_)
+        # without observations, a placeholder with the right number of dimensions (never written)
+        obs_shape = per_game + tuple(info.observation_shape) if observe else (1,) * (len(per_game) + len(
+            info.observation_shape))
+        self.obs = np.zeros(obs_shape, dtype=np.float32)
+        self.to_move = np.zeros(n, dtype=np.int64)
+        self.rewards = np.zeros((n, self.num_seats), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self._actions = np.zeros(per_game, dtype=np.int64)
+        self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Restart every game; ``seed`` seeds :meth:`random_actions`."""
+        self.rng = seed_rng(seed, self.num_games * (self.num_seats if self.simultaneous else 1))
+        self.states[:] = self.template
+        self.rewards[:] = 0.0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        self.k.refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
+
+    def step(self, actions) -> None:
+        """Play ``actions`` (``(N,)`` for the seats to move, ``(N, seats)`` in a simultaneous game; drawn
+        from ``masks``, unchecked), restart the ended games, refresh every array."""
+        actions = np.asarray(actions, dtype=np.int64)
+        if actions.shape != self._actions.shape:
+            raise ValueError(f"expected actions of shape {self._actions.shape}, got {actions.shape}")
+        self.k.step(self.states, actions, self.template, self.rewards, self.terminated, self.truncated,
+                    self.masks, self.obs, self.to_move, self.observe)
+
+    def random_actions(self) -> np.ndarray:
+        """Uniformly random legal actions for the current masks (compiled; seeded by :meth:`reset`)."""
+        masks = self.masks.reshape(-1, self.masks.shape[-1])
+        out = self._actions.reshape(-1)
+        sample_actions(masks, self.rng, out)
+        return self._actions
+
+    def random_playouts(self, turns: int) -> int:
+        """Play ``turns`` uniformly random steps in every game inside one compiled loop (no arrays
+        refreshed between steps; restarts included); returns how many games ended. Refreshes after."""
+        ended = self.k.random_playouts(self.states, self.template, self.rng, self._scratch, int(turns))
+        self.k.refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
+        return int(ended)
+
+    def state(self, i: int):
+        """Game ``i`` as a State of the engine (a copy of its row)."""
+        return type(self.game.new_initial_state())(self.game, self.states[i].copy())
+
+
+class LearnerBatch:
+    """``num_games`` games, each with one learning seat; the other seats are played inside the batch.
+
+    Args:
+        game: registered game name or a Game.
+        num_games: batch size N.
+        game_options: options for :func:`envs.registry.make_game`.
+        opponent: ``"random"`` (compiled uniform random legal play) or a batch callback
+            ``policy(obs, masks) -> actions`` (obs float32 ``(M, *shape)`` and bool masks ``(M, A)`` of the
+            M seats to play, each seen from its own seat; returns M actions). Partners in team games are
+            played by the same policy, as in SingleAgentEnv's default.
+        learner_seat: fixed seat of the learner, or None for a random seat each episode.
+        seed: seeds the learner seats and the random opponents.
+
+    After :meth:`reset` and :meth:`step`: ``obs`` ``(N, *shape)`` and ``masks`` ``(N, A)`` of each
+    learner, ``learner`` (its seat per game); after :meth:`step` also ``rewards`` ``(N,)``,
+    ``terminated``, ``truncated`` and, for the games that ended (``restarted``), ``final_obs``.
+    """
+
+    def __init__(self, game="dorix", num_games: int = 64, game_options: dict | None = None,
+                 opponent="random", learner_seat: int | None = None, seed: int | None = None):
+        self.game = resolve_game(game, game_options)
+        info = self.game.info
+        if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
+            raise ValueError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat}")
+        if not (opponent == "random" or callable(opponent)):
+            raise TypeError(f"opponent is 'random' or a callable policy(obs, masks) -> actions, got {opponent!r}")
+        self.opponent = opponent
+        self.simultaneous = info.simultaneous
+        self.num_games = n = int(num_games)
+        self.num_seats = info.num_seats
+        self.num_actions = info.num_actions
+        self.obs_shape = tuple(info.observation_shape)
+        self.fixed_seat = -1 if learner_seat is None else int(learner_seat)
+        self._rules = rules_of(self.game)
+        self.k = batch_kernels(self._rules, self.simultaneous)
+        self.template = self.game.new_initial_state().data.copy()
+        self.states = np.tile(self.template, (n, 1))
+        self.learner = np.zeros(n, dtype=np.int64)
+        self.masks = np.zeros((n, info.num_actions), dtype=np.bool_)
+        self.obs = np.zeros((n,) + self.obs_shape, dtype=np.float32)
+        self.final_obs = np.zeros_like(self.obs)
+        self.rewards = np.zeros(n, dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.restarted = np.zeros(n, dtype=np.bool_)
+        self._ret = np.zeros(info.num_seats, dtype=np.float32)
+        self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
+        self._rows = np.zeros(n * info.num_seats, dtype=np.int64)
+        self._seats = np.zeros(n * info.num_seats, dtype=np.int64)
+        self._opp_actions = np.zeros((n, info.num_seats), dtype=np.int64)
+        self._seed = seed
+        self.rng = seed_rng(seed, n)
+
+    def seed(self, seed: int | None) -> None:
+        """Seed the next :meth:`reset` (learner seats and random opponents)."""
+        self._seed = seed
+
+    def reset(self) -> np.ndarray:
+        """Restart every game (learner seats drawn, opponents play until each learner acts); the obs."""
+        self.rng = seed_rng(self._seed, self.num_games)
+        self._seed = None if self._seed is None else self._seed + 1  # the next reset differs
+        everyone = np.ones(self.num_games, dtype=np.bool_)
+        self.k.restart(self.states, everyone, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats)
+        self._play_others()
+        self._restart_ended(np.arange(self.num_games))
+        self.rewards[:] = 0.0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        self.restarted[:] = False
+        self.k.observe_learner(self.states, self.learner, self.masks, self.obs)
+        return self.obs
+
+    def step(self, actions) -> None:
+        """Play the learners' ``actions`` (drawn from ``masks``, unchecked) and the other seats' replies;
+        ended games give their reward and restart."""
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_games)
+        use_random = self.opponent == "random"
+        if self.simultaneous and not use_random:
+            self._ask_opponents_joint()
+        self.k.apply_learner(self.states, self.learner, actions, self._opp_actions, use_random, self.rng,
+                             self._scratch)
+        self._play_others()
+        self._settle()
+        self.k.observe_learner(self.states, self.learner, self.masks, self.obs)
+
+    def _settle(self) -> None:
+        """Rewards, flags and final observations of ended games; restart them until each learner acts."""
+        n = self.k.finish(self.states, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats,
+                          self._ret, self.rewards, self.terminated, self.truncated, self.final_obs, self.restarted)
+        if n:
+            self._play_others()
+            self._restart_ended(np.flatnonzero(self.restarted))
+
+    def _restart_ended(self, rows: np.ndarray) -> None:
+        """Restart (again) the games among ``rows`` that ended before their learner acted."""
+        for _ in range(1000):
+            again = np.zeros(self.num_games, dtype=np.bool_)
+            again[[i for i in rows if self._rules.is_over(self.states[i])]] = True
+            if not again.any():
+                return
+            self.k.restart(self.states, again, self.learner, self.template, self.rng, self.fixed_seat,
+                           self.num_seats)
+            self._play_others()
+        raise RuntimeError(f"{self.game.info.name}: games keep ending before the learner has a move")
+
+    def _play_others(self) -> None:
+        if self.opponent == "random":
+            self.k.play_random(self.states, self.learner, self.rng, self._scratch)
+            return
+        while True:
+            m = self.k.pending(self.states, self.learner, self._rows, self._seats)
+            if m == 0:
+                return
+            rows, seats = self._rows[:m].copy(), self._seats[:m].copy()
+            masks = np.zeros((m, self.num_actions), dtype=np.bool_)
+            obs = np.zeros((m,) + self.obs_shape, dtype=np.float32)
+            self.k.observe_pairs(self.states, rows, seats, masks, obs)
+            acts = np.asarray(self.opponent(obs, masks), dtype=np.int64).reshape(m)
+            self.k.apply_pairs(self.states, rows, acts)
+
+    def _ask_opponents_joint(self) -> None:
+        """Simultaneous games: the callback chooses every other seat's action from the same state."""
+        n, s = self.num_games, self.num_seats
+        grid_rows = np.repeat(np.arange(n), s)
+        grid_seats = np.tile(np.arange(s), n)
+        keep = grid_seats != self.learner[grid_rows]
+        rows, seats = grid_rows[keep], grid_seats[keep]
+        masks = np.zeros((len(rows), self.num_actions), dtype=np.bool_)
+        obs = np.zeros((len(rows),) + self.obs_shape, dtype=np.float32)
+        self.k.observe_pairs(self.states, rows, seats, masks, obs)
+        self._opp_actions[:] = 0
+        self._opp_actions[rows, seats] = np.asarray(self.opponent(obs, masks), dtype=np.int64).reshape(len(rows))

@@ -1,0 +1,90 @@
+"""A Stable-Baselines3 ``VecEnv`` over :class:`envs.vector.batch.LearnerBatch`, with ``action_masks()``
+for sb3-contrib's MaskablePPO (needs the ``train`` extra: stable-baselines3).
+
+    from sb3_contrib import MaskablePPO
+    from envs.vector.sb3 import BatchedVecEnv
+    venv = BatchedVecEnv("dorix", num_envs=64, opponent="random")
+    MaskablePPO("MlpPolicy", venv).learn(100_000)
+
+SB3's conventions: an ended game restarts inside the step, ``infos[i]["terminal_observation"]`` holds
+its last observation and ``infos[i]["TimeLimit.truncated"]`` marks a turn-limit ending. Rewards as in
+:class:`envs.core.single_agent.SingleAgentEnv` (+1/-1/0 on the learner's last action of a game).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+
+from envs.vector.batch import LearnerBatch
+
+
+class BatchedVecEnv(VecEnv):
+    """SB3 vector environment of ``num_envs`` games of ``game`` (see :class:`LearnerBatch` for
+    ``game_options``, ``opponent`` and ``learner_seat``)."""
+
+    def __init__(self, game="dorix", num_envs: int = 64, game_options: dict | None = None, opponent="random",
+                 learner_seat: int | None = None, seed: int | None = None):
+        self.batch = LearnerBatch(game, num_envs, game_options=game_options, opponent=opponent,
+                                  learner_seat=learner_seat, seed=seed)
+        b = self.batch
+        self.render_mode = None
+        super().__init__(b.num_games, spaces.Box(0.0, 1.0, shape=b.obs_shape, dtype=np.float32),
+                         spaces.Discrete(b.num_actions))
+        self._actions = None
+
+    # ----- the VecEnv API ------------------------------------------------------------------------
+    def reset(self):
+        seed = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
+        if seed is not None:
+            self.batch.seed(seed)
+        self._reset_seeds()
+        return self.batch.reset().copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self):
+        b = self.batch
+        b.step(self._actions)
+        dones = b.terminated | b.truncated
+        infos = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            infos[i]["terminal_observation"] = b.final_obs[i].copy()
+            infos[i]["TimeLimit.truncated"] = bool(b.truncated[i])
+        return b.obs.copy(), b.rewards.copy(), dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learners' legal actions, bool ``(num_envs, num_actions)``."""
+        return self.batch.masks.copy()
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list:
+        if method_name == "action_masks":  # what sb3-contrib's get_action_masks() calls
+            return list(self.batch.masks[self._get_indices(indices)])
+        raise AttributeError(f"BatchedVecEnv has no per-game method {method_name!r}")
+
+    def get_attr(self, attr_name: str, indices=None) -> list:
+        if attr_name == "learner_seat":
+            return list(self.batch.learner[self._get_indices(indices)])
+        value = getattr(self, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name in ("action_masks", "learner_seat") or hasattr(self, attr_name)
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list:
+        return [False for _ in self._get_indices(indices)]
+
+    def close(self) -> None:
+        pass
+
+    def _get_indices(self, indices):
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
