@@ -17,6 +17,7 @@ from envs.core.game import Game
 ENV_MODULES = {
     "dorix": "envs.dorix_v0",
     "olix": "envs.olix_v0",
+    "adix": "envs.adix_v0",
     "barc": "envs.barc_v0",
 }
 

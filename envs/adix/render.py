@@ -1,0 +1,174 @@
+"""Pictures of an ADIX position: a text board (``ansi``) and an RGB image (``rgb_array``/``human``).
+
+Both show every cube's owner and kind, its active (top) weapon in large, and its four side faces.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.adix import rules as R
+from envs.adix.game import SEAT_NAMES, WEAPON_NAMES
+from envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas, font
+from envs.core.squares import square_name
+
+TOP_SYMBOLS = "RPS#"  # text: the active weapon, '#' for the shelter
+CAPTAIN_RING = (214, 168, 40)
+WEAPON_COLOURS = [(120, 110, 100), (60, 120, 200), (200, 60, 50), (60, 150, 80)]  # rock, paper, scissors, shelter
+LAST_MOVE = (60, 120, 220)
+
+
+def _status(state) -> str:
+    d = state.data
+    head = f"ADIX, turn {state.turn}"
+    if d[R.OVER]:
+        reason = int(d[R.REASON])
+        if reason == R.END_LIMIT:
+            return head + ": turn limit reached, no winner"
+        if reason == R.END_QUIET:
+            return head + f": draw ({R.QUIET_DRAW} turns without a displacement)"
+        w = state.winner
+        why = {
+            R.END_CAPTAIN: f"captures {SEAT_NAMES[1 - w]}'s captain",
+            R.END_TEAM: f"captures {SEAT_NAMES[1 - w]}'s last teammate",
+            R.END_STUCK: f"wins: {SEAT_NAMES[1 - w]} has no legal action",
+        }[reason]
+        return head + f": ADIX! {SEAT_NAMES[w]} (player_{w}) {why}"
+    seat = int(d[R.TO_MOVE])
+    return head + f": {SEAT_NAMES[seat]} (player_{seat}) to play, quiet turns {int(d[R.QUIET])}/{R.QUIET_DRAW}"
+
+
+def _info_lines(state) -> list:
+    d = state.data
+    lines = []
+    for s in range(2):
+        captains, mates = state.pieces(s)
+        lost = (1 - captains) + (R.TEAMMATES - mates)
+        rep = state.repetition(s)
+        rep_text = f", last movement {rep[1]} of {rep[0]} x{rep[2]}" if rep else ""
+        lines.append(f"{SEAT_NAMES[s]}: captain {'on board' if captains else 'captured'}, {mates} teammates, "
+                     f"{lost} captured{rep_text}")
+    if d[R.LAST_FROM] >= 0:
+        lines.append(f"last action: {square_name(d[R.LAST_FROM], R.SIZE)} -> {square_name(d[R.LAST_TO], R.SIZE)}")
+    return lines
+
+
+def render_text(state) -> str:
+    """The board as text, one cube per cell as four characters: ``C``/``T`` (White captain/teammate)
+    or ``c``/``t`` (Black's), the active weapon in capitals (``R``, ``P``, ``S``, ``#`` = shelter),
+    then the weapons facing north and east in lower case."""
+    d = state.data
+    lines = [_status(state)]
+    files = "     " + " ".join(chr(ord("a") + f).center(4) for f in range(R.SIZE))
+    lines.append(files)
+    for r in range(R.SIZE - 1, -1, -1):
+        cells = []
+        for f in range(R.SIZE):
+            sq = r * R.SIZE + f
+            if d[R.OWNER + sq] < 0:
+                cells.append(" .  ")
+                continue
+            tok = state.token(sq)
+            cells.append(tok[0] + TOP_SYMBOLS[int(d[R.TOP + sq])] + tok[2:])
+        lines.append(f" {r + 1}   " + " ".join(cells) + f"   {r + 1}")
+    lines.append(files)
+    lines.append("C/T = White captain/teammate, c/t = Black's; then top weapon (R P S, # = shelter), "
+                 "north face, east face")
+    lines += _info_lines(state)
+    return "\n".join(lines)
+
+
+def _glyph(draw, weapon: int, box: tuple, colour: tuple) -> None:
+    """The active weapon as a picture inside ``box``: rock a disc, paper a sheet, scissors an X,
+    shelter a roof over a bar."""
+    x0, y0, x1, y1 = box
+    w = x1 - x0
+    if weapon == R.ROCK:
+        draw.ellipse(box, fill=colour, outline=(40, 35, 30), width=2)
+    elif weapon == R.PAPER:
+        draw.rectangle((x0 + w // 8, y0, x1 - w // 8, y1), fill=(245, 248, 255), outline=colour, width=3)
+        for i in range(1, 4):
+            y = y0 + i * (y1 - y0) // 4
+            draw.line((x0 + w // 4, y, x1 - w // 4, y), fill=colour, width=2)
+    elif weapon == R.SCISSORS:
+        draw.line((x0, y0, x1, y1), fill=colour, width=max(3, w // 7))
+        draw.line((x0, y1, x1, y0), fill=colour, width=max(3, w // 7))
+        r = w // 6
+        draw.ellipse((x0 - r // 2, y1 - r * 2 + r // 2, x0 + r * 3 // 2, y1 + r // 2), outline=colour, width=3)
+        draw.ellipse((x1 - r * 3 // 2, y1 - r * 2 + r // 2, x1 + r // 2, y1 + r // 2), outline=colour, width=3)
+    else:  # shelter: a little house
+        mid = (x0 + x1) // 2
+        draw.polygon([(x0, y0 + w // 2), (mid, y0), (x1, y0 + w // 2)], fill=colour)
+        draw.rectangle((x0 + w // 6, y0 + w // 2, x1 - w // 6, y1), fill=colour)
+
+
+def render_rgb(state, cell_px: int = 72) -> np.ndarray:
+    """The board as an RGB array: each cube a square of its owner's colour (a captain with a gold
+    ring), its active weapon drawn large in the middle (a house for the shelter), the letters of its
+    north, east, south and west faces on its edges; the last action outlined; pieces and the A9
+    records at the side."""
+    d = state.data
+    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=330, top_px=34)
+    draw = canvas.draw
+    title_font = font(max(12, cell_px // 5))
+    draw.text((canvas.margin, canvas.top // 2 + 2), _status(state), fill=TEXT, font=title_font, anchor="lm")
+    edge_font = font(max(10, cell_px // 6))
+    for sq in (int(d[R.LAST_FROM]), int(d[R.LAST_TO])):
+        if sq >= 0:
+            x0, y0, x1, y1 = canvas.cell(sq)
+            draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=LAST_MOVE, width=4)
+    for sq in range(R.CELLS):
+        seat = int(d[R.OWNER + sq])
+        if seat < 0:
+            continue
+        kind = int(d[R.KIND + sq])
+        top, north, east = int(d[R.TOP + sq]), int(d[R.NORTH + sq]), int(d[R.EAST + sq])
+        south, west = int(R.opposite(north, kind)), int(R.opposite(east, kind))
+        x0, y0, x1, y1 = canvas.cell(sq)
+        pad = cell_px // 12
+        box = (x0 + pad, y0 + pad, x1 - pad, y1 - pad)
+        if kind == R.CAPTAIN:
+            draw.rounded_rectangle(box, radius=cell_px // 8, fill=CAPTAIN_RING)
+            inner = (box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4)
+            draw.rounded_rectangle(inner, radius=cell_px // 10, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat])
+        else:
+            draw.rounded_rectangle(box, radius=cell_px // 8, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat],
+                                   width=2)
+        g = cell_px // 4
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        _glyph(draw, top, (cx - g // 2 - 2, cy - g // 2 - 2, cx + g // 2 + 2, cy + g // 2 + 2), WEAPON_COLOURS[top])
+        letter = (235, 235, 235) if seat == 1 else (70, 60, 50)
+        e = pad + cell_px // 9
+        for weapon, pos in ((north, (cx, y0 + e)), (south, (cx, y1 - e)), (east, (x1 - e, cy)), (west, (x0 + e, cy))):
+            draw.text(pos, R.WEAPON_LETTERS[weapon], fill=letter, font=edge_font, anchor="mm")
+    # side panel
+    x = canvas.board_right + canvas.margin + 10
+    y = canvas.top + canvas.margin
+    small = canvas.small_font
+    for s in range(2):
+        captains, mates = state.pieces(s)
+        lost = (1 - captains) + (R.TEAMMATES - mates)
+        draw.rounded_rectangle((x, y, x + 24, y + 24), radius=4, fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s])
+        acting = "  < to play" if not d[R.OVER] and s == d[R.TO_MOVE] else ""
+        draw.text((x + 32, y + 12), f"{SEAT_NAMES[s]} (player_{s}){acting}", fill=TEXT, font=small, anchor="lm")
+        y += 30
+        draw.text((x + 32, y), f"captain: {'on board' if captains else 'captured'}", fill=TEXT, font=small)
+        y += 20
+        draw.text((x + 32, y), f"teammates: {mates}, captured: {lost}", fill=TEXT, font=small)
+        y += 20
+        rep = state.repetition(s)
+        if rep:
+            draw.text((x + 32, y), f"A9: {rep[0]} made {rep[1]} x{rep[2]}", fill=TEXT, font=small)
+            y += 20
+        y += 14
+    draw.text((x, y), f"quiet turns: {int(d[R.QUIET])}/{R.QUIET_DRAW}", fill=TEXT, font=small)
+    y += 34
+    draw.text((x, y), "active weapon (top face):", fill=TEXT, font=small)
+    y += 24
+    for w in range(4):
+        _glyph(draw, w, (x + 4, y, x + 24, y + 20), WEAPON_COLOURS[w])
+        draw.text((x + 36, y + 10), f"{WEAPON_NAMES[w]} ({R.WEAPON_LETTERS[w]})", fill=TEXT, font=small, anchor="lm")
+        y += 28
+    draw.text((x, y + 4), "edge letters: side faces", fill=TEXT, font=small)
+    draw.text((x, y + 24), "gold ring: captain", fill=TEXT, font=small)
+    return canvas.to_array()

@@ -1,0 +1,569 @@
+"""ADIX rules (Echamier Games; source 004 and rulings A1-A11) as numba kernels over one int array.
+
+Board: 9x9, square index = rank * 9 + file (a1 = 0, i9 = 80), a1 dark (A1). White = seat 0 moves first.
+
+Cube model
+----------
+Weapon codes: ``ROCK`` 0, ``PAPER`` 1, ``SCISSORS`` 2, ``SHELTER`` 3 (the blank face, "abri").
+A cube is described by the weapons on three of its faces, **top**, **north** and **east**; the other
+three follow from the cube's kind (A3), because opposite faces are fixed pairs:
+
+* captain: rock/rock, paper/paper, scissors/scissors, so ``opposite(w) = w``;
+* teammate: rock/shelter, paper/paper, scissors/scissors, so rock and shelter swap, the others stay.
+
+bottom = opposite(top), south = opposite(north), west = opposite(east). A triple is a valid
+orientation when its three faces come from three different opposite pairs (and a captain never
+shows a shelter): 6 orientations for a captain, 12 for a teammate (24 physical orientations of a
+cube, less the symmetries of its faces: two identical paper faces look the same). Storing the
+visible faces, not a physical orientation index, makes two cubes that look the same compare equal.
+
+Tilt (A8) and rotation (A7), on (top, north, east):
+
+===========  ====================  ====================  ====================
+movement     new top               new north             new east
+===========  ====================  ====================  ====================
+tilt north   opposite(north)       top                   east
+tilt south   north                 opposite(top)         east
+tilt east    opposite(east)        north                 top
+tilt west    east                  north                 opposite(top)
+rotate left  top                   east                  opposite(north)
+rotate right top                   opposite(east)        north
+===========  ====================  ====================  ====================
+
+(rolling north the old south face comes on top and the old top faces north, A8; a left rotation is a
+quarter turn counter-clockwise seen from above: the east face turns to the north.)
+
+State layout (``data``, int32, length ``STATE_SIZE``)
+------------------------------------------------------
+================  ===========================================================================
+offset            content
+================  ===========================================================================
+``OWNER``         81 squares: -1 empty, else the seat owning the cube
+``KIND``          81: ``TEAMMATE`` 0 / ``CAPTAIN`` 1 (-1 when empty)
+``TOP``           81: weapon on the top face (the active weapon), -1 when empty
+``NORTH``         81: weapon on the face pointing north (towards rank 9), -1 when empty
+``EAST``          81: weapon on the face pointing east (towards file i), -1 when empty
+``TO_MOVE``       seat to act
+``TURN``          turns played so far
+``MAX_TURNS``     turn limit (truncation)
+``OVER``          1 once the game is over
+``WINNER``        winning seat, -1 none
+``TRUNCATED``     1 when the turn limit ended the game
+``REASON``        how the game ended (``END_*``)
+``QUIET``         consecutive turns (both players') without a displacement (A11; captures are
+                  displacements); 30 draws
+``REP_SQ``        2: per seat, the square of the cube that made the seat's last movement, -1 none
+``REP_MOVE``      2: per seat, that movement (``M_*``: rotation or tilt), -1 when the seat's last
+                  turn was a displacement (or none yet)
+``REP_COUNT``     2: per seat, on how many consecutive own turns that cube made that movement (0..2)
+``LAST_FROM``     square the last action started from, -1 none
+``LAST_TO``       square the last action ended on (= ``LAST_FROM`` for a rotation), -1 none
+================  ===========================================================================
+
+A9 ("the same movement on three consecutive turns of its owner") only concerns the cube its owner
+played on each of its last turns, so one record per seat (square, movement, count) is the whole
+per-piece history the rule needs: a movement ``m`` of the cube on ``REP_SQ[s]`` is illegal when
+``REP_MOVE[s] == m`` and ``REP_COUNT[s] == 2``.
+
+Actions (``NUM_ACTIONS`` = 81 * 70 = 5670), **egocentric**: ``action = 70 * square + k`` in the acting
+seat's own frame, where White's frame is the board and Black's frame is the board turned 180 degrees
+(Black's square s is the board's square 80 - s, its north is the board's south, its east the board's
+west). ``k`` in 0..63: displacement in direction ``k // 8`` (N, NE, E, SE, S, SW, W, NW) by
+``k % 8 + 1`` squares; 64: rotate left; 65: rotate right; 66..69: tilt N, E, S, W. So one policy
+plays both colours. Notation (``envs.adix.game``) is always absolute.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+SIZE = 9
+CELLS = SIZE * SIZE
+ACTIONS_PER_SQUARE = 70
+NUM_ACTIONS = CELLS * ACTIONS_PER_SQUARE
+DEFAULT_MAX_TURNS = 300
+QUIET_DRAW = 30  # A11
+TEAMMATES = 9
+
+ROCK, PAPER, SCISSORS, SHELTER = 0, 1, 2, 3
+WEAPON_LETTERS = "rpsh"
+TEAMMATE, CAPTAIN = 0, 1
+
+# directions (rank step, file step): N, NE, E, SE, S, SW, W, NW
+DR = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
+DF = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
+DIR_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+# movements (A7, A8): the rotations and tilts the A9 record tracks
+M_LEFT, M_RIGHT, M_TILT_N, M_TILT_E, M_TILT_S, M_TILT_W = 0, 1, 2, 3, 4, 5
+MOVEMENT_NAMES = ("L", "R", "N", "E", "S", "W")
+K_LEFT = 64
+K_RIGHT = 65
+K_TILT = 66  # + 0 N, 1 E, 2 S, 3 W
+TILT_DIRS = np.array([0, 2, 4, 6], dtype=np.int64)  # tilt n -> direction index
+
+# how the game ended
+END_NONE, END_CAPTAIN, END_TEAM, END_STUCK, END_QUIET, END_LIMIT = 0, 1, 2, 3, 4, 5
+
+OWNER = 0
+KIND = OWNER + CELLS
+TOP = KIND + CELLS
+NORTH = TOP + CELLS
+EAST = NORTH + CELLS
+TO_MOVE = EAST + CELLS
+TURN = TO_MOVE + 1
+MAX_TURNS = TURN + 1
+OVER = MAX_TURNS + 1
+WINNER = OVER + 1
+TRUNCATED = WINNER + 1
+REASON = TRUNCATED + 1
+QUIET = REASON + 1
+REP_SQ = QUIET + 1
+REP_MOVE = REP_SQ + 2
+REP_COUNT = REP_MOVE + 2
+LAST_FROM = REP_COUNT + 2
+LAST_TO = LAST_FROM + 1
+STATE_SIZE = LAST_TO + 1
+
+# Observation planes over the 9x9 board, egocentric (see observe()).
+OBS_OWN_CAPTAIN, OBS_OWN_TEAMMATE, OBS_OPP_CAPTAIN, OBS_OPP_TEAMMATE = 0, 1, 2, 3
+OBS_FACES = 4  # + 4 * face + weapon; faces 0 top, 1 up, 2 right, 3 down, 4 left, 5 bottom
+OBS_OWN_REP = OBS_FACES + 24  # + movement (L, R, tilt up, right, down, left): count / 2
+OBS_OPP_REP = OBS_OWN_REP + 6
+OBS_QUIET = OBS_OPP_REP + 6
+OBS_TURN = OBS_QUIET + 1
+OBS_TO_MOVE = OBS_TURN + 1
+OBS_CHANNELS = OBS_TO_MOVE + 1
+
+
+# ----- cubes ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def opposite(weapon, kind):
+    """The weapon on the face opposite ``weapon`` on a cube of ``kind`` (A3)."""
+    if kind == TEAMMATE:
+        if weapon == ROCK:
+            return SHELTER
+        if weapon == SHELTER:
+            return ROCK
+    return weapon
+
+
+@njit(cache=True)
+def valid_orientation(kind, top, north, east):
+    """True when (top, north, east) is a reachable orientation of a cube of ``kind``."""
+    if kind != TEAMMATE and kind != CAPTAIN:
+        return False
+    for w in (top, north, east):
+        if w < 0 or w > 3 or (kind == CAPTAIN and w == SHELTER):
+            return False
+    # three different opposite pairs: rock and shelter form one pair
+    pt = 0 if top == SHELTER else top
+    pn = 0 if north == SHELTER else north
+    pe = 0 if east == SHELTER else east
+    return pt != pn and pt != pe and pn != pe
+
+
+@njit(cache=True)
+def turn_cube(kind, top, north, east, movement):
+    """(top, north, east) after ``movement`` (M_*): the tilt and rotation table of the module doc."""
+    if movement == M_TILT_N:
+        return opposite(north, kind), top, east
+    if movement == M_TILT_S:
+        return north, opposite(top, kind), east
+    if movement == M_TILT_E:
+        return opposite(east, kind), north, top
+    if movement == M_TILT_W:
+        return east, north, opposite(top, kind)
+    if movement == M_LEFT:
+        return top, east, opposite(north, kind)
+    return top, opposite(east, kind), north  # M_RIGHT
+
+
+@njit(cache=True)
+def beats(attacker, defender):
+    """Rock beats scissors, scissors beats paper, paper beats rock (8-3); nothing beats a shelter (8-5)."""
+    if attacker == SHELTER or defender == SHELTER:
+        return False
+    return defender == (attacker + 2) % 3
+
+
+@njit(cache=True)
+def weapon_moves_along(weapon, direction):
+    """A5: rock along all 8 directions, paper orthogonally (even indices), scissors diagonally."""
+    if weapon == ROCK:
+        return True
+    if weapon == PAPER:
+        return direction % 2 == 0
+    if weapon == SCISSORS:
+        return direction % 2 == 1
+    return False
+
+
+# ----- actions ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def mirror_action(action):
+    """The same action seen from the other side of the board (square turned 180 degrees, directions
+    reversed, rotations unchanged). It is its own inverse."""
+    sq = action // ACTIONS_PER_SQUARE
+    k = action % ACTIONS_PER_SQUARE
+    if k < 64:
+        k = ((k // 8 + 4) % 8) * 8 + k % 8
+    elif k >= K_TILT:
+        k = K_TILT + (k - K_TILT + 2) % 4
+    return (CELLS - 1 - sq) * ACTIONS_PER_SQUARE + k
+
+
+@njit(cache=True)
+def absolute_action(action, seat):
+    """The board-frame action of ``seat``'s egocentric ``action`` (Black's is mirrored)."""
+    if seat == 1:
+        return mirror_action(action)
+    return action
+
+
+@njit(cache=True)
+def decode(abs_action):
+    """Board-frame action -> (from square, to square, movement): movement -1 for a displacement."""
+    sq = abs_action // ACTIONS_PER_SQUARE
+    k = abs_action % ACTIONS_PER_SQUARE
+    if k < 64:
+        d = k // 8
+        n = k % 8 + 1
+        r = sq // SIZE + DR[d] * n
+        f = sq % SIZE + DF[d] * n
+        if r < 0 or r >= SIZE or f < 0 or f >= SIZE:
+            return sq, -1, -1
+        return sq, r * SIZE + f, -1
+    if k == K_LEFT:
+        return sq, sq, M_LEFT
+    if k == K_RIGHT:
+        return sq, sq, M_RIGHT
+    t = k - K_TILT
+    d = TILT_DIRS[t]
+    r = sq // SIZE + DR[d]
+    f = sq % SIZE + DF[d]
+    if r < 0 or r >= SIZE or f < 0 or f >= SIZE:
+        return sq, -1, M_TILT_N + t
+    return sq, r * SIZE + f, M_TILT_N + t
+
+
+# ----- set-up and queries ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def clear_square(data, sq):
+    """Make ``sq`` empty."""
+    data[OWNER + sq] = -1
+    data[KIND + sq] = -1
+    data[TOP + sq] = -1
+    data[NORTH + sq] = -1
+    data[EAST + sq] = -1
+
+
+@njit(cache=True)
+def put_cube(data, sq, seat, kind, top, north, east):
+    """Put a cube of ``seat`` on ``sq``."""
+    data[OWNER + sq] = seat
+    data[KIND + sq] = kind
+    data[TOP + sq] = top
+    data[NORTH + sq] = north
+    data[EAST + sq] = east
+
+
+@njit(cache=True)
+def clear_state(data, max_turns):
+    """An empty board, White to move, no history."""
+    data[:] = 0
+    for sq in range(CELLS):
+        clear_square(data, sq)
+    data[MAX_TURNS] = max_turns
+    data[WINNER] = -1
+    for s in range(2):
+        data[REP_SQ + s] = -1
+        data[REP_MOVE + s] = -1
+    data[LAST_FROM] = -1
+    data[LAST_TO] = -1
+
+
+@njit(cache=True)
+def init_state(data, max_turns):
+    """A2/A3: captains on e1 and e9 with rock on top, the teammates on ranks 2 and 8 with the shelter
+    on top (the walls); paper faces north and south, scissors east and west; White to move."""
+    clear_state(data, max_turns)
+    put_cube(data, 4, 0, CAPTAIN, ROCK, PAPER, SCISSORS)
+    put_cube(data, 8 * SIZE + 4, 1, CAPTAIN, ROCK, PAPER, SCISSORS)
+    for f in range(SIZE):
+        put_cube(data, SIZE + f, 0, TEAMMATE, SHELTER, PAPER, SCISSORS)
+        put_cube(data, 7 * SIZE + f, 1, TEAMMATE, SHELTER, PAPER, SCISSORS)
+
+
+@njit(cache=True)
+def is_over(data):
+    """True once the game has ended (won, drawn or truncated)."""
+    return data[OVER] == 1
+
+
+@njit(cache=True)
+def count_pieces(data, seat, kind):
+    """How many cubes of ``kind`` ``seat`` has on the board."""
+    n = 0
+    for sq in range(CELLS):
+        if data[OWNER + sq] == seat and data[KIND + sq] == kind:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def movement_allowed(data, seat, sq, movement):
+    """A9: False when the cube on ``sq`` made ``movement`` on its owner's last two turns."""
+    return not (data[REP_SQ + seat] == sq and data[REP_MOVE + seat] == movement and data[REP_COUNT + seat] >= 2)
+
+
+@njit(cache=True)
+def is_legal_abs(data, seat, abs_action):
+    """Whether board-frame ``abs_action`` is legal for ``seat`` now (A4-A9)."""
+    if data[OVER] == 1 or seat != data[TO_MOVE] or abs_action < 0 or abs_action >= NUM_ACTIONS:
+        return False
+    src, dst, movement = decode(abs_action)
+    if data[OWNER + src] != seat:
+        return False
+    top = data[TOP + src]
+    if movement < 0:  # displacement (A5, A6)
+        if dst < 0 or top == SHELTER:
+            return False
+        k = abs_action % ACTIONS_PER_SQUARE
+        d = k // 8
+        n = k % 8 + 1
+        if not weapon_moves_along(top, d) or (data[KIND + src] == CAPTAIN and n > 1):
+            return False
+        r = src // SIZE
+        f = src % SIZE
+        for i in range(1, n):  # no jumping
+            if data[OWNER + (r + DR[d] * i) * SIZE + f + DF[d] * i] != -1:
+                return False
+        occupant = data[OWNER + dst]
+        if occupant == -1:
+            return True
+        return occupant != seat and beats(top, data[TOP + dst])
+    if not movement_allowed(data, seat, src, movement):
+        return False
+    if movement <= M_RIGHT:  # rotation (A6, A7)
+        return top != SHELTER
+    return dst >= 0 and data[OWNER + dst] == -1  # tilt onto an empty square (A8)
+
+
+@njit(cache=True)
+def legal_mask(data, seat, mask):
+    """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS); all
+    False when ``seat`` does not act now."""
+    mask[:] = False
+    if data[OVER] == 1 or seat != data[TO_MOVE]:
+        return
+    for src in range(CELLS):
+        if data[OWNER + src] != seat:
+            continue
+        base = src * ACTIONS_PER_SQUARE
+        top = data[TOP + src]
+        r = src // SIZE
+        f = src % SIZE
+        if top != SHELTER:
+            reach = 1 if data[KIND + src] == CAPTAIN else SIZE - 1
+            for d in range(8):
+                if not weapon_moves_along(top, d):
+                    continue
+                for n in range(1, reach + 1):
+                    rr = r + DR[d] * n
+                    ff = f + DF[d] * n
+                    if rr < 0 or rr >= SIZE or ff < 0 or ff >= SIZE:
+                        break
+                    dst = rr * SIZE + ff
+                    occupant = data[OWNER + dst]
+                    if occupant == -1:
+                        mask[absolute_action(base + d * 8 + n - 1, seat)] = True
+                        continue
+                    if occupant != seat and beats(top, data[TOP + dst]):
+                        mask[absolute_action(base + d * 8 + n - 1, seat)] = True
+                    break
+            for movement in (M_LEFT, M_RIGHT):
+                if movement_allowed(data, seat, src, movement):
+                    mask[absolute_action(base + K_LEFT + movement - M_LEFT, seat)] = True
+        for t in range(4):
+            d = TILT_DIRS[t]
+            rr = r + DR[d]
+            ff = f + DF[d]
+            if rr < 0 or rr >= SIZE or ff < 0 or ff >= SIZE or data[OWNER + rr * SIZE + ff] != -1:
+                continue
+            if movement_allowed(data, seat, src, M_TILT_N + t):
+                mask[absolute_action(base + K_TILT + t, seat)] = True
+
+
+@njit(cache=True)
+def has_legal_action(data, seat):
+    """Whether ``seat`` would have a legal action with the move (A4)."""
+    for src in range(CELLS):
+        if data[OWNER + src] != seat:
+            continue
+        if data[TOP + src] != SHELTER:
+            return True  # A9 forbids at most one rotation direction: the other one is legal
+        r = src // SIZE
+        f = src % SIZE
+        for t in range(4):
+            d = TILT_DIRS[t]
+            rr = r + DR[d]
+            ff = f + DF[d]
+            if rr < 0 or rr >= SIZE or ff < 0 or ff >= SIZE or data[OWNER + rr * SIZE + ff] != -1:
+                continue
+            if movement_allowed(data, seat, src, M_TILT_N + t):
+                return True
+    return False
+
+
+# ----- playing ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _end(data, winner, reason):
+    data[OVER] = 1
+    data[WINNER] = winner
+    data[REASON] = reason
+
+
+@njit(cache=True)
+def apply_abs(data, abs_action):
+    """Play the legal board-frame ``abs_action`` for the seat to move, then end the game (capture of
+    the captain or the last teammate, A10; 30 quiet turns, A11; the next player stuck, A4; the turn
+    limit) or hand over."""
+    seat = data[TO_MOVE]
+    other = 1 - seat
+    src, dst, movement = decode(abs_action)
+    kind = data[KIND + src]
+    won = END_NONE
+    if movement < 0:  # displacement, with a capture when dst holds an enemy cube (A5)
+        if data[OWNER + dst] == other:
+            if data[KIND + dst] == CAPTAIN:
+                won = END_CAPTAIN
+            elif count_pieces(data, other, TEAMMATE) == 1:
+                won = END_TEAM
+            if data[REP_SQ + other] == dst:  # the captured cube's A9 record goes with it
+                data[REP_SQ + other] = -1
+                data[REP_MOVE + other] = -1
+                data[REP_COUNT + other] = 0
+        put_cube(data, dst, seat, kind, data[TOP + src], data[NORTH + src], data[EAST + src])
+        clear_square(data, src)
+        data[REP_SQ + seat] = -1
+        data[REP_MOVE + seat] = -1
+        data[REP_COUNT + seat] = 0
+        data[QUIET] = 0
+    else:  # rotation or tilt (A7, A8): the A9 record
+        top, north, east = turn_cube(kind, data[TOP + src], data[NORTH + src], data[EAST + src], movement)
+        clear_square(data, src)
+        put_cube(data, dst, seat, kind, top, north, east)
+        if data[REP_SQ + seat] == src and data[REP_MOVE + seat] == movement:
+            data[REP_COUNT + seat] += 1
+        else:
+            data[REP_COUNT + seat] = 1
+        data[REP_SQ + seat] = dst
+        data[REP_MOVE + seat] = movement
+        data[QUIET] += 1
+    data[LAST_FROM] = src
+    data[LAST_TO] = dst
+    data[TURN] += 1
+    data[TO_MOVE] = other
+    if won != END_NONE:
+        _end(data, seat, won)
+    elif data[QUIET] >= QUIET_DRAW:
+        _end(data, -1, END_QUIET)
+    elif not has_legal_action(data, other):
+        _end(data, seat, END_STUCK)
+    elif data[TURN] >= data[MAX_TURNS]:
+        _end(data, -1, END_LIMIT)
+        data[TRUNCATED] = 1
+
+
+@njit(cache=True)
+def apply_action(data, action):
+    """Play the legal egocentric ``action`` of the seat to move (see :func:`apply_abs`)."""
+    apply_abs(data, absolute_action(action, data[TO_MOVE]))
+
+
+@njit(cache=True)
+def returns(data, out):
+    """+1 to the winner and -1 to the loser; 0 to both on a draw, truncation or running game."""
+    w = data[WINNER]
+    for s in range(2):
+        if w < 0:
+            out[s] = 0.0
+        elif s == w:
+            out[s] = 1.0
+        else:
+            out[s] = -1.0
+
+
+@njit(cache=True)
+def observe(data, seat, out):
+    """Egocentric observation of ``seat``: (9, 9, OBS_CHANNELS) float32 in [0, 1]. For Black the
+    board is turned 180 degrees: ``out[r, f]`` shows board square (8 - r, 8 - f), "up" is the board's
+    south and "right" its west. Planes:
+
+    * 0 own captain, 1 own teammate, 2 enemy captain, 3 enemy teammate;
+    * ``4 + 4*face + weapon`` (weapon 0 rock, 1 paper, 2 scissors, 3 shelter): the weapon on each
+      face of the cube, face 0 top (the active weapon), 1 up, 2 right, 3 down, 4 left, 5 bottom;
+    * ``28 + m``: own A9 record, on the square of the cube that made movement m (0 rotate left,
+      1 rotate right, 2..5 tilt up, right, down, left) on its last own turns: count / 2 (at 1.0 that
+      movement is illegal now); ``34 + m``: the same for the enemy;
+    * 40: quiet turns / 30 (A11); 41: turn / turn limit; 42: 1 when the observer is to move
+      (constant planes).
+    """
+    out[:] = 0.0
+    for sq in range(CELLS):
+        o = data[OWNER + sq]
+        if o < 0:
+            continue
+        r = sq // SIZE
+        f = sq % SIZE
+        if seat == 1:
+            r = SIZE - 1 - r
+            f = SIZE - 1 - f
+        kind = data[KIND + sq]
+        if o == seat:
+            out[r, f, OBS_OWN_CAPTAIN if kind == CAPTAIN else OBS_OWN_TEAMMATE] = 1.0
+        else:
+            out[r, f, OBS_OPP_CAPTAIN if kind == CAPTAIN else OBS_OPP_TEAMMATE] = 1.0
+        top = data[TOP + sq]
+        north = data[NORTH + sq]
+        east = data[EAST + sq]
+        south = opposite(north, kind)
+        west = opposite(east, kind)
+        if seat == 1:
+            up, right, down, left = south, west, north, east
+        else:
+            up, right, down, left = north, east, south, west
+        out[r, f, OBS_FACES + top] = 1.0
+        out[r, f, OBS_FACES + 4 + up] = 1.0
+        out[r, f, OBS_FACES + 8 + right] = 1.0
+        out[r, f, OBS_FACES + 12 + down] = 1.0
+        out[r, f, OBS_FACES + 16 + left] = 1.0
+        out[r, f, OBS_FACES + 20 + opposite(top, kind)] = 1.0
+    for s in range(2):
+        sq = data[REP_SQ + s]
+        m = data[REP_MOVE + s]
+        if sq < 0 or m < 0 or data[REP_COUNT + s] <= 0:
+            continue
+        r = sq // SIZE
+        f = sq % SIZE
+        if seat == 1:
+            r = SIZE - 1 - r
+            f = SIZE - 1 - f
+            if m >= M_TILT_N:
+                m = M_TILT_N + (m - M_TILT_N + 2) % 4
+        base = OBS_OWN_REP if s == seat else OBS_OPP_REP
+        out[r, f, base + m] = min(data[REP_COUNT + s], 2) / 2.0
+    out[:, :, OBS_QUIET] = min(data[QUIET], QUIET_DRAW) / QUIET_DRAW
+    out[:, :, OBS_TURN] = min(data[TURN], data[MAX_TURNS]) / max(data[MAX_TURNS], 1)
+    if data[OVER] == 0 and data[TO_MOVE] == seat:
+        out[:, :, OBS_TO_MOVE] = 1.0
