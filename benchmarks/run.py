@@ -1,12 +1,32 @@
-"""Random-play speed of every registered game, measured side by side in one run.
+"""Random-play speed of every registered game and of its peers, measured side by side in one run.
 
-    python -m benchmarks.run [--seconds 3] [--games dorix olix] [--out benchmarks/results/latest.json]
+    python -m benchmarks.run [--seconds 2] [--games dorix olix] [--all-options] [--sizes 1 64 1024]
+                             [--ppo-frames 8192 | --no-ppo] [--out benchmarks/results/latest.json]
 
-For each game (and option set) it prints turns per second of uniformly random legal play through
-(a) the PettingZoo API (``env.last()`` / ``observe`` / ``step``, as a user's loop does) and
-(b) the raw engine (``legal_actions`` + ``apply`` on the Game/State interface), and
-(c) ``clone()`` + ``apply`` (what MCTS needs); then PettingZoo's ``connect_four_v3`` through its API as
-a peer. Figures depend on the machine: compare only numbers from the same run.
+For each game (its default options; every option set of its ``CONFORMANCE_OPTIONS`` with
+``--all-options``) it prints turns per second of uniformly random legal play through
+
+* (a) ``pettingzoo``: the PettingZoo API as a user's loop drives it (AEC: ``agent_iter`` / ``last`` /
+  ``step``; simultaneous games: the Parallel API, one joint turn per ``step``);
+* (b) ``engine``: the raw engine in Python (``legal_actions`` + ``apply`` on the Game/State interface);
+* (c) ``batched N``: :class:`envs.vector.BatchedGames` at each batch size N, one compiled call per step
+  of all N games, masks and observations refreshed (random actions drawn by its compiled sampler);
+  ``batched N no obs``: the same without observations; ``compiled playouts``: the whole random game
+  loop inside numba (the engine's own speed, nothing handed back to Python between turns);
+* (d) ``clone_apply``: ``clone()`` before every ``apply`` (what MCTS does).
+
+Peers: PettingZoo's ``connect_four_v3`` through the same AEC loop; OpenSpiel's ``connect_four`` (raw
+``legal_actions`` + ``apply_action``, and with observation tensor and mask) and pgx's
+``connect_four`` on the CPU (jitted ``step`` of a batch) only where ``pyspiel`` / ``pgx`` are
+installed: they are optional extras of the benchmark, never dependencies of the library. Random
+choices in the Python loops use the same cheap picker for our games and for the peers.
+
+Then MaskablePPO frames per second (``--ppo-frames`` frames, default options of the first game):
+:class:`envs.vector.sb3.BatchedVecEnv` against SB3's ``DummyVecEnv`` of
+:class:`envs.core.single_agent.SingleAgentEnv`, same hyperparameters, random opponents.
+
+Every figure and every ratio to a peer is printed and written to ``--out`` (JSON). Figures depend on
+the machine and its load: compare only numbers from the same run.
 """
 
 from __future__ import annotations
@@ -15,11 +35,19 @@ import argparse
 import json
 import os
 import platform
+import random
 import time
 
 import numpy as np
 
 from envs.registry import env_module, game_names
+
+# Targets of issue 8 (ratios to peers measured in the same run).
+TARGETS = {
+    "pettingzoo_vs_connect_four": {"dorix": 5.0, "barc": 5.0, "olix": 3.0, "adix": 3.0},
+    "batched_vs_openspiel_raw": {"dorix": 4.0, "barc": 4.0, "olix": 1.0, "adix": 1.0},
+    "ppo_batched_vs_dummy": 2.0,
+}
 
 
 def _timed(step_fn, seconds: float) -> float:
@@ -31,26 +59,38 @@ def _timed(step_fn, seconds: float) -> float:
     return turns / (time.perf_counter() - start)
 
 
-def pettingzoo_turns(make_env, rng: np.random.Generator, parallel: bool = False):
+def _picker(seed: int):
+    """``pick(mask_or_indices)``: a uniformly random legal action, cheap (the same for us and for peers)."""
+    r = random.Random(seed).random
+
+    def pick(mask) -> int:
+        legal = mask.nonzero()[0]
+        return int(legal[int(r() * len(legal))])
+
+    return pick
+
+
+def pettingzoo_turns(make_env, seed: int, parallel: bool = False):
     """A function playing one random game through the PettingZoo API, returning its number of turns."""
     env = make_env()
+    pick = _picker(seed)
+    seeds = iter(range(seed, 1 << 62))
 
     def one_game() -> int:
         turns = 0
         if parallel:
-            obs, _ = env.reset(seed=int(rng.integers(1 << 30)))
+            obs, _ = env.reset(seed=next(seeds))
             while env.agents:
-                actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
-                obs, *_ = env.step(actions)
+                obs, *_ = env.step({a: pick(obs[a]["action_mask"]) for a in env.agents})
                 turns += 1
             return turns
-        env.reset(seed=int(rng.integers(1 << 30)))
+        env.reset(seed=next(seeds))
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 action = None
             else:
-                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                action = pick(obs["action_mask"])
                 turns += 1
             env.step(action)
         return turns
@@ -58,9 +98,10 @@ def pettingzoo_turns(make_env, rng: np.random.Generator, parallel: bool = False)
     return one_game
 
 
-def engine_turns(game, rng: np.random.Generator, clone: bool = False):
+def engine_turns(game, seed: int, clone: bool = False):
     """A function playing one random game on the raw engine (optionally cloning before each apply)."""
-    seats = game.info.num_seats
+    seats = range(game.info.num_seats)
+    r = random.Random(seed).random
 
     def one_game() -> int:
         state = game.new_initial_state()
@@ -69,58 +110,221 @@ def engine_turns(game, rng: np.random.Generator, clone: bool = False):
             if clone:
                 state = state.clone()
             if game.info.simultaneous:
-                state.apply_joint([int(rng.choice(state.legal_actions(s))) for s in range(seats)], check=False)
+                joint = []
+                for s in seats:
+                    legal = state.legal_actions(s)
+                    joint.append(int(legal[int(r() * len(legal))]) if len(legal) else 0)
+                state.apply_joint(joint, check=False)
             else:
-                state.apply(int(rng.choice(state.legal_actions())), check=False)
+                legal = state.legal_actions()
+                state.apply(int(legal[int(r() * len(legal))]), check=False)
             turns += 1
         return turns
 
     return one_game
 
 
-def main(argv=None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    parser.add_argument("--games", nargs="*", default=None, help="games to measure (default: all)")
-    parser.add_argument("--out", default="benchmarks/results/latest.json", help="where to write the figures")
-    args = parser.parse_args(argv)
-    rng = np.random.default_rng(0)
-    rows = []
-    for name in args.games or game_names():
-        module = env_module(name)
-        for options in module.CONFORMANCE_OPTIONS:
-            label = name + "".join(f" {k}={v}" for k, v in options.items())
-            game = module.make_game(**options)
-            simultaneous = game.info.simultaneous
-            make = (lambda m=module, o=options: m.parallel_env(**o)) if simultaneous else (
-                lambda m=module, o=options: m.env(**o))
-            row = {
-                "game": label,
-                "pettingzoo": _timed(pettingzoo_turns(make, rng, parallel=simultaneous), args.seconds),
-                "engine": _timed(engine_turns(game, rng), args.seconds),
-                "clone_apply": _timed(engine_turns(game, rng, clone=True), args.seconds),
-            }
-            rows.append(row)
-            print(f"{label:28s} pettingzoo {row['pettingzoo']:>11,.0f}  engine {row['engine']:>11,.0f}  "
-                  f"clone+apply {row['clone_apply']:>11,.0f}  turns/s", flush=True)
+def batched_turns(game, size: int, observe: bool = True):
+    """A function stepping a BatchedGames of ``size`` games with random legal actions; turns played."""
+    from envs.vector import BatchedGames
+
+    batch = BatchedGames(game, size, observe=observe, seed=0)
+    steps = max(1, 2048 // size)
+
+    def some_steps() -> int:
+        for _ in range(steps):
+            batch.step(batch.random_actions())
+        return steps * size
+
+    return some_steps
+
+
+def compiled_playouts(game, size: int = 1024, turns: int = 64):
+    from envs.vector import BatchedGames
+
+    batch = BatchedGames(game, size, observe=False, seed=0)
+
+    def some_turns() -> int:
+        batch.random_playouts(turns)
+        return turns * size
+
+    return some_turns
+
+
+# ----- peers ------------------------------------------------------------------------------------------
+def openspiel_turns(with_obs: bool, seed: int):
+    import pyspiel
+
+    game = pyspiel.load_game("connect_four")
+    r = random.Random(seed).random
+
+    def one_game() -> int:
+        state = game.new_initial_state()
+        turns = 0
+        while not state.is_terminal():
+            if with_obs:
+                state.observation_tensor(state.current_player())
+                mask = np.asarray(state.legal_actions_mask(), dtype=np.int8)
+                legal = mask.nonzero()[0]
+            else:
+                legal = state.legal_actions()
+            state.apply_action(int(legal[int(r() * len(legal))]))
+            turns += 1
+        return turns
+
+    return one_game
+
+
+def pgx_turns(size: int):
+    """pgx's connect_four on the CPU: a jitted, vmapped step of ``size`` games with automatic restarts
+    (written against pgx's documented API; pgx is not installed where this was written)."""
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    env = pgx.make("connect_four")
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+
+    @jax.jit
+    def act(state, key):
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        return jax.random.categorical(key, logits, axis=1)
+
+    key = jax.random.PRNGKey(0)
+    holder = {"state": init(jax.random.split(key, size)), "key": key}
+
+    def some_steps() -> int:
+        s, k = holder["state"], holder["key"]
+        for _ in range(16):
+            k, k1, k2 = jax.random.split(k, 3)
+            s = step(s, act(s, k1), jax.random.split(k2, size))
+        s.observation.block_until_ready()
+        holder["state"], holder["key"] = s, k
+        return 16 * size
+
+    return some_steps
+
+
+def measure_peers(seconds: float, sizes, log) -> dict:
     peers = {}
     try:
         from pettingzoo.classic import connect_four_v3
 
-        peers["pettingzoo connect_four_v3"] = _timed(pettingzoo_turns(connect_four_v3.env, rng), args.seconds)
-        print(f"{'peer: connect_four_v3':28s} pettingzoo {peers['pettingzoo connect_four_v3']:>11,.0f}  turns/s")
+        peers["pettingzoo connect_four_v3"] = _timed(pettingzoo_turns(connect_four_v3.env, 0), seconds)
     except ImportError as e:  # pragma: no cover - optional peer
-        print(f"peer connect_four_v3 unavailable: {e}")
-    if peers:
-        c4 = peers["pettingzoo connect_four_v3"]
-        for row in rows:
-            print(f"{row['game']:28s} PettingZoo API: {row['pettingzoo'] / c4:5.1f}x connect_four_v3")
-    result = {"machine": platform.platform(), "cpus": os.cpu_count(), "seconds": args.seconds,
-              "games": rows, "peers": peers}
+        log(f"peer pettingzoo connect_four_v3 unavailable: {e}")
+    try:
+        import pyspiel  # noqa: F401
+
+        peers["openspiel connect_four raw"] = _timed(openspiel_turns(False, 0), seconds)
+        peers["openspiel connect_four obs+mask"] = _timed(openspiel_turns(True, 0), seconds)
+    except ImportError:
+        log("peer OpenSpiel unavailable (pyspiel is not installed: pip install open_spiel to compare)")
+    try:
+        import pgx  # noqa: F401
+
+        for n in sizes:
+            peers[f"pgx connect_four cpu batch {n}"] = _timed(pgx_turns(n), seconds)
+    except ImportError:
+        log("peer pgx unavailable (pgx/jax are not installed: pip install pgx to compare)")
+    for k, v in peers.items():
+        log(f"{'peer: ' + k:44s} {v:>13,.0f} turns/s")
+    return peers
+
+
+# ----- MaskablePPO --------------------------------------------------------------------------------------
+PPO_SETTINGS = dict(n_steps=32, batch_size=512, n_epochs=4, learning_rate=3e-4, policy_kwargs={"net_arch": [256, 256]})
+
+
+def ppo_frames_per_second(game_name: str, frames: int, n_envs: int = 64) -> dict:
+    """MaskablePPO frames/s with the batched VecEnv and with DummyVecEnv of single envs (same settings)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from envs.core.single_agent import SingleAgentEnv
+    from envs.vector.sb3 import BatchedVecEnv
+
+    torch.set_num_threads(1)
+    result = {"n_envs": n_envs, "frames": frames, **{k: v for k, v in PPO_SETTINGS.items() if k != "policy_kwargs"},
+              "net_arch": PPO_SETTINGS["policy_kwargs"]["net_arch"]}
+    makers = {
+        "batched": lambda: BatchedVecEnv(game_name, n_envs, seed=0),
+        "dummy": lambda: DummyVecEnv([lambda: SingleAgentEnv(game_name) for _ in range(n_envs)]),
+    }
+    for name, make in makers.items():
+        venv = make()
+        MaskablePPO("MlpPolicy", venv, seed=0, **PPO_SETTINGS).learn(n_envs * PPO_SETTINGS["n_steps"])  # warm-up
+        model = MaskablePPO("MlpPolicy", venv, seed=0, **PPO_SETTINGS)
+        start = time.perf_counter()
+        model.learn(frames)
+        result[name] = model.num_timesteps / (time.perf_counter() - start)
+    result["ratio"] = result["batched"] / result["dummy"]
+    return result
+
+
+# ----- main ---------------------------------------------------------------------------------------------
+def _label(name: str, options: dict) -> str:
+    return name + "".join(f" {k}={v}" for k, v in options.items())
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--games", nargs="*", default=None, help="games to measure (default: all registered)")
+    parser.add_argument("--all-options", action="store_true", help="every option set of CONFORMANCE_OPTIONS")
+    parser.add_argument("--sizes", nargs="*", type=int, default=[1, 64, 1024], help="batch sizes")
+    parser.add_argument("--ppo-frames", type=int, default=8192, help="MaskablePPO frames per measurement")
+    parser.add_argument("--no-ppo", action="store_true", help="skip the MaskablePPO measurement")
+    parser.add_argument("--out", default="benchmarks/results/latest.json", help="where to write the figures")
+    args = parser.parse_args(argv)
+    log = lambda text: print(text, flush=True)  # noqa: E731
+    rows = []
+    for name in args.games or game_names():
+        module = env_module(name)
+        for options in module.CONFORMANCE_OPTIONS if args.all_options else [{}]:
+            label = _label(name, options)
+            game = module.make_game(**options)
+            simultaneous = game.info.simultaneous
+            make = (lambda m=module, o=options: m.parallel_env(**o)) if simultaneous else (
+                lambda m=module, o=options: m.env(**o))
+            row = {"game": label, "name": name, "options": options}
+            row["pettingzoo"] = _timed(pettingzoo_turns(make, 0, parallel=simultaneous), args.seconds)
+            row["engine"] = _timed(engine_turns(game, 0), args.seconds)
+            row["clone_apply"] = _timed(engine_turns(game, 0, clone=True), args.seconds)
+            for n in args.sizes:
+                row[f"batched {n}"] = _timed(batched_turns(game, n), args.seconds)
+            big = max(args.sizes)
+            row[f"batched {big} no obs"] = _timed(batched_turns(game, big, observe=False), args.seconds)
+            row["compiled playouts"] = _timed(compiled_playouts(game), args.seconds)
+            row["batched best"] = max(row[f"batched {n}"] for n in args.sizes)
+            rows.append(row)
+            log(f"{label:28s} " + "  ".join(f"{k} {v:,.0f}" for k, v in row.items()
+                                              if isinstance(v, float)) + "  turns/s")
+    peers = measure_peers(args.seconds, args.sizes, log)
+    ratios = []
+    for row in rows:
+        for peer, value in peers.items():
+            ours = row["pettingzoo"] if peer.startswith("pettingzoo") else row["batched best"]
+            what = "PettingZoo API" if peer.startswith("pettingzoo") else "batched (best size)"
+            ratios.append({"game": row["game"], "ours": what, "peer": peer, "ratio": ours / value})
+            log(f"{row['game']:28s} {what:20s} {ours / value:7.2f}x  {peer}")
+    ppo = None
+    if not args.no_ppo:
+        ppo_game = (args.games or game_names())[0]
+        ppo = ppo_frames_per_second(ppo_game, args.ppo_frames)
+        log(f"MaskablePPO {ppo_game}: batched VecEnv {ppo['batched']:,.0f} frames/s, DummyVecEnv of SingleAgentEnv "
+            f"{ppo['dummy']:,.0f} frames/s: {ppo['ratio']:.2f}x ({ppo['n_envs']} envs, n_steps {ppo['n_steps']}, "
+            f"batch {ppo['batch_size']}, {ppo['n_epochs']} epochs, MLP {ppo['net_arch']})")
+    result = {"machine": platform.platform(), "cpus": os.cpu_count(), "load": os.getloadavg(),
+              "seconds": args.seconds, "games": rows, "peers": peers, "ratios": ratios, "ppo": ppo,
+              "targets": TARGETS}
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
-    print(f"written to {args.out}")
+    log(f"written to {args.out}")
     return result
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from envs.core.errors import GameOptionError
 from envs.core.game import Game, State
@@ -64,6 +65,10 @@ class TurnBasedAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(game.info.num_actions) for a in self.possible_agents}
         self.state_: State | None = None
         self._window = None
+        # The legal mask of the seat to act, computed once per turn (observe() and step() share it).
+        self._mask: np.ndarray | None = None
+        self._mask_seat = -1
+        self._num_actions = game.info.num_actions
 
     # PettingZoo API ---------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -91,14 +96,22 @@ class TurnBasedAECEnv(AECEnv):
 
     def observe(self, agent):
         seat = self._seat[agent]
-        mask = self.state_.legal_mask(seat).astype(np.int8)
-        return {"observation": self.state_.observation(seat), "action_mask": mask}
+        state = self.state_
+        mask = self._mask.copy() if seat == self._mask_seat else state.legal_mask(seat)
+        # a bool array read as int8 (0/1): no conversion copy
+        return {"observation": state.observation(seat), "action_mask": mask.view(np.int8)}
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        self.state_.apply(action)  # raises IllegalActionError, state untouched
+        mask = self._mask
+        if (
+            type(action) is int or (isinstance(action, np.integer) and not isinstance(action, np.bool_))
+        ) and 0 <= action < self._num_actions and mask is not None and mask[action]:
+            self.state_.apply(int(action), check=False)  # legal: checked against this turn's mask
+        else:
+            self.state_.apply(action)  # the engine's check raises IllegalActionError, state untouched
         self._cumulative_rewards[agent] = 0.0
         self._after_change()
         self._accumulate_rewards()
@@ -108,6 +121,7 @@ class TurnBasedAECEnv(AECEnv):
     def _after_change(self) -> None:
         """Copy the engine's outcome into PettingZoo's dictionaries and pick the next agent."""
         state = self.state_
+        self._mask, self._mask_seat = None, -1
         if state.is_terminal():
             returns = state.returns()
             done = self.truncations if state.is_truncated() else self.terminations
@@ -118,11 +132,16 @@ class TurnBasedAECEnv(AECEnv):
             nxt = (self._seat[self.agent_selection] + 1) % len(self.possible_agents)
             self.agent_selection = self.possible_agents[nxt]
         else:
+            rewards = self.rewards
             for agent in self.agents:
-                self.rewards[agent] = 0.0
-            self.agent_selection = self.possible_agents[state.current_seat]
+                rewards[agent] = 0.0
+            seat = state.current_seat
+            self.agent_selection = self.possible_agents[seat]
+            self._mask, self._mask_seat = state.legal_mask(seat), seat
+        turn = state.turn
+        infos = self.infos
         for agent in self.agents:
-            self.infos[agent] = {"turn": state.turn}
+            infos[agent] = {"turn": turn}
 
     def render(self):
         if self.render_mode is None:
@@ -158,7 +177,48 @@ class TurnBasedAECEnv(AECEnv):
         return self.state_.observation(0)
 
 
+class _LeanIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the wrapped env's fields directly."""
+
+    def __next__(self):
+        wrapper = self.env
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return raw.agent_selection
+
+
+class _LeanIterable(AECOrderEnforcingIterable):
+    def __iter__(self):
+        return _LeanIterator(self.env, self.max_iter)
+
+
+class LeanOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper (same checks, same errors) whose per-turn calls (``agent_iter``,
+    ``last``, ``step``) reach the environment without going through ``__getattr__`` for every field."""
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # PettingZoo's error
+        return _LeanIterable(self, max_iter)
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            return super().last(observe)  # PettingZoo's error
+        return self.env.last(observe)
+
+    def step(self, action) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)  # PettingZoo's error or warning
+
+
 def wrap_aec(raw: AECEnv) -> AECEnv:
     """The standard wrapping for ``env()``: PettingZoo's order enforcement (calls in the right order,
     reset first). Illegal actions are not hidden by a wrapper: the engine raises a clear error."""
-    return wrappers.OrderEnforcingWrapper(raw)
+    return LeanOrderEnforcingWrapper(raw)
