@@ -134,7 +134,7 @@ def render_rgb(state, cell_px: int = 72) -> np.ndarray:
         else:
             draw.rounded_rectangle(box, radius=cell_px // 8, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat],
                                    width=2)
-        g = cell_px // 4
+        g = cell_px // 3
         cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
         _glyph(draw, top, (cx - g // 2 - 2, cy - g // 2 - 2, cx + g // 2 + 2, cy + g // 2 + 2), WEAPON_COLOURS[top])
         letter = (235, 235, 235) if seat == 1 else (70, 60, 50)
