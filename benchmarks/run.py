@@ -74,17 +74,17 @@ def pettingzoo_turns(make_env, seed: int, parallel: bool = False):
     """A function playing one random game through the PettingZoo API, returning its number of turns."""
     env = make_env()
     pick = _picker(seed)
-    seeds = iter(range(seed, 1 << 62))
+    seeds = iter([seed])  # seeded once, as a user's loop does: later resets continue the sequence
 
     def one_game() -> int:
         turns = 0
         if parallel:
-            obs, _ = env.reset(seed=next(seeds))
+            obs, _ = env.reset(seed=next(seeds, None))
             while env.agents:
                 obs, *_ = env.step({a: pick(obs[a]["action_mask"]) for a in env.agents})
                 turns += 1
             return turns
-        env.reset(seed=next(seeds))
+        env.reset(seed=next(seeds, None))
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:

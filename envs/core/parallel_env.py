@@ -74,6 +74,7 @@ class SimultaneousParallelEnv(ParallelEnv):
         self.state_: State | None = None
         self.ordered: set = set()  # agents whose action for this turn is in (AEC form only)
         self._window = None
+        self._masks: dict = {}  # seat -> legal mask of this turn, computed once (observe and step share it)
 
     # PettingZoo API ---------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -89,8 +90,10 @@ class SimultaneousParallelEnv(ParallelEnv):
         self.state_ = start_state(self.game, options)
         self.agents = [] if self.state_.is_terminal() else self.possible_agents[:]
         self.ordered = set()
+        self._masks = {}
         observations = {a: self._observe(a) for a in self.possible_agents}
-        infos = {a: {"turn": self.state_.turn, "void_action": False} for a in self.possible_agents}
+        turn = self.state_.turn
+        infos = {a: {"turn": turn, "void_action": False} for a in self.possible_agents}
         if self.render_mode == "human":
             self.render()
         return observations, infos
@@ -110,19 +113,24 @@ class SimultaneousParallelEnv(ParallelEnv):
         # seats that do not act this turn (none in most games) get a placeholder the engine ignores
         joint = [actions[a] if a in acting else 0 for a in self.possible_agents]
         void = set()
+        num_actions = self.game.info.num_actions
         if self.illegal_actions == "void":
             for a in acting:
-                _check_action_type(actions[a], self.game.info.num_actions)
-                if not self.state_.legal_mask(self._seat[a])[actions[a]]:
+                _check_action_type(actions[a], num_actions)
+                if not self._mask(self._seat[a])[actions[a]]:
                     void.add(a)
             self.state_.apply_joint([int(x) for x in joint], check=False)
+        elif all(_is_action(actions[a], num_actions) and self._mask(self._seat[a])[actions[a]] for a in acting):
+            self.state_.apply_joint([int(x) for x in joint], check=False)  # checked against this turn's masks
         else:
-            self.state_.apply_joint(joint)  # raises IllegalActionError, state untouched
+            self.state_.apply_joint(joint)  # the engine's check raises IllegalActionError, state untouched
         self.ordered = set()
+        self._masks = {}
         state = self.state_
         live = self.agents
         observations = {a: self._observe(a) for a in live}
-        infos = {a: {"turn": state.turn, "void_action": a in void} for a in live}
+        turn = state.turn
+        infos = {a: {"turn": turn, "void_action": a in void} for a in live}
         terminations = {a: False for a in live}
         truncations = {a: False for a in live}
         rewards = {a: 0.0 for a in live}
@@ -137,10 +145,17 @@ class SimultaneousParallelEnv(ParallelEnv):
             self.render()
         return observations, rewards, terminations, truncations, infos
 
+    def _mask(self, seat: int) -> np.ndarray:
+        """The legal mask of ``seat`` this turn (computed once per turn; do not modify it)."""
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self._masks[seat] = self.state_.legal_mask(seat)
+        return mask
+
     def _observe(self, agent) -> dict:
         seat = self._seat[agent]
-        mask = self.state_.legal_mask(seat).astype(np.int8)
-        return {"observation": self.state_.observation(seat), "action_mask": mask}
+        # a copy of the bool mask read as int8 (0/1): the agent may keep or modify it
+        return {"observation": self.state_.observation(seat), "action_mask": self._mask(seat).copy().view(np.int8)}
 
     # orders given one by one (the AEC form) ---------------------------------------------------
     def check_action(self, agent, action) -> None:
@@ -200,6 +215,12 @@ class SimultaneousParallelEnv(ParallelEnv):
     def state(self) -> np.ndarray:
         """A global view of the game: seat 0's observation tensor."""
         return self.state_.observation(0)
+
+
+def _is_action(action, num_actions: int) -> bool:
+    """True when ``action`` is an integer (not a bool) in ``0..num_actions-1``."""
+    return (type(action) is int or (isinstance(action, np.integer) and not isinstance(action, np.bool_))) and (
+        0 <= action < num_actions)
 
 
 def _check_action_type(action, num_actions: int) -> None:
