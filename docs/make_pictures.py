@@ -4,7 +4,8 @@
     python docs/make_pictures.py dorix      # only some
 
 Each position comes from games between greedy agents (``training.agents``, fixed seeds, so the
-pictures are reproducible): the longest of 6, at about 70% of its length. Its notation is printed.
+pictures are reproducible): the longest of 6, at about 70% of its length (random games when greedy ones
+all end within 10 moves). Its notation is printed.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ if str(ROOT) not in sys.path:
 
 from PIL import Image  # noqa: E402
 
-from envs.core.replay import GameRecord, play_record  # noqa: E402
+from envs.core.replay import GameRecord, play_record, random_record  # noqa: E402
 from envs.registry import game_names, make_game  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 SEEDS = 6
+MIN_MOVES = 10
 
 
 def mid_game(name: str, fraction: float = 0.7) -> GameRecord:
@@ -35,6 +37,8 @@ def mid_game(name: str, fraction: float = 0.7) -> GameRecord:
         for seed in range(SEEDS)
     ]
     full = max(games, key=len)  # the longest of a few games: the fullest board
+    if len(full) < MIN_MOVES:  # greedy play ends this game too soon for a mid-game picture
+        full = max((random_record(game, seed=seed) for seed in range(SEEDS)), key=len)
     cut = max(1, int(len(full) * fraction))
     return GameRecord(full.start, full.moves[:cut])
 

@@ -28,6 +28,19 @@ if str(ROOT) not in sys.path:
 
 from envs.registry import env_module, game_names  # noqa: E402
 
+ADIX_START = (
+    "adix 4crps4/thpsthpsthpsthpsthpsthpsthpsthpsthps/9/9/9/9/9/ThpsThpsThpsThpsThpsThpsThpsThpsThps/4Crps4 "
+    "move=0 turn=0 quiet=0"
+)
+ADIX_CAPTURE = (
+    "adix 9/thpsthpsthpsthpscrpsthps1thpsthps/3tpsh3tprs1/9/8Tpsr/9/9/ThpsThpsThpsThpsThpsThpsThps1Tsph/4Crsp4 "
+    "move=0 turn=14 quiet=0 rep=0:i2:E:1 last=g7h7"
+)
+ADIX_WIN = (
+    "adix 9/thpsthpsthpsthpscrpsthps1thpsthps/3Tsph5/3tpsh2Tspr2/9/9/9/ThpsThpsThpsThpsThpsThpsThps2/4Crsp2tprs1 "
+    "move=1 turn=19 quiet=0 last=i4g6"
+)
+
 # Per game: options for the notebook, positions that show the rules (markdown, position, moves to play
 # from it), a scripted position for the environment section, and training settings.
 RULE_PICTURES = {
@@ -91,6 +104,74 @@ RULE_PICTURES = {
             ),
         ],
         "scripted": ("olix 11/11/11/11/11/11/11/11/w10/w10/www5bbb move=0 turn=8", ["d1", "j2"]),
+    },
+    "adix": {
+        "options": {},
+        "pictures": [
+            (
+                "**The start.** Each player has a captain (gold ring, rock on top) and 9 teammates showing "
+                "their shelter: a sheltered cube is never captured and can only tilt. Only the top face is "
+                "active; the letters on the edges are the side faces.",
+                ADIX_START,
+                [],
+            ),
+            (
+                "**Tilting.** A cube rolls onto an adjacent empty square and shows a new top face: the "
+                "teammate on e2 rolls north to e3 and now shows paper.",
+                ADIX_START,
+                ["e2~e3"],
+            ),
+            (
+                "**Capture.** Rock moves in the 8 directions, paper orthogonally, scissors diagonally (a "
+                "teammate slides any distance, the captain one square), and rock beats scissors beats paper "
+                "beats rock. White's scissors on i2 slide to d7 and cut Black's paper.",
+                ADIX_CAPTURE,
+                ["i2xd7"],
+            ),
+            (
+                "**Capturing the captain wins.** Black's paper on h1 slides to e1 and captures White's "
+                "captain, which shows rock.",
+                ADIX_WIN,
+                ["h1xe1"],
+            ),
+        ],
+        "scripted": (
+            ADIX_START,
+            ["e2~e3", "e8~e7"],
+        ),
+    },
+    "barc": {
+        "options": {},
+        "pictures": [
+            (
+                "**The start.** Six pawns each on the two back ranks: player_0 (South, light) below, player_1 "
+                "(North, dark) above. Each turn both players give one order at the same time.",
+                "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
+                [],
+            ),
+            (
+                "**Simultaneous orders, and a clash.** Turn 1: f2-e3 and f5-e4 both succeed. Turn 2: both "
+                "orders name d4, so nobody moves. The picture shows both players' last orders.",
+                "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
+                ["player_0: f2-e3 | player_1: f5-e4", "player_0: e3-d4 | player_1: e4-d4"],
+            ),
+            (
+                "**Capture by stacking.** A stack moves onto an enemy stack and covers it: the new stack "
+                "belongs to the top pawn, and a stack of h pawns may move up to h squares.",
+                "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
+                ["player_0: a2-a3 | player_1: a5-a4", "player_0: a3-a4 | player_1: stay"],
+            ),
+            (
+                "**Three in a row wins.** Three neighbouring squares in a row, column or diagonal topped by "
+                "one's colour win (here a2, b2, c2).",
+                "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
+                ["player_0: a1-b2 | player_1: stay", "player_0: b1-c2 | player_1: stay"],
+            ),
+        ],
+        "scripted": (
+            "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
+            ["f2-e3 | f5-e4", "e3-d4 | e4-d4"],
+        ),
     },
 }
 
@@ -187,7 +268,7 @@ def _rule_cells(name: str, spec: dict) -> list:
 
 
 RANDOM_GAME = """\
-record = random_record(game, seed=0)
+record = random_record(game, seed=0, max_moves=16 if QUICK else None)  # the whole game unless QUICK
 print(record.to_text())
 show(record.last, titles=["the end of a random game"])
 gif = record.save_gif(OUT / f"{GAME}_random.gif", duration_ms=300)
@@ -199,10 +280,22 @@ POSITION = {position!r}
 MOVES = {moves!r}
 module = env_module(GAME)
 if game.info.simultaneous:
+    from envs.core.replay import parse_move
+
     env = module.parallel_env(render_mode="rgb_array", **OPTIONS)
-    observations, infos = env.reset(seed=0, options={{"position": POSITION}})
-    state = env.unwrapped.game_state if hasattr(env.unwrapped, "game_state") else game.from_text(POSITION)
-    print(state.render_text())
+    env.reset(seed=0, options={{"position": POSITION}})
+    for text in MOVES:
+        state = env.unwrapped.game_state
+        orders = [order.split(":")[-1].strip() for order in text.split("|")]
+        agents = env.agents
+        actions = {{agent: parse_move(state, order, seat) for seat, (agent, order) in enumerate(zip(agents, orders))}}
+        print("orders:", orders)
+        observations, rewards, terminations, truncations, infos = env.step(actions)
+    print(env.unwrapped.game_state.render_text())
+    plt.imshow(env.render())
+    plt.axis("off")
+    plt.show()
+    env.close()
 else:
     env = module.env(render_mode="rgb_array", **OPTIONS)
     env.reset(seed=0, options={{"position": POSITION}})
@@ -263,7 +356,7 @@ from stable_baselines3.common.monitor import Monitor
 from envs.core.single_agent import SingleAgentEnv
 
 torch.set_num_threads(1)
-STEPS = 1_024 if QUICK else {steps}
+STEPS = 512 if QUICK else {steps}
 train_env = Monitor(SingleAgentEnv(game=GAME, game_options=OPTIONS, opponent="random"))
 model = MaskablePPO("MlpPolicy", train_env, n_steps=256 if QUICK else 1024, batch_size=64, seed=0, verbose=0)
 model.learn(total_timesteps=STEPS)
@@ -288,7 +381,7 @@ from envs.core.replay import play_record
 from training.agents import PolicyAgent, make_agent
 from training.evaluate import fit_elo, format_table, play_match
 
-GAMES = 10 if QUICK else 100
+GAMES = 4 if QUICK else 100
 learner = PolicyAgent(model.policy, name="ppo")
 results = [
     play_match(game, learner, make_agent(baseline, game, seed=1), GAMES, seed=0, name_a="ppo", name_b=baseline)
@@ -298,7 +391,7 @@ print(format_table(results, fit_elo(["ppo", "random", "greedy"], results)))
 
 # one game of the trained agent (seat 0) against greedy, as a move list and a GIF
 seat_agents = [learner] + [make_agent("greedy", game, seed=2)] * (game.info.num_seats - 1)
-record = play_record(game, seat_agents)
+record = play_record(game, seat_agents, max_moves=16 if QUICK else None)
 print(record.to_text()[-400:])
 display(Image(filename=record.save_gif(OUT / f"{GAME}_ppo_vs_greedy.gif", duration_ms=300)))"""
 
@@ -352,9 +445,23 @@ from training.evaluate import format_table, round_robin, wilson_interval
 
 torch.set_num_threads(1)
 QUICK = os.environ.get("NOTEBOOK_QUICK") == "1"
-GAMES = 2 if QUICK else 20  # games per pair of agents
-MCTS = "mcts:8" if QUICK else "mcts:50"
-BASELINES = ["random", "greedy", MCTS]
+# games per pair of agents, MCTS simulations per move, game options; ADIX games are long and its MCTS
+# rollouts too, so it gets fewer games, fewer simulations and a shorter turn limit (a draw when reached)
+DEFAULT = {"games": 20, "mcts": 50, "options": {}}
+SETTINGS = {"adix": {"games": 10, "mcts": 10, "options": {"max_turns": 120}}}
+QUICK_SETTINGS = {"games": 2, "mcts": 4}
+
+
+def settings(name):
+    conf = {**DEFAULT, **SETTINGS.get(name, {})}
+    if QUICK:
+        conf.update(QUICK_SETTINGS)
+        conf["options"] = {k: min(v, 40) if k == "max_turns" else v for k, v in conf["options"].items()}
+    return conf
+
+
+def baselines(name):
+    return ["random", "greedy", f"mcts:{settings(name)['mcts']}"]
 
 
 def shipped_model(name):
@@ -370,9 +477,9 @@ print("games:", game_names())"""
 BENCH_SPEED = """\
 rows = []
 for name in game_names():
-    game = make_game(name)
+    game = make_game(name, **settings(name)["options"])
     state = random_record(game, seed=0, max_moves=10).last
-    specs = BASELINES + ([shipped_model(name)] if shipped_model(name) else [])
+    specs = baselines(name) + ([shipped_model(name)] if shipped_model(name) else [])
     for spec in specs:
         try:
             agent = make_agent(spec, game, seed=0)
@@ -393,8 +500,9 @@ for name, spec, ms in rows:
 BENCH_RR = """\
 tables = {}
 for name in game_names():
-    game = make_game(name)
-    specs = list(BASELINES)
+    conf = settings(name)
+    game = make_game(name, **conf["options"])
+    specs = baselines(name)
     model = shipped_model(name)
     if model:
         try:
@@ -402,14 +510,24 @@ for name in game_names():
             specs.append(model)
         except ValueError as e:
             print(f"{name}: skipping {model}: {e}")
-    results, elo = round_robin(game, specs, games=GAMES, seed=0, show_progress=False)
+    results, elo = round_robin(game, specs, games=conf["games"], seed=0, show_progress=False)
     tables[name] = (results, elo)
-    print(f"== {name}: {GAMES} games per pair ==")
+    label = f"{name} {conf['options']}" if conf["options"] else name
+    print(f"== {label}: {conf['games']} games per pair ==")
     print(format_table(results, elo))
     print()"""
 
 BENCH_PLOT = """\
 names = list(tables)
+# one bar per kind of agent (the MCTS budget differs from game to game, each game has its own model)
+def kind(agent):
+    return "mcts" if agent.startswith("mcts") else agent if agent in ("random", "greedy") else "trained model"
+
+
+tables = {g: (res, {kind(a): v for a, v in elo.items()}) for g, (res, elo) in tables.items()}
+for g, (res, _) in tables.items():
+    for p in res:
+        p.a, p.b = kind(p.a), kind(p.b)
 agents = sorted({a for _, elo in tables.values() for a in elo}, key=lambda a: (a != "random", a))
 fig, axes = plt.subplots(1, 2, figsize=(12, 4))
 width = 0.8 / max(1, len(agents))

@@ -217,11 +217,12 @@ def render_with_geometry(state: State):
     return frame, (BoardGeometry(made[0]) if made else None)
 
 
-_SQUARE = re.compile(r"(?<![a-z0-9])([a-z])(\d{1,2})(?!\d)")
+_SQUARE = re.compile(r"([a-z])(\d{1,2})(?!\d)")
 
 
 def squares_in(text: str, files: int, ranks: int) -> list[str]:
-    """The board squares named in a move's notation, in order (``a1-b2`` -> ``['a1', 'b2']``)."""
+    """The board squares named in a move's notation, in order (``a1-b2``, ``a1xb2`` or ``a1b2`` ->
+    ``['a1', 'b2']``; ``e2L`` -> ``['e2']``; ``stay`` -> ``[]``)."""
     out = []
     for m in _SQUARE.finditer(text.lower()):
         f, r = ord(m.group(1)) - ord("a"), int(m.group(2))
@@ -280,7 +281,8 @@ class ClickSelector:
             )
             return None
         if exact:
-            self.message = f"click {square} again for {self.texts[exact[0]]}, or the next square"
+            names = " / ".join(self.texts[a] for a in exact[:4])
+            self.message = f"click {square} again for {names}, or the next square"
         else:
             self.message = f"{'-'.join(sel)}: click the next square"
         return None

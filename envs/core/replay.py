@@ -56,11 +56,12 @@ def parse_move(state: State, text: str, seat: int | None = None) -> int:
 
 
 def move_text(state: State, move, seat: int | None = None) -> str:
-    """The notation of ``move`` (an action, or a tuple of actions for a simultaneous turn) in ``state``."""
-    if state.game.info.simultaneous:
+    """The notation of ``move`` in ``state``: an action (of ``seat``), or a tuple of actions, one per
+    seat, for a simultaneous turn."""
+    if state.game.info.simultaneous and isinstance(move, (tuple, list, np.ndarray)):
         names = state.game.info.seat_names
         return " | ".join(f"{names[s]}: {_action_text(state, a, s)}" for s, a in enumerate(move))
-    return _action_text(state, int(move), seat)
+    return _action_text(state, int(move), seat)  # one action (of ``seat`` in a simultaneous game)
 
 
 def _action_text(state: State, action: int, seat: int | None) -> str:
