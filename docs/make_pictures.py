@@ -4,8 +4,8 @@
     python docs/make_pictures.py dorix      # only some
 
 Each position comes from games between greedy agents (``training.agents``, fixed seeds, so the
-pictures are reproducible): the longest of 6, at about 70% of its length (random games when greedy ones
-all end within 10 moves). Its notation is printed.
+pictures are reproducible): the longest of 6, at about 70% of its length (the longest of 30 random
+games when greedy ones all end within 10 moves). Its notation is printed.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def mid_game(name: str, fraction: float = 0.7) -> GameRecord:
     ]
     full = max(games, key=len)  # the longest of a few games: the fullest board
     if len(full) < MIN_MOVES:  # greedy play ends this game too soon for a mid-game picture
-        full = max((random_record(game, seed=seed) for seed in range(SEEDS)), key=len)
+        full = max((random_record(game, seed=seed) for seed in range(5 * SEEDS)), key=len)
     cut = max(1, int(len(full) * fraction))
     return GameRecord(full.start, full.moves[:cut])
 
