@@ -1,7 +1,8 @@
 """Random-play speed of every registered game and of its peers, measured side by side in one run.
 
     python -m benchmarks.run [--seconds 2] [--games dorix olix] [--all-options] [--sizes 1 64 1024]
-                             [--ppo-frames 8192 | --no-ppo] [--out benchmarks/results/latest.json]
+                             [--ppo-frames 8192 --ppo-envs 128 --ppo-net 64 64 --ppo-epochs 2 | --no-ppo]
+                             [--out benchmarks/results/latest.json]
 
 For each game (its default options; every option set of its ``CONFORMANCE_OPTIONS`` with
 ``--all-options``) it prints turns per second of uniformly random legal play through
@@ -235,11 +236,13 @@ def measure_peers(seconds: float, sizes, log) -> dict:
 
 
 # ----- MaskablePPO --------------------------------------------------------------------------------------
-PPO_SETTINGS = dict(n_steps=32, batch_size=512, n_epochs=4, learning_rate=3e-4, policy_kwargs={"net_arch": [256, 256]})
+# Large-batch PPO, the setting batched environments are for: 128 games, 4096 frames per rollout.
+PPO_SETTINGS = dict(n_steps=32, batch_size=2048, n_epochs=2, learning_rate=3e-4, policy_kwargs={"net_arch": [64, 64]})
 
 
-def ppo_frames_per_second(game_name: str, frames: int, n_envs: int = 64) -> dict:
-    """MaskablePPO frames/s with the batched VecEnv and with DummyVecEnv of single envs (same settings)."""
+def ppo_frames_per_second(game_name: str, frames: int, n_envs: int = 128, settings: dict | None = None) -> dict:
+    """MaskablePPO frames/s with the batched VecEnv and with DummyVecEnv of single envs (same settings,
+    random opponents, one torch thread); the clock runs over ``learn(frames)`` after a warm-up."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -247,17 +250,18 @@ def ppo_frames_per_second(game_name: str, frames: int, n_envs: int = 64) -> dict
     from envs.core.single_agent import SingleAgentEnv
     from envs.vector.sb3 import BatchedVecEnv
 
+    settings = dict(settings or PPO_SETTINGS)
     torch.set_num_threads(1)
-    result = {"n_envs": n_envs, "frames": frames, **{k: v for k, v in PPO_SETTINGS.items() if k != "policy_kwargs"},
-              "net_arch": PPO_SETTINGS["policy_kwargs"]["net_arch"]}
+    result = {"n_envs": n_envs, "frames": frames, **{k: v for k, v in settings.items() if k != "policy_kwargs"},
+              "net_arch": settings["policy_kwargs"]["net_arch"]}
     makers = {
         "batched": lambda: BatchedVecEnv(game_name, n_envs, seed=0),
         "dummy": lambda: DummyVecEnv([lambda: SingleAgentEnv(game_name) for _ in range(n_envs)]),
     }
     for name, make in makers.items():
         venv = make()
-        MaskablePPO("MlpPolicy", venv, seed=0, **PPO_SETTINGS).learn(n_envs * PPO_SETTINGS["n_steps"])  # warm-up
-        model = MaskablePPO("MlpPolicy", venv, seed=0, **PPO_SETTINGS)
+        MaskablePPO("MlpPolicy", venv, seed=0, **settings).learn(n_envs * settings["n_steps"])  # warm-up
+        model = MaskablePPO("MlpPolicy", venv, seed=0, **settings)
         start = time.perf_counter()
         model.learn(frames)
         result[name] = model.num_timesteps / (time.perf_counter() - start)
@@ -275,8 +279,11 @@ def main(argv=None) -> dict:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--games", nargs="*", default=None, help="games to measure (default: all registered)")
     parser.add_argument("--all-options", action="store_true", help="every option set of CONFORMANCE_OPTIONS")
-    parser.add_argument("--sizes", nargs="*", type=int, default=[1, 64, 1024], help="batch sizes")
+    parser.add_argument("--sizes", nargs="*", type=int, default=[1, 64, 256, 1024], help="batch sizes")
     parser.add_argument("--ppo-frames", type=int, default=8192, help="MaskablePPO frames per measurement")
+    parser.add_argument("--ppo-envs", type=int, default=128, help="MaskablePPO: number of games")
+    parser.add_argument("--ppo-net", nargs="*", type=int, default=[64, 64], help="MaskablePPO: MLP layer sizes")
+    parser.add_argument("--ppo-epochs", type=int, default=2, help="MaskablePPO: epochs per rollout")
     parser.add_argument("--no-ppo", action="store_true", help="skip the MaskablePPO measurement")
     parser.add_argument("--out", default="benchmarks/results/latest.json", help="where to write the figures")
     args = parser.parse_args(argv)
@@ -314,7 +321,8 @@ def main(argv=None) -> dict:
     ppo = None
     if not args.no_ppo:
         ppo_game = (args.games or game_names())[0]
-        ppo = ppo_frames_per_second(ppo_game, args.ppo_frames)
+        settings = {**PPO_SETTINGS, "n_epochs": args.ppo_epochs, "policy_kwargs": {"net_arch": args.ppo_net}}
+        ppo = ppo_frames_per_second(ppo_game, args.ppo_frames, args.ppo_envs, settings)
         log(f"MaskablePPO {ppo_game}: batched VecEnv {ppo['batched']:,.0f} frames/s, DummyVecEnv of SingleAgentEnv "
             f"{ppo['dummy']:,.0f} frames/s: {ppo['ratio']:.2f}x ({ppo['n_envs']} envs, n_steps {ppo['n_steps']}, "
             f"batch {ppo['batch_size']}, {ppo['n_epochs']} epochs, MLP {ppo['net_arch']})")
