@@ -248,8 +248,9 @@ def peer_tasks(sizes, log) -> dict:
 PPO_SETTINGS = dict(n_steps=32, batch_size=2048, n_epochs=2, learning_rate=3e-4, policy_kwargs={"net_arch": [64, 64]})
 
 
-def ppo_frames_per_second(game_name: str, frames: int, n_envs: int = 128, settings: dict | None = None,
-                          rounds: int = 1) -> dict:
+def ppo_frames_per_second(
+    game_name: str, frames: int, n_envs: int = 128, settings: dict | None = None, rounds: int = 1
+) -> dict:
     """MaskablePPO frames/s with the batched VecEnv and with DummyVecEnv of single envs (same settings,
     random opponents, one torch thread); the clock runs over ``learn(frames)`` after a warm-up."""
     import torch
@@ -261,8 +262,12 @@ def ppo_frames_per_second(game_name: str, frames: int, n_envs: int = 128, settin
 
     settings = dict(settings or PPO_SETTINGS)
     torch.set_num_threads(1)
-    result = {"n_envs": n_envs, "frames": frames, **{k: v for k, v in settings.items() if k != "policy_kwargs"},
-              "net_arch": settings["policy_kwargs"]["net_arch"]}
+    result = {
+        "n_envs": n_envs,
+        "frames": frames,
+        **{k: v for k, v in settings.items() if k != "policy_kwargs"},
+        "net_arch": settings["policy_kwargs"]["net_arch"],
+    }
     makers = {
         "batched": lambda: BatchedVecEnv(game_name, n_envs, seed=0),
         "dummy": lambda: DummyVecEnv([lambda: SingleAgentEnv(game_name) for _ in range(n_envs)]),
@@ -306,16 +311,23 @@ def main(argv=None) -> dict:
         for options in module.CONFORMANCE_OPTIONS if args.all_options else [{}]:
             game = module.make_game(**options)
             simultaneous = game.info.simultaneous
-            make = (lambda m=module, o=options: m.parallel_env(**o)) if simultaneous else (
-                lambda m=module, o=options: m.env(**o))
+            make = (
+                (lambda m=module, o=options: m.parallel_env(**o))
+                if simultaneous
+                else (lambda m=module, o=options: m.env(**o))
+            )
             row = {"game": _label(name, options), "name": name, "options": options}
             rows.append(row)
-            tasks += [(row, "pettingzoo", pettingzoo_turns(make, 0, parallel=simultaneous)),
-                      (row, "engine", engine_turns(game, 0)),
-                      (row, "clone_apply", engine_turns(game, 0, clone=True))]
+            tasks += [
+                (row, "pettingzoo", pettingzoo_turns(make, 0, parallel=simultaneous)),
+                (row, "engine", engine_turns(game, 0)),
+                (row, "clone_apply", engine_turns(game, 0, clone=True)),
+            ]
             tasks += [(row, f"batched {n}", batched_turns(game, n)) for n in args.sizes]
-            tasks += [(row, f"batched {max(args.sizes)} no obs", batched_turns(game, max(args.sizes), observe=False)),
-                      (row, "compiled playouts", compiled_playouts(game))]
+            tasks += [
+                (row, f"batched {max(args.sizes)} no obs", batched_turns(game, max(args.sizes), observe=False)),
+                (row, "compiled playouts", compiled_playouts(game)),
+            ]
     peers = {}
     tasks += [(peers, key, fn) for key, fn in peer_tasks(args.sizes, log).items()]
     # Rounds over every measurement, keeping each one's best: the machine's load changes during a run,
@@ -326,8 +338,11 @@ def main(argv=None) -> dict:
         log(f"round {r + 1}/{args.rounds} done")
     for row in rows:
         row["batched best"] = max(row[f"batched {n}"] for n in args.sizes)
-        log(f"{row['game']:28s} " + "  ".join(f"{k} {v:,.0f}" for k, v in row.items()
-                                                  if isinstance(v, float)) + "  turns/s")
+        log(
+            f"{row['game']:28s} "
+            + "  ".join(f"{k} {v:,.0f}" for k, v in row.items() if isinstance(v, float))
+            + "  turns/s"
+        )
     for key, value in peers.items():
         log(f"{'peer: ' + key:44s} {value:>13,.0f} turns/s")
     ratios = []
@@ -342,21 +357,41 @@ def main(argv=None) -> dict:
             continue
         for row in rows:
             ratio = row["batched best"] / value
-            ratios.append({"game": row["game"], "ours": "batched (best size)", "peer": peer, "ratio": ratio,
-                           "reference": "issue 8's figure, not measured in this run"})
-            log(f"{row['game']:28s} {'batched (best size)':20s} {ratio:7.2f}x  {peer} = {value:,} "
-                f"(issue 8's figure for this machine; NOT measured in this run)")
+            ratios.append(
+                {
+                    "game": row["game"],
+                    "ours": "batched (best size)",
+                    "peer": peer,
+                    "ratio": ratio,
+                    "reference": "issue 8's figure, not measured in this run",
+                }
+            )
+            log(
+                f"{row['game']:28s} {'batched (best size)':20s} {ratio:7.2f}x  {peer} = {value:,} "
+                f"(issue 8's figure for this machine; NOT measured in this run)"
+            )
     ppo = None
     if not args.no_ppo:
         ppo_game = (args.games or game_names())[0]
         settings = {**PPO_SETTINGS, "n_epochs": args.ppo_epochs, "policy_kwargs": {"net_arch": args.ppo_net}}
         ppo = ppo_frames_per_second(ppo_game, args.ppo_frames, args.ppo_envs, settings, args.rounds)
-        log(f"MaskablePPO {ppo_game}: batched VecEnv {ppo['batched']:,.0f} frames/s, DummyVecEnv of SingleAgentEnv "
+        log(
+            f"MaskablePPO {ppo_game}: batched VecEnv {ppo['batched']:,.0f} frames/s, DummyVecEnv of SingleAgentEnv "
             f"{ppo['dummy']:,.0f} frames/s: {ppo['ratio']:.2f}x ({ppo['n_envs']} envs, n_steps {ppo['n_steps']}, "
-            f"batch {ppo['batch_size']}, {ppo['n_epochs']} epochs, MLP {ppo['net_arch']})")
-    result = {"machine": platform.platform(), "cpus": os.cpu_count(), "load": os.getloadavg(),
-              "seconds": args.seconds, "rounds": args.rounds, "games": rows, "peers": peers, "ratios": ratios,
-              "ppo": ppo, "targets": TARGETS}
+            f"batch {ppo['batch_size']}, {ppo['n_epochs']} epochs, MLP {ppo['net_arch']})"
+        )
+    result = {
+        "machine": platform.platform(),
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg(),
+        "seconds": args.seconds,
+        "rounds": args.rounds,
+        "games": rows,
+        "peers": peers,
+        "ratios": ratios,
+        "ppo": ppo,
+        "targets": TARGETS,
+    }
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)

@@ -77,8 +77,15 @@ def _t_returns(data, out):
 
 
 TINY_RULES = SimpleNamespace(
-    NUM_ACTIONS=3, TO_MOVE=T_TO_MOVE, TURN=T_TURN, TRUNCATED=T_TRUNC, is_over=_t_is_over,
-    legal_mask=_t_legal_mask, apply_joint=_t_apply_joint, observe=_t_observe, returns=_t_returns,
+    NUM_ACTIONS=3,
+    TO_MOVE=T_TO_MOVE,
+    TURN=T_TURN,
+    TRUNCATED=T_TRUNC,
+    is_over=_t_is_over,
+    legal_mask=_t_legal_mask,
+    apply_joint=_t_apply_joint,
+    observe=_t_observe,
+    returns=_t_returns,
 )
 
 

@@ -60,8 +60,14 @@ class BatchedGames:
       (0 elsewhere) and ``terminated`` / ``truncated`` flag them; those games already restarted.
     """
 
-    def __init__(self, game="dorix", num_games: int = 1024, game_options: dict | None = None,
-                 observe: bool = True, seed: int | None = None):
+    def __init__(
+        self,
+        game="dorix",
+        num_games: int = 1024,
+        game_options: dict | None = None,
+        observe: bool = True,
+        seed: int | None = None,
+    ):
         self.game = resolve_game(game, game_options)
         info = self.game.info
         self.simultaneous = info.simultaneous
@@ -74,8 +80,11 @@ class BatchedGames:
         per_game = (n, self.num_seats) if self.simultaneous else (n,)
         self.masks = np.zeros(per_game + (info.num_actions,), dtype=np.bool_)
         # without observations, a placeholder with the right number of dimensions (never written)
-        obs_shape = per_game + tuple(info.observation_shape) if observe else (1,) * (len(per_game) + len(
-            info.observation_shape))
+        obs_shape = (
+            per_game + tuple(info.observation_shape)
+            if observe
+            else (1,) * (len(per_game) + len(info.observation_shape))
+        )
         self.obs = np.zeros(obs_shape, dtype=np.float32)
         self.to_move = np.zeros(n, dtype=np.int64)
         self.rewards = np.zeros((n, self.num_seats), dtype=np.float32)
@@ -100,8 +109,18 @@ class BatchedGames:
         actions = np.asarray(actions, dtype=np.int64)
         if actions.shape != self._actions.shape:
             raise ValueError(f"expected actions of shape {self._actions.shape}, got {actions.shape}")
-        self.k.step(self.states, actions, self.template, self.rewards, self.terminated, self.truncated,
-                    self.masks, self.obs, self.to_move, self.observe)
+        self.k.step(
+            self.states,
+            actions,
+            self.template,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.masks,
+            self.obs,
+            self.to_move,
+            self.observe,
+        )
 
     def random_actions(self) -> np.ndarray:
         """Uniformly random legal actions for the current masks (compiled; seeded by :meth:`reset`)."""
@@ -141,8 +160,15 @@ class LearnerBatch:
     ``terminated``, ``truncated`` and, for the games that ended (``restarted``), ``final_obs``.
     """
 
-    def __init__(self, game="dorix", num_games: int = 64, game_options: dict | None = None,
-                 opponent="random", learner_seat: int | None = None, seed: int | None = None):
+    def __init__(
+        self,
+        game="dorix",
+        num_games: int = 64,
+        game_options: dict | None = None,
+        opponent="random",
+        learner_seat: int | None = None,
+        seed: int | None = None,
+    ):
         self.game = resolve_game(game, game_options)
         info = self.game.info
         if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
@@ -202,16 +228,27 @@ class LearnerBatch:
         use_random = self.opponent == "random"
         if self.simultaneous and not use_random:
             self._ask_opponents_joint()
-        self.k.apply_learner(self.states, self.learner, actions, self._opp_actions, use_random, self.rng,
-                             self._scratch)
+        self.k.apply_learner(self.states, self.learner, actions, self._opp_actions, use_random, self.rng, self._scratch)
         self._play_others()
         self._settle()
         self.k.observe_learner(self.states, self.learner, self.masks, self.obs)
 
     def _settle(self) -> None:
         """Rewards, flags and final observations of ended games; restart them until each learner acts."""
-        n = self.k.finish(self.states, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats,
-                          self._ret, self.rewards, self.terminated, self.truncated, self.final_obs, self.restarted)
+        n = self.k.finish(
+            self.states,
+            self.learner,
+            self.template,
+            self.rng,
+            self.fixed_seat,
+            self.num_seats,
+            self._ret,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.final_obs,
+            self.restarted,
+        )
         if n:
             self._play_others()
             self._restart_ended(np.flatnonzero(self.restarted))
@@ -223,8 +260,7 @@ class LearnerBatch:
             again[[i for i in rows if self._rules.is_over(self.states[i])]] = True
             if not again.any():
                 return
-            self.k.restart(self.states, again, self.learner, self.template, self.rng, self.fixed_seat,
-                           self.num_seats)
+            self.k.restart(self.states, again, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats)
             self._play_others()
         raise RuntimeError(f"{self.game.info.name}: games keep ending before the learner has a move")
 

@@ -170,8 +170,14 @@ def _turn_kernels(rules) -> SimpleNamespace:
             apply_action(states[rows[k]], actions[k])
 
     return SimpleNamespace(
-        refresh=refresh, step=step, random_playouts=random_playouts, apply_learner=apply_learner,
-        play_random=play_random, pending=pending, apply_pairs=apply_pairs, **_common(rules),
+        refresh=refresh,
+        step=step,
+        random_playouts=random_playouts,
+        apply_learner=apply_learner,
+        play_random=play_random,
+        pending=pending,
+        apply_pairs=apply_pairs,
+        **_common(rules),
     )
 
 
@@ -258,8 +264,14 @@ def _joint_kernels(rules) -> SimpleNamespace:
         pass
 
     return SimpleNamespace(
-        refresh=refresh, step=step, random_playouts=random_playouts, apply_learner=apply_learner,
-        play_random=play_random, pending=pending, apply_pairs=apply_pairs, **_common(rules),
+        refresh=refresh,
+        step=step,
+        random_playouts=random_playouts,
+        apply_learner=apply_learner,
+        play_random=play_random,
+        pending=pending,
+        apply_pairs=apply_pairs,
+        **_common(rules),
     )
 
 
@@ -285,8 +297,7 @@ def _common(rules) -> dict:
             observe(states[i], learner[i], obs[i])
 
     @njit
-    def finish(states, learner, template, rng, fixed_seat, num_seats, ret, rewards, term, trunc, final_obs,
-               restarted):
+    def finish(states, learner, template, rng, fixed_seat, num_seats, ret, rewards, term, trunc, final_obs, restarted):
         """For every ended game: the learner's reward, terminated/truncated, its final observation; then
         the game restarts with a new learner seat (``fixed_seat`` or a random one). Returns the count."""
         n = 0

@@ -24,14 +24,23 @@ class BatchedVecEnv(VecEnv):
     """SB3 vector environment of ``num_envs`` games of ``game`` (see :class:`LearnerBatch` for
     ``game_options``, ``opponent`` and ``learner_seat``)."""
 
-    def __init__(self, game="dorix", num_envs: int = 64, game_options: dict | None = None, opponent="random",
-                 learner_seat: int | None = None, seed: int | None = None):
-        self.batch = LearnerBatch(game, num_envs, game_options=game_options, opponent=opponent,
-                                  learner_seat=learner_seat, seed=seed)
+    def __init__(
+        self,
+        game="dorix",
+        num_envs: int = 64,
+        game_options: dict | None = None,
+        opponent="random",
+        learner_seat: int | None = None,
+        seed: int | None = None,
+    ):
+        self.batch = LearnerBatch(
+            game, num_envs, game_options=game_options, opponent=opponent, learner_seat=learner_seat, seed=seed
+        )
         b = self.batch
         self.render_mode = None
-        super().__init__(b.num_games, spaces.Box(0.0, 1.0, shape=b.obs_shape, dtype=np.float32),
-                         spaces.Discrete(b.num_actions))
+        super().__init__(
+            b.num_games, spaces.Box(0.0, 1.0, shape=b.obs_shape, dtype=np.float32), spaces.Discrete(b.num_actions)
+        )
         self._actions = None
 
     # ----- the VecEnv API ------------------------------------------------------------------------
