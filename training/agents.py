@@ -98,21 +98,58 @@ def _olix_heuristic(state: State, seat: int) -> float:
     return score
 
 
+def _adix_heuristic(state: State, seat: int) -> float:
+    """ADIX: material, teammates on the board, own minus the opponent's (captains decide the game)."""
+    own_captains, own_mates = state.pieces(seat)
+    opp_captains, opp_mates = state.pieces(1 - seat)
+    return 5.0 * (own_captains - opp_captains) + (own_mates - opp_mates)
+
+
+def _lines_of_three(size: int) -> list:
+    lines = []
+    for r in range(size):
+        for f in range(size):
+            for dr, df in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + k * dr, f + k * df) for k in range(3)]
+                if all(0 <= rr < size and 0 <= ff < size for rr, ff in cells):
+                    lines.append(tuple(rr * size + ff for rr, ff in cells))
+    return lines
+
+
+_BARC_LINES = _lines_of_three(6)
+
+
+def _barc_heuristic(state: State, seat: int) -> float:
+    """Barc duel: stacks topped (a side left with 2 loses) and lines of three being built."""
+    owners = [state.owner(sq) for sq in range(36)]
+    score = 1.0 * (owners.count(seat) - owners.count(1 - seat))
+    for line in _BARC_LINES:
+        tops = [owners[sq] for sq in line]
+        mine, theirs = tops.count(seat), tops.count(1 - seat)
+        if theirs == 0:
+            score += 0.1 * mine**2
+        if mine == 0:
+            score -= 0.1 * theirs**2
+    return score
+
+
 HEURISTICS: dict[str, Callable[[State, int], float]] = {
     "dorix": _dorix_heuristic,
     "olix": _olix_heuristic,
+    "adix": _adix_heuristic,
+    "barc": _barc_heuristic,
 }
 """Per-game position scores for the greedy agent: ``heuristic(state, seat) -> float``, higher is
 better for ``seat``. Games not listed use 0 (the greedy agent then only looks for wins)."""
 
 
-def _after(state: State, seat: int, action: int, rng: np.random.Generator) -> State:
-    """The state after ``seat`` plays ``action`` (other seats random in a simultaneous game)."""
+def _after(state: State, seat: int, action: int, others: list | None = None) -> State:
+    """The state after ``seat`` plays ``action`` (in a simultaneous game with the other seats' actions
+    taken from the joint action ``others``)."""
     child = state.clone()
     if state.game.info.simultaneous:
-        joint = [0] * state.game.info.num_seats
-        for s in state.current_seats():
-            joint[s] = action if s == seat else int(rng.choice(np.flatnonzero(state.legal_mask(s))))
+        joint = list(others)
+        joint[seat] = action
         child.apply_joint(joint, check=False)
     else:
         child.apply(action, check=False)
@@ -120,7 +157,12 @@ def _after(state: State, seat: int, action: int, rng: np.random.Generator) -> St
 
 
 class GreedyAgent(Agent):
-    """One-move lookahead: an immediate win if any, else the best heuristic score (random tie-break)."""
+    """One-move lookahead: an immediate win if any, else the best heuristic score (random tie-break).
+
+    In a simultaneous game each own action is scored on average over ``samples`` joint actions of the
+    other seats drawn uniformly once per decision (the same draws for every own action)."""
+
+    samples = 4
 
     name = "greedy"
 
@@ -135,13 +177,23 @@ class GreedyAgent(Agent):
         actions = np.flatnonzero(state.legal_mask(seat))
         if len(actions) == 1:
             return int(actions[0])
+        if state.game.info.simultaneous:
+            seats = state.current_seats()
+            masks = {s: np.flatnonzero(state.legal_mask(s)) for s in seats if s != seat}
+            draws = [[int(self.rng.choice(masks[s])) if s in masks else 0 for s in range(state.game.info.num_seats)]
+                     for _ in range(self.samples)]
+        else:
+            draws = [None]
         best, best_value = [], -math.inf
         for a in actions:
-            child = _after(state, seat, int(a), self.rng)
-            if child.is_terminal():
-                value = 1000.0 * float(child.returns()[seat])
-            else:
-                value = heuristic(child, seat) if heuristic else 0.0
+            value = 0.0
+            for others in draws:
+                child = _after(state, seat, int(a), others)
+                if child.is_terminal():
+                    value += 1000.0 * float(child.returns()[seat])
+                else:
+                    value += heuristic(child, seat) if heuristic else 0.0
+            value /= len(draws)
             if value > best_value + 1e-9:
                 best, best_value = [int(a)], value
             elif abs(value - best_value) <= 1e-9:
