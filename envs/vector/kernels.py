@@ -22,6 +22,8 @@ _S12 = np.uint64(12)
 _S25 = np.uint64(25)
 _S27 = np.uint64(27)
 _S33 = np.uint64(33)
+_S56 = np.uint64(56)
+_BYTES = np.uint64(0x0101010101010101)
 
 
 @njit(cache=True)
@@ -36,20 +38,41 @@ def rand_below(rng, i, k):
 
 
 @njit(cache=True)
+def _legal_in_word(m, b):
+    """How many of the 8 mask bytes ``m[b:b+8]`` (each 0 or 1) are set: one 64-bit load and a multiply."""
+    w = np.uint64(0)
+    for j in range(8):
+        w |= np.uint64(m[b + j]) << np.uint64(8 * j)
+    return np.int64((w * _BYTES) >> _S56)
+
+
+@njit(cache=True)
 def pick_legal(mask, rng, i):
-    """A uniformly random legal action of ``mask`` drawn with row ``i``'s generator (0 if none is legal)."""
+    """A uniformly random legal action of ``mask`` drawn with row ``i``'s generator (0 if none is legal):
+    the r-th legal action for r uniform below their count. Counted 8 actions at a time (large masks)."""
+    m = mask.view(np.uint8)
+    n = m.shape[0]
+    words = n // 8
     k = 0
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            k += 1
+    for j in range(words):
+        k += _legal_in_word(m, 8 * j)
+    for a in range(8 * words, n):
+        k += m[a]
     if k == 0:
         return 0
     r = rand_below(rng, i, k)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if r == 0:
-                return a
-            r -= 1
+    for j in range(words):
+        c = _legal_in_word(m, 8 * j)
+        if r < c:
+            for a in range(8 * j, 8 * j + 8):
+                r -= m[a]
+                if r < 0:
+                    return a
+        r -= c
+    for a in range(8 * words, n):
+        r -= m[a]
+        if r < 0:
+            return a
     return 0
 
 

@@ -1,0 +1,133 @@
+"""Where a batched step's time goes, per game: nanoseconds per game and step in each rules kernel.
+
+    python -m benchmarks.profile_batch [--games dorix barc] [--size 256] [--seconds 1]
+
+Positions are sampled from random play (a :class:`envs.vector.BatchedGames` advanced a random number of
+steps); then, over those positions, compiled loops time each part of a batched step alone: the
+game's ``legal_mask`` (every seat that acts), ``observe`` (same seats), ``apply_action`` /
+``apply_joint`` on copies, and the batch's random legal pick. Compare with the ``batched`` figures of
+``python -m benchmarks.run``: a batched step is about the sum of these parts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from numba import njit
+
+from envs.registry import game_names, make_game
+from envs.vector import BatchedGames
+from envs.vector.kernels import pick_legal
+
+
+def _kernels(rules, simultaneous: bool, seats: int):
+    legal_mask, observe = rules.legal_mask, rules.observe
+    to_move_at = rules.TO_MOVE
+
+    @njit
+    def masks(states, out):
+        for i in range(states.shape[0]):
+            if simultaneous:
+                for s in range(seats):
+                    legal_mask(states[i], s, out[i, s])
+            else:
+                legal_mask(states[i], states[i, to_move_at], out[i, 0])
+
+    @njit
+    def observations(states, out):
+        for i in range(states.shape[0]):
+            if simultaneous:
+                for s in range(seats):
+                    observe(states[i], s, out[i, s])
+            else:
+                observe(states[i], states[i, to_move_at], out[i, 0])
+
+    @njit
+    def picks(mask_rows, rng, out):
+        for i in range(mask_rows.shape[0]):
+            for s in range(out.shape[1]):
+                out[i, s] = pick_legal(mask_rows[i, s], rng, i)
+
+    if simultaneous:
+        apply_joint = rules.apply_joint
+
+        @njit
+        def applies(states, actions):
+            for i in range(states.shape[0]):
+                apply_joint(states[i], actions[i])
+
+    else:
+        apply_action = rules.apply_action
+
+        @njit
+        def applies(states, actions):
+            for i in range(states.shape[0]):
+                apply_action(states[i], actions[i, 0])
+
+    return masks, observations, picks, applies
+
+
+def _per_call(fn, seconds: float) -> float:
+    fn()
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        fn()
+        calls += 1
+    return (time.perf_counter() - start) / calls
+
+
+def profile(name: str, size: int, seconds: float) -> dict:
+    game = make_game(name)
+    info = game.info
+    seats = info.num_seats if info.simultaneous else 1
+    batch = BatchedGames(game, size, seed=0, observe=False)
+    rng = np.random.default_rng(0)
+    for _ in range(int(rng.integers(5, 40))):  # positions from the middle of random games
+        batch.step(batch.random_actions())
+    rules = type(game.new_initial_state()).rules
+    masks, observations, picks, applies = _kernels(rules, info.simultaneous, seats)
+    mask_out = np.zeros((size, seats, info.num_actions), dtype=np.bool_)
+    obs_out = np.zeros((size, seats) + tuple(info.observation_shape), dtype=np.float32)
+    masks(batch.states, mask_out)
+    actions = np.zeros((size, seats), dtype=np.int64)
+    picks(mask_out, batch.rng.copy(), actions)
+    copies = batch.states.copy()
+
+    def apply_on_copies():
+        copies[:] = batch.states
+        applies(copies, actions)
+
+    copy_only = _per_call(lambda: copies.__setitem__(slice(None), batch.states), seconds / 4)
+    parts = {
+        "legal_mask": _per_call(lambda: masks(batch.states, mask_out), seconds),
+        "observe": _per_call(lambda: observations(batch.states, obs_out), seconds),
+        "apply": max(_per_call(apply_on_copies, seconds) - copy_only, 0.0),
+        "pick": _per_call(lambda: picks(mask_out, batch.rng.copy(), actions), seconds),
+    }
+    return {k: v / size * 1e9 for k, v in parts.items()}  # ns per game and step
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="*", default=None)
+    parser.add_argument("--size", type=int, default=256)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    args = parser.parse_args(argv)
+    result = {}
+    for name in args.games or game_names():
+        parts = profile(name, args.size, args.seconds)
+        result[name] = parts
+        total = sum(parts.values())
+        print(
+            f"{name:8s} "
+            + "  ".join(f"{k} {v:7.0f} ns ({v / total:4.0%})" for k, v in parts.items())
+            + f"  sum {total:7.0f} ns = {1e9 / total:,.0f} steps/s",
+            flush=True,
+        )
+    return result
+
+
+if __name__ == "__main__":
+    main()
