@@ -252,9 +252,12 @@ def ppo_frames_per_second(
     game_name: str, frames: int, n_envs: int = 128, settings: dict | None = None, rounds: int = 1
 ) -> dict:
     """MaskablePPO frames/s with the batched VecEnv and with DummyVecEnv of single envs (same settings,
-    random opponents, one torch thread); the clock runs over ``learn(frames)`` after a warm-up."""
+    random opponents, one torch thread); the clock runs over ``learn(frames)`` after a warm-up. Also
+    ``rollout``: frames/s of acting alone (masked policy inference + environment steps, no gradient
+    step), the part of training an environment can speed up."""
     import torch
     from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from envs.core.single_agent import SingleAgentEnv
@@ -281,7 +284,15 @@ def ppo_frames_per_second(
             start = time.perf_counter()
             model.learn(frames)
             result[name] = max(result.get(name, 0.0), model.num_timesteps / (time.perf_counter() - start))
+            obs, steps = venv.reset(), max(1, frames // (4 * n_envs))
+            start = time.perf_counter()
+            for _ in range(steps):
+                actions, _ = model.predict(obs, action_masks=get_action_masks(venv))
+                obs, *_ = venv.step(actions)
+            key = f"{name} rollout"
+            result[key] = max(result.get(key, 0.0), steps * n_envs / (time.perf_counter() - start))
     result["ratio"] = result["batched"] / result["dummy"]
+    result["rollout ratio"] = result["batched rollout"] / result["dummy rollout"]
     return result
 
 
@@ -377,7 +388,9 @@ def main(argv=None) -> dict:
         ppo = ppo_frames_per_second(ppo_game, args.ppo_frames, args.ppo_envs, settings, args.rounds)
         log(
             f"MaskablePPO {ppo_game}: batched VecEnv {ppo['batched']:,.0f} frames/s, DummyVecEnv of SingleAgentEnv "
-            f"{ppo['dummy']:,.0f} frames/s: {ppo['ratio']:.2f}x ({ppo['n_envs']} envs, n_steps {ppo['n_steps']}, "
+            f"{ppo['dummy']:,.0f} frames/s: {ppo['ratio']:.2f}x; acting alone (no gradient step) "
+            f"{ppo['batched rollout']:,.0f} vs {ppo['dummy rollout']:,.0f} frames/s: {ppo['rollout ratio']:.2f}x "
+            f"({ppo['n_envs']} envs, n_steps {ppo['n_steps']}, "
             f"batch {ppo['batch_size']}, {ppo['n_epochs']} epochs, MLP {ppo['net_arch']})"
         )
     result = {
