@@ -319,3 +319,43 @@ def test_engine_still_rejects_what_the_batch_never_checks():
     state = env_module("dorix").make_game().new_initial_state()
     with pytest.raises(IllegalActionError):
         state.apply(275)
+
+
+# ----- the lean PettingZoo adapters (one mask per turn shared by observe and step) ------------------------
+@pytest.mark.parametrize("name", [n for n in game_names() if not _make(n, {}).info.simultaneous])
+def test_aec_mask_handed_out_is_a_copy_and_step_still_checks(name):
+    env = env_module(name).env()
+    env.reset(seed=0)
+    for _ in range(5):
+        obs, *_ = env.last()
+        mask = obs["action_mask"]
+        state = env.unwrapped.game_state
+        assert mask.dtype == np.int8 and np.array_equal(mask, state.legal_mask().astype(np.int8))
+        illegal = [int(a) for a in np.flatnonzero(mask == 0)[:1]]  # none at Olix's start
+        mask[:] = 1  # a user scribbling on the mask changes nothing
+        before = state.data.copy()
+        for bad in illegal + [True, -1, env.unwrapped.game.info.num_actions, 1.0]:
+            with pytest.raises(IllegalActionError):
+                env.step(bad)
+        assert np.array_equal(state.data, before)
+        assert np.array_equal(env.observe(env.agent_selection)["action_mask"], state.legal_mask().astype(np.int8))
+        env.step(np.int64(np.flatnonzero(state.legal_mask())[0]))
+
+
+@pytest.mark.parametrize("name", [n for n in game_names() if _make(n, {}).info.simultaneous])
+def test_parallel_mask_handed_out_is_a_copy_and_step_still_checks(name):
+    env = env_module(name).parallel_env(illegal_actions="raise")
+    obs, _ = env.reset(seed=0)
+    state = env.game_state
+    for agent in env.agents:
+        obs[agent]["action_mask"][:] = 1
+    masks = {a: state.legal_mask(env._seat[a]) for a in env.agents}
+    illegal = {a: int(np.flatnonzero(~m)[0]) for a, m in masks.items() if not m.all()}
+    if illegal:
+        before = state.data.copy()
+        with pytest.raises(IllegalActionError):
+            env.step({a: illegal.get(a, int(np.flatnonzero(masks[a])[0])) for a in env.agents})
+        assert np.array_equal(state.data, before)
+    obs, *_ = env.step({a: int(np.flatnonzero(masks[a])[0]) for a in env.agents})
+    for agent in env.agents:
+        assert np.array_equal(obs[agent]["action_mask"], state.legal_mask(env._seat[agent]).astype(np.int8))
