@@ -12,7 +12,8 @@ For each game (its default options; every option set of its ``CONFORMANCE_OPTION
 * (b) ``engine``: the raw engine in Python (``legal_actions`` + ``apply`` on the Game/State interface);
 * (c) ``batched N``: :class:`envs.vector.BatchedGames` at each batch size N, one compiled call per step
   of all N games, masks and observations refreshed (random actions drawn by its compiled sampler);
-  ``batched N no obs``: the same without observations; ``compiled playouts``: the whole random game
+  ``batched N no obs``: the same without observations; with ``--threads``, ``batched N threaded``: the
+  same spread over every core; ``compiled playouts``: the whole random game
   loop inside numba (the engine's own speed, nothing handed back to Python between turns);
 * (d) ``clone_apply``: ``clone()`` before every ``apply`` (what MCTS does).
 
@@ -134,11 +135,11 @@ def engine_turns(game, seed: int, clone: bool = False):
     return one_game
 
 
-def batched_turns(game, size: int, observe: bool = True):
+def batched_turns(game, size: int, observe: bool = True, threads: bool = False):
     """A function stepping a BatchedGames of ``size`` games with random legal actions; turns played."""
     from envs.vector import BatchedGames
 
-    batch = BatchedGames(game, size, observe=observe, seed=0)
+    batch = BatchedGames(game, size, observe=observe, seed=0, threads=threads)
     steps = max(1, 2048 // size)
 
     def some_steps() -> int:
@@ -313,6 +314,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--ppo-net", nargs="*", type=int, default=[64, 64], help="MaskablePPO: MLP layer sizes")
     parser.add_argument("--ppo-epochs", type=int, default=2, help="MaskablePPO: epochs per rollout")
     parser.add_argument("--no-ppo", action="store_true", help="skip the MaskablePPO measurement")
+    parser.add_argument("--threads", action="store_true", help="also the batched step on every core (largest size)")
     parser.add_argument("--out", default="benchmarks/results/latest.json", help="where to write the figures")
     args = parser.parse_args(argv)
     log = lambda text: print(text, flush=True)  # noqa: E731
@@ -339,6 +341,9 @@ def main(argv=None) -> dict:
                 (row, f"batched {max(args.sizes)} no obs", batched_turns(game, max(args.sizes), observe=False)),
                 (row, "compiled playouts", compiled_playouts(game)),
             ]
+            if args.threads:
+                big = max(args.sizes)
+                tasks.append((row, f"batched {big} threaded", batched_turns(game, big, threads=True)))
     peers = {}
     tasks += [(peers, key, fn) for key, fn in peer_tasks(args.sizes, log).items()]
     # Rounds over every measurement, keeping each one's best: the machine's load changes during a run,

@@ -359,3 +359,19 @@ def test_parallel_mask_handed_out_is_a_copy_and_step_still_checks(name):
     obs, *_ = env.step({a: int(np.flatnonzero(masks[a])[0]) for a in env.agents})
     for agent in env.agents:
         assert np.array_equal(obs[agent]["action_mask"], state.legal_mask(env._seat[agent]).astype(np.int8))
+
+
+def test_threaded_batch_plays_the_same_games():
+    """``threads=True`` spreads the rows over the cores; each row has its own generator, so the games,
+    masks and observations are the same as without threads."""
+    runs = []
+    for threads in (False, True):
+        b = BatchedGames("dorix", 32, seed=11, threads=threads)
+        ended = 0
+        for _ in range(150):
+            b.step(b.random_actions())
+            ended += int((b.terminated | b.truncated).sum())
+        runs.append((b.states.copy(), b.masks.copy(), b.obs.copy(), ended))
+    assert runs[0][3] > 0 and runs[0][3] == runs[1][3]
+    for serial, threaded in zip(runs[0][:3], runs[1][:3]):
+        assert np.array_equal(serial, threaded)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from envs.core.game import Game
-from envs.vector.kernels import batch_kernels, sample_actions, seed_rng
+from envs.vector.kernels import batch_kernels, sample_actions, sample_actions_threaded, seed_rng
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -58,6 +58,9 @@ class BatchedGames:
       simultaneous game (not computed with ``observe=False``);
     * after a step, ``rewards`` ``(N, seats)`` holds the returns of the games that ended at this step
       (0 elsewhere) and ``terminated`` / ``truncated`` flag them; those games already restarted.
+
+    With ``threads=True`` the games of a step are spread over every core (numba's ``prange``; the number
+    of threads is numba's, ``NUMBA_NUM_THREADS``); the results are the same as without.
     """
 
     def __init__(
@@ -67,6 +70,7 @@ class BatchedGames:
         game_options: dict | None = None,
         observe: bool = True,
         seed: int | None = None,
+        threads: bool = False,
     ):
         self.game = resolve_game(game, game_options)
         info = self.game.info
@@ -74,6 +78,10 @@ class BatchedGames:
         self.num_games = n = int(num_games)
         self.num_seats = info.num_seats
         self.k = batch_kernels(rules_of(self.game), self.simultaneous)
+        self.threads = bool(threads)
+        self._step = self.k.step_threaded if threads else self.k.step
+        self._refresh = self.k.refresh_threaded if threads else self.k.refresh
+        self._sample = sample_actions_threaded if threads else sample_actions
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.observe = bool(observe)
@@ -101,7 +109,7 @@ class BatchedGames:
         self.rewards[:] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
-        self.k.refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
+        self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
 
     def step(self, actions) -> None:
         """Play ``actions`` (``(N,)`` for the seats to move, ``(N, seats)`` in a simultaneous game; drawn
@@ -109,7 +117,7 @@ class BatchedGames:
         actions = np.asarray(actions, dtype=np.int64)
         if actions.shape != self._actions.shape:
             raise ValueError(f"expected actions of shape {self._actions.shape}, got {actions.shape}")
-        self.k.step(
+        self._step(
             self.states,
             actions,
             self.template,
@@ -126,14 +134,14 @@ class BatchedGames:
         """Uniformly random legal actions for the current masks (compiled; seeded by :meth:`reset`)."""
         masks = self.masks.reshape(-1, self.masks.shape[-1])
         out = self._actions.reshape(-1)
-        sample_actions(masks, self.rng, out)
+        self._sample(masks, self.rng, out)
         return self._actions
 
     def random_playouts(self, turns: int) -> int:
         """Play ``turns`` uniformly random steps in every game inside one compiled loop (no arrays
         refreshed between steps; restarts included); returns how many games ended. Refreshes after."""
         ended = self.k.random_playouts(self.states, self.template, self.rng, self._scratch, int(turns))
-        self.k.refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
+        self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
         return int(ended)
 
     def state(self, i: int):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 _MULT = np.uint64(2685821657736338717)
 _S12 = np.uint64(12)
@@ -76,11 +76,25 @@ def pick_legal(mask, rng, i):
     return 0
 
 
-@njit(cache=True)
-def sample_actions(masks, rng, out):
+def _sample_actions(masks, rng, out):
     """``out[i]``: a uniformly random legal action of ``masks[i]`` (generator of row i)."""
-    for i in range(masks.shape[0]):
+    for i in prange(masks.shape[0]):
         out[i] = pick_legal(masks[i], rng, i)
+
+
+sample_actions = njit(cache=True)(_sample_actions)
+sample_actions_threaded = njit(parallel=True)(_sample_actions)  # compiled on first use
+
+
+def _serial_and_threaded(**functions) -> dict:
+    """Each function compiled twice: as is (``prange`` runs as ``range``) and, under ``<name>_threaded``,
+    with its ``prange`` loop over the games spread over every core (compiled on first use). Rows are
+    independent and each row has its own generator, so both give the same results."""
+    out = {}
+    for name, fn in functions.items():
+        out[name] = njit(fn)
+        out[name + "_threaded"] = njit(parallel=True)(fn)
+    return out
 
 
 def seed_rng(seed, n: int) -> np.ndarray:
@@ -112,9 +126,8 @@ def _turn_kernels(rules) -> SimpleNamespace:
     to_move_at = rules.TO_MOVE
     truncated_at = rules.TRUNCATED
 
-    @njit
     def refresh(states, masks, obs, to_move, do_obs):
-        for i in range(states.shape[0]):
+        for i in prange(states.shape[0]):
             row = states[i]
             seat = row[to_move_at]
             to_move[i] = seat
@@ -122,10 +135,9 @@ def _turn_kernels(rules) -> SimpleNamespace:
             if do_obs:
                 observe(row, seat, obs[i])
 
-    @njit
     def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs):
         """Self-play: every game plays the action of its seat to move; ended games restart."""
-        for i in range(states.shape[0]):
+        for i in prange(states.shape[0]):
             row = states[i]
             apply_action(row, actions[i])
             term[i] = False
@@ -193,8 +205,7 @@ def _turn_kernels(rules) -> SimpleNamespace:
             apply_action(states[rows[k]], actions[k])
 
     return SimpleNamespace(
-        refresh=refresh,
-        step=step,
+        **_serial_and_threaded(refresh=refresh, step=step),
         random_playouts=random_playouts,
         apply_learner=apply_learner,
         play_random=play_random,
@@ -212,19 +223,17 @@ def _joint_kernels(rules) -> SimpleNamespace:
     is_over = rules.is_over
     truncated_at = rules.TRUNCATED
 
-    @njit
     def refresh(states, masks, obs, to_move, do_obs):
-        for i in range(states.shape[0]):
+        for i in prange(states.shape[0]):
             row = states[i]
             for s in range(masks.shape[1]):
                 legal_mask(row, s, masks[i, s])
                 if do_obs:
                     observe(row, s, obs[i, s])
 
-    @njit
     def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs):
         """Self-play: every game plays its joint action (one per seat); ended games restart."""
-        for i in range(states.shape[0]):
+        for i in prange(states.shape[0]):
             row = states[i]
             apply_joint(row, actions[i])
             term[i] = False
@@ -287,8 +296,7 @@ def _joint_kernels(rules) -> SimpleNamespace:
         pass
 
     return SimpleNamespace(
-        refresh=refresh,
-        step=step,
+        **_serial_and_threaded(refresh=refresh, step=step),
         random_playouts=random_playouts,
         apply_learner=apply_learner,
         play_random=play_random,
