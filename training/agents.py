@@ -343,11 +343,31 @@ class PolicyAgent(Agent):
     def act(self, state: State, seat: int) -> int:
         mask = state.legal_mask(seat)
         obs = state.observation(seat)
-        action, _ = self.policy.predict(obs, deterministic=self.deterministic, action_masks=mask)
+        if self.deterministic:
+            action, _ = self.policy.predict(obs, deterministic=True, action_masks=mask)
+        else:
+            action = self._sample(obs, mask)
         action = int(action)
         if not mask[action]:  # a policy without masking (another algorithm): fall back to a legal move
             action = int(self.rng.choice(np.flatnonzero(mask)))
         return action
+
+    def _sample(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """Draw from the policy's distribution over the legal actions with the agent's own generator
+        (so seeded matches are reproducible)."""
+        import torch
+
+        obs_t, _ = self.policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            try:
+                dist = self.policy.get_distribution(obs_t, action_masks=mask)
+            except TypeError:  # a policy without masks
+                dist = self.policy.get_distribution(obs_t)
+            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+        probs = np.where(mask, probs, 0.0)
+        if probs.sum() <= 0:
+            return int(self.rng.choice(np.flatnonzero(mask)))
+        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
 
 
 def model_path(spec: str | Path) -> Path:
@@ -380,7 +400,7 @@ class ModelAgent(PolicyAgent):
 
 def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent:
     """An agent from a spec: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, a model path,
-    or an Agent (returned as is)."""
+    ``sample:<model path>`` (the model sampling its policy), or an Agent (returned as is)."""
     if isinstance(spec, Agent):
         return spec
     if callable(spec) and not isinstance(spec, (str, Path)):
@@ -393,6 +413,11 @@ def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent
         return GreedyAgent(game, seed)
     if kind == "mcts":
         return MCTSAgent(int(arg) if arg else 200, seed=seed)
+    if kind == "sample" and arg:  # a saved model sampling its policy instead of taking the arg-max
+        agent = make_agent(arg, game, seed)
+        agent.deterministic = False
+        agent.name += "-sampled"
+        return agent
     if Path(text).exists() or Path(text + ".zip").exists():
         agent = ModelAgent(text, seed=seed)
         if game is not None:
@@ -401,4 +426,4 @@ def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent
                 raise ValueError(f"model {text} expects observations {shape}, the game gives "
                                  f"{tuple(game.info.observation_shape)} (wrong game or player count?)")
         return agent
-    raise ValueError(f"unknown agent {text!r}: use random, greedy, mcts[:N] or the path of a saved model")
+    raise ValueError(f"unknown agent {text!r}: use random, greedy, mcts[:N], a saved model's path or sample:<path>")

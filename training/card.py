@@ -35,6 +35,7 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--target", type=float, default=None, help="target win rate against random (0..1)")
     p.add_argument("--target-greedy", type=float, default=None, help="target win rate against greedy (0..1)")
     p.add_argument("--notes", default="", help="free text added to the card")
+    p.add_argument("--sampled", action="store_true", help="the model samples its policy (sample:<dir>)")
     args = p.parse_args(argv)
 
     import torch
@@ -48,7 +49,7 @@ def main(argv: list | None = None) -> None:
     run = json.loads((d / "run.json").read_text())
     game_name, options = run["game"], run["game_options"]
     game = make_game(game_name, **options)
-    spec = str(d)
+    spec = f"sample:{d}" if args.sampled else str(d)
     base, _ = round_robin(game, [spec, "random", "greedy"], args.games, args.seed)
     mcts_spec = f"mcts:{args.mcts_sims}"
     mcts, _ = round_robin(game, [spec, mcts_spec], args.mcts_games, args.seed, first_only=True)
@@ -59,6 +60,7 @@ def main(argv: list | None = None) -> None:
                       TEST_GAMES, seed=TEST_SEED)
     margin = max(0.0, round(test.win_rate - 0.1, 2))
     meta = {"game": game_name, "game_options": options, "algorithm": run["config"]["train"].get("algorithm"),
+            "sampled": bool(args.sampled),
             "test": {"games": TEST_GAMES, "seed": TEST_SEED, "min_win_rate_vs_random": margin,
                      "measured": test.win_rate}}
     (d / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
@@ -74,13 +76,16 @@ def main(argv: list | None = None) -> None:
               f"| network | MLP {run['config']['algo'].get('net_arch')} (policy and value), observation flattened |",
               f"| self-play | opponents drawn from {run['config']['opponents']} (random, greedy, learner snapshots) |",
               "", "## Measured results", "",
-              f"The model plays deterministically (arg-max over legal actions) as one {sides}; the opponent agent "
+              f"The model plays as one {sides}; the opponent agent "
               f"plays every other seat; sides alternate between games. Win rates with 95% Wilson intervals.", "",
               "```", format_table(results, elo), "```", ""]
     for label, r in (("random", rnd), ("greedy", grd), (mcts_spec, vs[agent_name(mcts_spec)])):
         lo, hi = r.win_interval()
         lines.append(f"- against {label}: **{100 * r.win_rate:.1f}%** wins, {100 * r.draws / r.games:.1f}% draws "
                      f"over {r.games} games (95% CI of the win rate {100 * lo:.1f}–{100 * hi:.1f}%)")
+    if args.sampled:
+        lines += ["", "The model is measured **sampling** its policy over the legal actions (`sample:` agent spec), "
+                  "the way it was trained: its arg-max play repeats itself into draws."]
     lines += ["", "Elo: one Bradley-Terry fit over every game in the table (random = 0).", "",
               "Reproduce (same seed, same figures):", "", "```",
               evaluate_command(game_name, options, [spec, "random", "greedy"], args.games, args.seed, False),

@@ -15,7 +15,8 @@ Prints the win/draw/loss table with 95% Wilson confidence intervals on A's win r
 rating per agent (Bradley-Terry fit on all games, draws counted half; ``random`` anchored at 0 when
 present), and saves ``<out>/results.csv``, ``<out>/elo.csv`` and ``<out>/results.png``.
 Agent specs: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, or a saved model (``.zip`` or
-``models/<name>/``). Runs are reproducible for a given ``--seed``.
+``models/<name>/``; arg-max over the legal actions, ``sample:<path>`` samples the policy instead).
+Runs are reproducible for a given ``--seed``.
 """
 
 from __future__ import annotations
@@ -164,6 +165,8 @@ def round_robin(game: Game, specs: list, games: int, seed: int = 0, first_only: 
 
 def agent_name(spec) -> str:
     text = str(spec).rstrip("/")
+    if text.startswith("sample:"):
+        return agent_name(text[len("sample:"):]) + "-sampled"
     if text.endswith(".zip"):
         p = Path(text)
         return p.parent.name if p.stem in ("model", "final") else p.stem

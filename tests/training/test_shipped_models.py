@@ -26,7 +26,7 @@ def test_shipped_model_loads_and_beats_random(model_dir):
     assert len(zips) == 1 and zips[0].stat().st_size < 5 * 2**20
     game = make_game(meta["game"], **meta["game_options"])
     test = meta["test"]
-    agent = make_agent(str(model_dir), game)
+    agent = make_agent(("sample:" if meta.get("sampled") else "") + str(model_dir), game)
     result = play_match(game, agent, make_agent("random", game), test["games"], seed=test["seed"])
     assert result.win_rate >= test["min_win_rate_vs_random"], (
         f"{model_dir.name}: {result.win_rate:.2f} wins against random, card margin {test['min_win_rate_vs_random']}")
