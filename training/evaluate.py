@@ -177,12 +177,12 @@ def agent_name(spec) -> str:
 
 def format_table(results: list, elo: dict) -> str:
     """The results as a text table (the one printed)."""
-    lines = [f"{'agent A':<22}{'agent B':<22}{'games':>6}{'wins':>6}{'draws':>6}{'losses':>7}"
+    lines = [f"{'agent A':<21} {'agent B':<21} {'games':>6}{'wins':>6}{'draws':>6}{'losses':>7}"
              f"{'win %':>8}   95% CI",
              "-" * 92]
     for p in results:
         lo, hi = p.win_interval()
-        lines.append(f"{p.a:<22}{p.b:<22}{p.games:>6}{p.wins:>6}{p.draws:>6}{p.losses:>7}"
+        lines.append(f"{p.a:<21} {p.b:<21} {p.games:>6}{p.wins:>6}{p.draws:>6}{p.losses:>7}"
                      f"{100 * p.win_rate:>7.1f}%   [{100 * lo:.1f}, {100 * hi:.1f}]")
     lines.append("")
     lines.append("Elo (random = 0 when present):  " + "   ".join(
