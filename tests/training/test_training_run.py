@@ -52,3 +52,12 @@ def test_round_robin_table_elo_and_files(tmp_path):
     save_results(tmp_path, results, elo, "test")
     assert (tmp_path / "results.csv").read_text().startswith("agent_a,agent_b,games")
     assert (tmp_path / "results.png").stat().st_size > 0
+
+
+def test_demo_trains_evaluates_and_prints_the_table(tmp_path, capsys):
+    from training.demo import main as demo
+
+    demo(["--steps", "1024", "--games", "4", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "trained               random" in out and "trained               greedy" in out
+    assert "Elo" in out and (tmp_path / "results.csv").exists() and (tmp_path / "final.zip").exists()
