@@ -25,6 +25,7 @@ import json
 import shlex
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import tomllib
@@ -114,6 +115,7 @@ def train(game: str, game_options: dict, total_steps: int | None = None, seed: i
     from training.selfplay import SnapshotCallback
 
     torch.set_num_threads(1)
+    warnings.filterwarnings("ignore", message="rich is experimental")  # SB3's progress bar (tqdm.rich)
     cfg = load_config(game, game_options, config_file, sets)
     tr = cfg["train"]
     total_steps = int(total_steps if total_steps is not None else tr.get("total_steps", 100000))
