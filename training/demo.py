@@ -1,7 +1,7 @@
 """The main job: train a Dorix agent for a few minutes on a CPU, then measure it.
 
 ``python -m training.demo`` trains a 2-player Dorix agent by self-play with MaskablePPO (progress bar;
-about 150,000 steps, a few minutes on 2 CPU cores), then plays it against the random and the greedy
+about 200,000 steps, 3 to 4 minutes on 2 CPU cores), then plays it against the random and the greedy
 baselines (100 games each, seats swapped) and prints the win/draw/loss table with 95% confidence
 intervals and Elo ratings. Everything goes to ``runs/demo/`` (TensorBoard logs, checkpoints, the
 model, results.csv and results.png). Options: ``--steps``, ``--games``, ``--seed``, ``--players``.
@@ -16,7 +16,7 @@ from pathlib import Path
 
 def main(argv: list | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m training.demo", description=__doc__.split("\n\n")[0])
-    p.add_argument("--steps", type=int, default=150_000, help="training steps (default 150000)")
+    p.add_argument("--steps", type=int, default=200_000, help="training steps (default 200000)")
     p.add_argument("--games", type=int, default=100, help="evaluation games per opponent (default 100)")
     p.add_argument("--players", type=int, default=2, help="Dorix player count (default 2)")
     p.add_argument("--seed", type=int, default=0)
