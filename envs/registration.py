@@ -3,7 +3,10 @@
 * PettingZoo: ``pettingzoo.make("aec", "boardgames/dorix-v0", num_players=3)``, and for simultaneous
   games also ``pettingzoo.make("parallel", "boardgames/barc-v0")``;
 * Gymnasium (single-agent, the other seats played by opponents):
-  ``gymnasium.make("boardgames/dorix-v0", game_options={"num_players": 3}, opponent="greedy")``.
+  ``gymnasium.make("boardgames/dorix-v0", game_options={"num_players": 3}, opponent="greedy")``;
+* Gymnasium vector: ``gymnasium.make_vec("boardgames/dorix-v0", num_envs=256)`` builds the compiled
+  batch :class:`envs.vector.BatchedVectorEnv` (random opponents or a batch callback, autoreset in the
+  same step); ``vectorization_mode="sync"`` or ``"async"`` vectorizes :class:`SingleAgentEnv` instead.
 
 Entry points are strings, so registering imports no game module.
 """
@@ -35,4 +38,9 @@ def register_all() -> None:
             if name in SIMULTANEOUS_GAMES:
                 register("parallel", eid, entry_point=f"{module}:parallel_env")
         if eid not in gymnasium.registry:
-            gymnasium.register(id=eid, entry_point="envs.core.single_agent:SingleAgentEnv", kwargs={"game": name})
+            gymnasium.register(
+                id=eid,
+                entry_point="envs.core.single_agent:SingleAgentEnv",
+                vector_entry_point="envs.vector.gym_vector:BatchedVectorEnv",
+                kwargs={"game": name},
+            )

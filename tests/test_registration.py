@@ -43,3 +43,29 @@ def test_gymnasium_make_plays_a_game(name):
             break
     else:
         pytest.fail("the game did not end")
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_gymnasium_make_vec_builds_the_compiled_batch(name):
+    import gymnasium
+    import numpy as np
+
+    from envs.vector import BatchedVectorEnv
+
+    envs_ = gymnasium.make_vec(env_id(name), num_envs=4)
+    assert isinstance(envs_.unwrapped, BatchedVectorEnv) and envs_.num_envs == 4
+    obs, infos = envs_.reset(seed=0)
+    assert obs.shape == (4, *envs_.single_observation_space.shape)
+    masks = envs_.unwrapped.action_masks()
+    actions = np.array([np.flatnonzero(m)[0] for m in masks])
+    obs, rewards, terminated, truncated, infos = envs_.step(actions)
+    assert obs.shape[0] == 4 and rewards.shape == (4,)
+
+
+def test_gymnasium_make_vec_sync_vectorizes_the_single_agent_env():
+    import gymnasium
+
+    from envs.core.single_agent import SingleAgentEnv
+
+    envs_ = gymnasium.make_vec(env_id("dorix"), num_envs=2, vectorization_mode="sync")
+    assert all(isinstance(e.unwrapped, SingleAgentEnv) for e in envs_.envs)

@@ -3,6 +3,7 @@ each, the other seats played inside the batch, all stepped by compiled calls.
 
     from envs.vector import BatchedVectorEnv
     envs = BatchedVectorEnv("dorix", num_envs=256, opponent="random")
+    # or: gymnasium.make_vec("boardgames/dorix-v0", num_envs=256)  (after ``import envs``)
     obs, infos = envs.reset(seed=0)
     masks = envs.action_masks()                      # bool (N, num_actions), also infos["action_mask"]
     obs, rewards, terminated, truncated, infos = envs.step(actions)
