@@ -366,3 +366,43 @@ def observe(data, seat, out):
     if data[LAST_CANCELLED] == 1:
         out[:, :, OBS_CANCELLED] = 1.0
     out[:, :, OBS_TURN] = min(1.0, data[TURN] / max(1, data[MAX_TURNS]))
+
+
+# ----- fused kernels for the Parallel adapter (envs.core.parallel_env) ---------------------------------
+# One compiled call per reset and per turn instead of a dozen: the adapter falls back to the kernels
+# above, one by one, for a game whose rules module has none of these. Codes returned: bits 0-1 the seats
+# whose order was not legal (played as STAY), bit 2 the game is over, bit 3 truncated, the turn above.
+ENV_OVER_BIT = 4
+ENV_TRUNCATED_BIT = 8
+ENV_TURN_SHIFT = 4
+
+
+@njit(cache=True)
+def env_refresh(data, own, obs, masks):
+    """Both seats' legal masks into ``own`` (bool (2, NUM_ACTIONS), the adapter's own copy for its
+    checks) and ``masks`` (int8 (2, NUM_ACTIONS), handed out), both observations into ``obs``
+    ((2, 6, 6, OBS_CHANNELS)). Returns the turn, over and truncated bits of the code."""
+    for s in range(2):
+        o = own[s]
+        legal_mask(data, s, o)
+        m = masks[s]
+        for a in range(NUM_ACTIONS):
+            m[a] = o[a]
+        observe(data, s, obs[s])
+    return (data[TURN] << ENV_TURN_SHIFT) | (ENV_OVER_BIT * data[OVER]) | (ENV_TRUNCATED_BIT * data[TRUNCATED])
+
+
+@njit(cache=True)
+def env_step(data, actions, void, own, obs, masks):
+    """One turn for the Parallel adapter: ``actions`` (int64, both in range) checked against ``own``
+    (this turn's masks). An order the mask forbids returns -1 with nothing changed unless ``void``;
+    with ``void`` it is played as STAY (as :func:`apply_joint` does) and its seat's bit is set. Then
+    :func:`env_refresh` of the new position; returns the code."""
+    illegal = 0
+    for s in range(2):
+        if not own[s, actions[s]]:
+            illegal |= 1 << s
+    if illegal != 0 and not void:
+        return -1
+    apply_joint(data, actions)
+    return env_refresh(data, own, obs, masks) | illegal

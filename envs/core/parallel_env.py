@@ -45,6 +45,7 @@ from PIL import Image, ImageDraw
 from envs.core.aec_env import observation_space_for, start_state
 from envs.core.errors import GameOptionError, IllegalActionError
 from envs.core.game import Game, State
+from envs.core.kernel_state import fused_rules
 from envs.core.rendering import BACKGROUND, TEXT, font
 
 STATUS_STRIP_PX = 30
@@ -75,6 +76,15 @@ class SimultaneousParallelEnv(ParallelEnv):
         self.ordered: set = set()  # agents whose action for this turn is in (AEC form only)
         self._window = None
         self._masks: dict = {}  # seat -> legal mask of this turn, computed once (observe and step share it)
+        # With the rules' fused kernels (see _fused_kernels): every seat's mask of this turn, the
+        # adapter's own copy (never handed out), and the joint action handed to the kernel.
+        n = game.info.num_seats
+        self._fused = None
+        self._num_actions = game.info.num_actions
+        self._own = np.zeros((n, game.info.num_actions), dtype=np.bool_)
+        self._joint = np.zeros(n, dtype=np.int64)
+        self._obs_block = (n, *game.info.observation_shape)
+        self._mask_block = (n, game.info.num_actions)
 
     # PettingZoo API ---------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -87,18 +97,78 @@ class SimultaneousParallelEnv(ParallelEnv):
         if seed is not None:
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
-        self.state_ = start_state(self.game, options)
-        self.agents = [] if self.state_.is_terminal() else self.possible_agents[:]
+        state = self.state_ = start_state(self.game, options)
         self.ordered = set()
         self._masks = {}
-        observations = {a: self._observe(a) for a in self.possible_agents}
-        turn = self.state_.turn
+        fused = self._fused = _fused_kernels(state)  # the same for every state of the game
+        if fused is None:
+            self.agents = [] if state.is_terminal() else self.possible_agents[:]
+            observations = {a: self._observe(a) for a in self.possible_agents}
+            turn = state.turn
+        else:
+            obs, masks = self._new_buffers()
+            code = fused.refresh(state.data, self._own, obs, masks)
+            self.agents = [] if code & fused.over_bit else self.possible_agents[:]
+            observations = {a: {"observation": obs[s], "action_mask": masks[s]}
+                            for s, a in enumerate(self.possible_agents)}
+            turn = code >> fused.turn_shift
         infos = {a: {"turn": turn, "void_action": False} for a in self.possible_agents}
         if self.render_mode == "human":
             self.render()
         return observations, infos
 
     def step(self, actions: dict):
+        fused = self._fused
+        live = self.agents
+        # The fast path: a kernel-rules game whose every live agent acts (simultaneous KernelStates:
+        # all seats act until the end) with exactly one integer action in range each. Anything else,
+        # errors included, takes the general path below with its messages.
+        if fused is None or not live or len(actions) != len(live):
+            return self._step_general(actions)
+        joint = self._joint
+        n = self._num_actions
+        for s, agent in enumerate(live):
+            a = actions.get(agent)
+            if type(a) is not int and (a is None or not _is_action(a, n)):
+                return self._step_general(actions)
+            if not 0 <= a < n:
+                return self._step_general(actions)
+            joint[s] = a
+        state = self.state_
+        obs, masks = self._new_buffers()
+        code = fused.step(state.data, joint, self.illegal_actions == "void", self._own, obs, masks)
+        if code < 0:  # raise mode, a forbidden action: nothing was played; the engine's check says why
+            return self._step_general(actions)
+        if self.ordered:
+            self.ordered = set()
+        turn = code >> fused.turn_shift
+        observations, infos = {}, {}
+        for s, agent in enumerate(live):
+            observations[agent] = {"observation": obs[s], "action_mask": masks[s]}
+            infos[agent] = {"turn": turn, "void_action": bool(code >> s & 1)}
+        rewards = dict.fromkeys(live, 0.0)
+        terminations = dict.fromkeys(live, False)
+        truncations = dict.fromkeys(live, False)
+        if code & fused.over_bit:
+            self._finish(state, live, rewards, truncations if code & fused.truncated_bit else terminations)
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def _new_buffers(self) -> tuple:
+        """Fresh arrays for this step's observations and handed-out masks, one block each, one row per
+        seat: each agent gets its own row, which the environment never writes again."""
+        return np.empty(self._obs_block, dtype=np.float32), np.empty(self._mask_block, dtype=np.int8)
+
+    def _finish(self, state, live, rewards, done) -> None:
+        returns = state.returns()
+        for a in live:
+            rewards[a] = float(returns[self._seat[a]])
+            done[a] = True
+        self.agents = []
+
+    def _step_general(self, actions: dict):
+        """``step`` for any simultaneous game, and for every action the fast path does not take."""
         if self.state_ is None:
             raise IllegalActionError("call reset() before step()")
         if not self.agents:
@@ -128,25 +198,27 @@ class SimultaneousParallelEnv(ParallelEnv):
         self._masks = {}
         state = self.state_
         live = self.agents
-        observations = {a: self._observe(a) for a in live}
+        if self._fused is not None:
+            obs, masks = self._new_buffers()
+            self._fused.refresh(state.data, self._own, obs, masks)
+            observations = {a: {"observation": obs[s], "action_mask": masks[s]} for s, a in enumerate(live)}
+        else:
+            observations = {a: self._observe(a) for a in live}
         turn = state.turn
         infos = {a: {"turn": turn, "void_action": a in void} for a in live}
-        terminations = {a: False for a in live}
-        truncations = {a: False for a in live}
-        rewards = {a: 0.0 for a in live}
+        terminations = dict.fromkeys(live, False)
+        truncations = dict.fromkeys(live, False)
+        rewards = dict.fromkeys(live, 0.0)
         if state.is_terminal():
-            returns = state.returns()
-            done = truncations if state.is_truncated() else terminations
-            for a in live:
-                rewards[a] = float(returns[self._seat[a]])
-                done[a] = True
-            self.agents = []
+            self._finish(state, live, rewards, truncations if state.is_truncated() else terminations)
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
 
     def _mask(self, seat: int) -> np.ndarray:
         """The legal mask of ``seat`` this turn (computed once per turn; do not modify it)."""
+        if self._fused is not None:
+            return self._own[seat]
         mask = self._masks.get(seat)
         if mask is None:
             mask = self._masks[seat] = self.state_.legal_mask(seat)
@@ -215,6 +287,24 @@ class SimultaneousParallelEnv(ParallelEnv):
     def state(self) -> np.ndarray:
         """A global view of the game: seat 0's observation tensor."""
         return self.state_.observation(0)
+
+
+class _Fused:
+    """The fused kernels of a rules module for this adapter, with the bits of their codes."""
+
+    __slots__ = ("refresh", "step", "over_bit", "truncated_bit", "turn_shift")
+
+    def __init__(self, rules):
+        self.refresh, self.step = rules.env_refresh, rules.env_step
+        self.over_bit, self.truncated_bit = rules.ENV_OVER_BIT, rules.ENV_TRUNCATED_BIT
+        self.turn_shift = rules.ENV_TURN_SHIFT
+
+
+def _fused_kernels(state: State) -> _Fused | None:
+    """The fused kernels of ``state``'s rules (``env_refresh`` and ``env_step``, see envs/barc/rules.py),
+    or None when it has none: the adapter then calls the State methods one by one."""
+    rules = fused_rules(state, ("env_refresh", "env_step"))
+    return None if rules is None else _Fused(rules)
 
 
 def _is_action(action, num_actions: int) -> bool:
