@@ -567,3 +567,37 @@ def observe(data, seat, out):
     out[:, :, OBS_TURN] = min(data[TURN], data[MAX_TURNS]) / max(data[MAX_TURNS], 1)
     if data[OVER] == 0 and data[TO_MOVE] == seat:
         out[:, :, OBS_TO_MOVE] = 1.0
+
+
+# ----- fused kernels for the AEC adapter (envs.core.aec_env) --------------------------------------------
+# One compiled call per turn instead of several: the adapter falls back to the kernels above, one by
+# one, for a game whose rules module has none of these. Codes returned: bits 0-1 the seat to move, bit 2
+# the game is over, bit 3 truncated, the turn above.
+ENV_SEAT_BITS = 3
+ENV_OVER_BIT = 4
+ENV_TRUNCATED_BIT = 8
+ENV_TURN_SHIFT = 4
+
+
+@njit(cache=True)
+def env_refresh(data, own, obs, mask):
+    """Unless the game is over: the legal mask of the seat to move into ``own`` (bool, the adapter's
+    own copy for its checks) and ``mask`` (int8, handed out), its observation into ``obs``. Returns
+    the code (nothing is written once the game is over)."""
+    turn = data[TURN] << ENV_TURN_SHIFT
+    if data[OVER] == 1:
+        return turn | ENV_OVER_BIT | (ENV_TRUNCATED_BIT * data[TRUNCATED])
+    seat = data[TO_MOVE]
+    legal_mask(data, seat, own)
+    for a in range(NUM_ACTIONS):
+        mask[a] = own[a]
+    observe(data, seat, obs)
+    return turn | seat
+
+
+@njit(cache=True)
+def env_apply(data, action, own, obs, mask):
+    """:func:`apply_action` of the legal ``action`` (the adapter checked it against ``own``), then
+    :func:`env_refresh`; returns its code."""
+    apply_action(data, action)
+    return env_refresh(data, own, obs, mask)

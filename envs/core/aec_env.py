@@ -25,6 +25,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from envs.core.errors import GameOptionError
 from envs.core.game import Game, State
+from envs.core.kernel_state import fused_rules
 
 
 def observation_space_for(game: Game) -> spaces.Dict:
@@ -69,6 +70,14 @@ class TurnBasedAECEnv(AECEnv):
         self._mask: np.ndarray | None = None
         self._mask_seat = -1
         self._num_actions = game.info.num_actions
+        self._obs_shape = game.info.observation_shape
+        # With the rules' fused kernels (see _FusedTurn): the mask above lives in ``_own`` (never
+        # handed out), and each turn's step leaves the next seat's observation and mask copy ready
+        # for its first observe() (``_next_seat``; -1 once handed out).
+        self._fused: _FusedTurn | None = None
+        self._own = np.zeros(self._num_actions, dtype=np.bool_)
+        self._next_seat = -1
+        self._next_obs = self._next_mask = None
 
     # PettingZoo API ---------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -82,7 +91,7 @@ class TurnBasedAECEnv(AECEnv):
             self.np_random_seed = seed
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
-        self.state_ = start_state(self.game, options)
+        state = self.state_ = start_state(self.game, options)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -90,47 +99,102 @@ class TurnBasedAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
-        self._after_change()
+        fused = self._fused = _fused_turn(state)  # the same for every state of the game
+        if fused is None:
+            self._after_change()
+        else:
+            obs, mask = np.empty(self._obs_shape, dtype=np.float32), np.empty(self._num_actions, dtype=np.int8)
+            self._after_fused(fused.refresh(state.data, self._own, obs, mask), obs, mask)
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent):
         seat = self._seat[agent]
+        if seat == self._next_seat:  # prepared by the last step, handed out once
+            self._next_seat = -1
+            return {"observation": self._next_obs, "action_mask": self._next_mask}
         state = self.state_
         mask = self._mask.copy() if seat == self._mask_seat else state.legal_mask(seat)
         # a bool array read as int8 (0/1): no conversion copy
         return {"observation": state.observation(seat), "action_mask": mask.view(np.int8)}
+
+    def last(self, observe: bool = True):
+        """PettingZoo's ``AECEnv.last``, calling ``observe`` directly."""
+        agent = self.agent_selection
+        assert agent is not None
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         mask = self._mask
-        if (
+        fused = self._fused
+        legal = (
             type(action) is int or (isinstance(action, np.integer) and not isinstance(action, np.bool_))
-        ) and 0 <= action < self._num_actions and mask is not None and mask[action]:
-            self.state_.apply(int(action), check=False)  # legal: checked against this turn's mask
-        else:
+        ) and 0 <= action < self._num_actions and mask is not None and mask[action]
+        if not legal:
             self.state_.apply(action)  # the engine's check raises IllegalActionError, state untouched
+        elif fused is None:
+            self.state_.apply(int(action), check=False)  # legal: checked against this turn's mask
         self._cumulative_rewards[agent] = 0.0
-        self._after_change()
-        self._accumulate_rewards()
+        if fused is None or not legal:
+            self._after_change()
+            self._accumulate_rewards()
+        else:
+            self._next_seat = -1
+            obs, mask = np.empty(self._obs_shape, dtype=np.float32), np.empty(self._num_actions, dtype=np.int8)
+            code = fused.apply(self.state_.data, int(action), self._own, obs, mask)
+            if self._after_fused(code, obs, mask):
+                self._accumulate_rewards()  # the rewards are all 0 before the end: nothing to add
         if self.render_mode == "human":
             self.render()
+
+    def _after_fused(self, code: int, obs: np.ndarray, mask: np.ndarray) -> bool:
+        """:meth:`_after_change` from a fused kernel's code; True when the game is over."""
+        fused = self._fused
+        if code & fused.over_bit:
+            self._end_of_game(self.state_, bool(code & fused.truncated_bit))
+            over = True
+        else:
+            rewards = self.rewards
+            for agent in self.agents:
+                rewards[agent] = 0.0
+            seat = code & fused.seat_bits
+            self.agent_selection = self.possible_agents[seat]
+            self._mask, self._mask_seat = self._own, seat
+            self._next_seat, self._next_obs, self._next_mask = seat, obs, mask
+            over = False
+        turn = code >> fused.turn_shift
+        infos = self.infos
+        for agent in self.agents:
+            infos[agent] = {"turn": turn}
+        return over
+
+    def _end_of_game(self, state: State, truncated: bool) -> None:
+        """The final rewards, every agent done, the next agent to take its dead step."""
+        self._mask, self._mask_seat = None, -1
+        returns = state.returns()
+        done = self.truncations if truncated else self.terminations
+        for agent in self.agents:
+            self.rewards[agent] = float(returns[self._seat[agent]])
+            done[agent] = True
+        # every agent now takes one last (dead) step, starting with the one after the mover
+        nxt = (self._seat[self.agent_selection] + 1) % len(self.possible_agents)
+        self.agent_selection = self.possible_agents[nxt]
 
     def _after_change(self) -> None:
         """Copy the engine's outcome into PettingZoo's dictionaries and pick the next agent."""
         state = self.state_
         self._mask, self._mask_seat = None, -1
         if state.is_terminal():
-            returns = state.returns()
-            done = self.truncations if state.is_truncated() else self.terminations
-            for agent in self.agents:
-                self.rewards[agent] = float(returns[self._seat[agent]])
-                done[agent] = True
-            # every agent now takes one last (dead) step, starting with the one after the mover
-            nxt = (self._seat[self.agent_selection] + 1) % len(self.possible_agents)
-            self.agent_selection = self.possible_agents[nxt]
+            self._end_of_game(state, state.is_truncated())
         else:
             rewards = self.rewards
             for agent in self.agents:
@@ -175,6 +239,32 @@ class TurnBasedAECEnv(AECEnv):
     def state(self) -> np.ndarray:
         """A global view of the game: seat 0's observation tensor."""
         return self.state_.observation(0)
+
+
+class _FusedTurn:
+    """The fused kernels of a rules module for this adapter (``env_refresh`` and ``env_apply``, see
+    envs/adix/rules.py), with the bits of their codes."""
+
+    __slots__ = ("refresh", "apply", "seat_bits", "over_bit", "truncated_bit", "turn_shift")
+
+    def __init__(self, rules):
+        self.refresh, self.apply = rules.env_refresh, rules.env_apply
+        self.seat_bits, self.over_bit = rules.ENV_SEAT_BITS, rules.ENV_OVER_BIT
+        self.truncated_bit, self.turn_shift = rules.ENV_TRUNCATED_BIT, rules.ENV_TURN_SHIFT
+
+
+_FUSED_TURN: dict = {}
+
+
+def _fused_turn(state: State) -> _FusedTurn | None:
+    """The fused kernels of ``state``'s rules, or None when it has none (the adapter then calls the
+    State methods one by one)."""
+    rules = fused_rules(state, ("env_refresh", "env_apply"))
+    if rules is None:
+        return None
+    if rules not in _FUSED_TURN:
+        _FUSED_TURN[rules] = _FusedTurn(rules)
+    return _FUSED_TURN[rules]
 
 
 class _LeanIterator(AECOrderEnforcingIterator):

@@ -300,11 +300,18 @@ class _Fused:
         self.turn_shift = rules.ENV_TURN_SHIFT
 
 
+_FUSED: dict = {}
+
+
 def _fused_kernels(state: State) -> _Fused | None:
     """The fused kernels of ``state``'s rules (``env_refresh`` and ``env_step``, see envs/barc/rules.py),
     or None when it has none: the adapter then calls the State methods one by one."""
     rules = fused_rules(state, ("env_refresh", "env_step"))
-    return None if rules is None else _Fused(rules)
+    if rules is None:
+        return None
+    if rules not in _FUSED:
+        _FUSED[rules] = _Fused(rules)
+    return _FUSED[rules]
 
 
 def _is_action(action, num_actions: int) -> bool:
