@@ -9,7 +9,7 @@ import numpy as np
 
 from envs.adix import rules as R
 from envs.adix.game import SEAT_NAMES, WEAPON_NAMES
-from envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas, font
+from envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, BoardCanvas, font
 from envs.core.squares import square_name
 
 TOP_SYMBOLS = "RPS#"  # text: the active weapon, '#' for the shelter
@@ -38,14 +38,32 @@ def _status(state) -> str:
     return head + f": {SEAT_NAMES[seat]} (player_{seat}) to play, quiet turns {int(d[R.QUIET])}/{R.QUIET_DRAW}"
 
 
+MOVEMENT_WORDS = {"L": ("rotated left", "rotate left"), "R": ("rotated right", "rotate right"),
+                  "N": ("tilted north", "tilt north"), "E": ("tilted east", "tilt east"),
+                  "S": ("tilted south", "tilt south"), "W": ("tilted west", "tilt west")}
+
+
+def repeat_limit_lines(state, seat: int) -> list:
+    """``seat``'s A9 record in plain words (no cube may make the same rotation or tilt on 3 of its
+    owner's turns in a row), or an empty list when it has none."""
+    rep = state.repetition(seat)
+    if not rep:
+        return []
+    square, move, count = rep
+    done, verb = MOVEMENT_WORDS[move]
+    if count < 2:
+        return [f"repeat limit: cube on {square}", f"{done} last turn;", "may do it once more, not 3 in a row"]
+    return [f"repeat limit: cube on {square}", f"{done} {count} turns in a row;", f"may not {verb} next turn"]
+
+
 def _info_lines(state) -> list:
     d = state.data
     lines = []
     for s in range(2):
         captains, mates = state.pieces(s)
         lost = (1 - captains) + (R.TEAMMATES - mates)
-        rep = state.repetition(s)
-        rep_text = f", last movement {rep[1]} of {rep[0]} x{rep[2]}" if rep else ""
+        rep = repeat_limit_lines(state, s)
+        rep_text = f"; {' '.join(rep)}" if rep else ""
         lines.append(f"{SEAT_NAMES[s]}: captain {'on board' if captains else 'captured'}, {mates} teammates, "
                      f"{lost} captured{rep_text}")
     if d[R.LAST_FROM] >= 0:
@@ -102,21 +120,27 @@ def _glyph(draw, weapon: int, box: tuple, colour: tuple) -> None:
         draw.rectangle((x0 + w // 6, y0 + w // 2, x1 - w // 6, y1), fill=colour)
 
 
-def render_rgb(state, cell_px: int = 72) -> np.ndarray:
-    """The board as an RGB array: each cube a square of its owner's colour (a captain with a gold
-    ring), its active weapon drawn large in the middle (a house for the shelter), the letters of its
-    north, east, south and west faces on its edges; the last action outlined; pieces and the A9
-    records at the side."""
+def _crown(draw, x: float, y: float, w: float, colour: tuple) -> None:
+    """A small crown, ``w`` pixels wide, its top-left at (x, y): the captain's mark."""
+    h = w * 0.7
+    pts = [(x, y + h), (x, y + h * 0.25), (x + w * 0.25, y + h * 0.6), (x + w * 0.5, y), (x + w * 0.75, y + h * 0.6),
+           (x + w, y + h * 0.25), (x + w, y + h)]
+    draw.polygon(pts, fill=colour, outline=(90, 60, 10))
+
+
+def render_rgb(state, cell_px: int = 80) -> np.ndarray:
+    """The board as an RGB array: each cube a square of its owner's colour (a captain in a thick gold
+    frame with a crown), its active weapon drawn large in the middle (a green house for the shelter),
+    the letters of its north, east, south and west faces on its edges; the last action outlined; at
+    the side the pieces, the repeat limit (A9) in words and a key."""
     d = state.data
-    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=330, top_px=34)
+    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=360)
     draw = canvas.draw
-    title_font = font(max(12, cell_px // 5))
-    draw.text((canvas.margin, canvas.top // 2 + 2), _status(state), fill=TEXT, font=title_font, anchor="lm")
-    edge_font = font(max(10, cell_px // 6))
+    canvas.title(_status(state))
+    edge_font = font(max(11, cell_px // 5), bold=True)
     for sq in (int(d[R.LAST_FROM]), int(d[R.LAST_TO])):
         if sq >= 0:
-            x0, y0, x1, y1 = canvas.cell(sq)
-            draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=LAST_MOVE, width=4)
+            canvas.mark(sq, LAST_MOVE)
     for sq in range(R.CELLS):
         seat = int(d[R.OWNER + sq])
         if seat < 0:
@@ -125,50 +149,53 @@ def render_rgb(state, cell_px: int = 72) -> np.ndarray:
         top, north, east = int(d[R.TOP + sq]), int(d[R.NORTH + sq]), int(d[R.EAST + sq])
         south, west = int(R.opposite(north, kind)), int(R.opposite(east, kind))
         x0, y0, x1, y1 = canvas.cell(sq)
-        pad = cell_px // 12
+        pad = cell_px // 14
         box = (x0 + pad, y0 + pad, x1 - pad, y1 - pad)
+        ring = max(5, cell_px // 12) if kind == R.CAPTAIN else 2
         if kind == R.CAPTAIN:
-            draw.rounded_rectangle(box, radius=cell_px // 8, fill=CAPTAIN_RING)
-            inner = (box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4)
+            draw.rounded_rectangle(box, radius=cell_px // 8, fill=CAPTAIN_RING, outline=(120, 85, 10), width=2)
+            inner = (box[0] + ring, box[1] + ring, box[2] - ring, box[3] - ring)
             draw.rounded_rectangle(inner, radius=cell_px // 10, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat])
         else:
             draw.rounded_rectangle(box, radius=cell_px // 8, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat],
                                    width=2)
-        g = cell_px // 3
+        g = int(cell_px * 0.4)
         cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
-        _glyph(draw, top, (cx - g // 2 - 2, cy - g // 2 - 2, cx + g // 2 + 2, cy + g // 2 + 2), WEAPON_COLOURS[top])
+        _glyph(draw, top, (cx - g // 2, cy - g // 2, cx + g // 2, cy + g // 2), WEAPON_COLOURS[top])
+        if kind == R.CAPTAIN:
+            _crown(draw, x0 + pad + ring - 2, y0 + pad + ring - 2, int(cell_px * 0.26), CAPTAIN_RING)
         letter = (235, 235, 235) if seat == 1 else (70, 60, 50)
-        e = pad + cell_px // 9
+        e = pad + ring + edge_font.size // 2 + 2
         for weapon, pos in ((north, (cx, y0 + e)), (south, (cx, y1 - e)), (east, (x1 - e, cy)), (west, (x0 + e, cy))):
             draw.text(pos, R.WEAPON_LETTERS[weapon], fill=letter, font=edge_font, anchor="mm")
     # side panel
-    x = canvas.board_right + canvas.margin + 10
+    x = canvas.panel_x
     y = canvas.top + canvas.margin
-    small = canvas.small_font
     for s in range(2):
         captains, mates = state.pieces(s)
         lost = (1 - captains) + (R.TEAMMATES - mates)
-        draw.rounded_rectangle((x, y, x + 24, y + 24), radius=4, fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s])
+        canvas.swatch(x, y, s, size=24, square=True)
         acting = "  < to play" if not d[R.OVER] and s == d[R.TO_MOVE] else ""
-        draw.text((x + 32, y + 12), f"{SEAT_NAMES[s]} (player_{s}){acting}", fill=TEXT, font=small, anchor="lm")
-        y += 30
-        draw.text((x + 32, y), f"captain: {'on board' if captains else 'captured'}", fill=TEXT, font=small)
-        y += 20
-        draw.text((x + 32, y), f"teammates: {mates}, captured: {lost}", fill=TEXT, font=small)
-        y += 20
-        rep = state.repetition(s)
-        if rep:
-            draw.text((x + 32, y), f"A9: {rep[0]} made {rep[1]} x{rep[2]}", fill=TEXT, font=small)
-            y += 20
-        y += 14
-    draw.text((x, y), f"quiet turns: {int(d[R.QUIET])}/{R.QUIET_DRAW}", fill=TEXT, font=small)
-    y += 34
-    draw.text((x, y), "active weapon (top face):", fill=TEXT, font=small)
-    y += 24
-    for w in range(4):
-        _glyph(draw, w, (x + 4, y, x + 24, y + 20), WEAPON_COLOURS[w])
-        draw.text((x + 36, y + 10), f"{WEAPON_NAMES[w]} ({R.WEAPON_LETTERS[w]})", fill=TEXT, font=small, anchor="lm")
+        canvas.panel_text(x + 32, y + 2, f"{SEAT_NAMES[s]} (player_{s}){acting}", bold=True)
         y += 28
-    draw.text((x, y + 4), "edge letters: side faces", fill=TEXT, font=small)
-    draw.text((x, y + 24), "gold ring: captain", fill=TEXT, font=small)
+        y = canvas.panel_text(x + 32, y, f"captain: {'on board' if captains else 'captured'}\n"
+                              f"teammates: {mates}, captured: {lost}")
+        rep = repeat_limit_lines(state, s)
+        if rep:
+            y = canvas.panel_text(x + 32, y, "\n".join(rep), fill=(150, 40, 30))
+        y += 12
+    y = canvas.panel_text(x, y, f"quiet turns (no displacement): {int(d[R.QUIET])} of {R.QUIET_DRAW}") + 10
+    y = canvas.panel_text(x, y, "weapon on top (the active one):", bold=True) + 2
+    for w in range(4):
+        _glyph(draw, w, (x + 2, y, x + 24, y + 22), WEAPON_COLOURS[w])
+        name = f"{WEAPON_NAMES[w]} ({R.WEAPON_LETTERS[w]})"
+        if w == R.SHELTER:
+            name += ": cannot be taken"
+        canvas.panel_text(x + 34, y + 2, name)
+        y += 28
+    _crown(draw, x + 2, y + 4, 22, CAPTAIN_RING)
+    y = canvas.panel_text(x + 34, y + 2, "crown, gold frame: captain") + 2
+    y = canvas.panel_text(x, y, "edge letters: the side faces")
+    draw.rectangle((x, y + 3, x + 22, y + 21), outline=LAST_MOVE, width=3)
+    canvas.panel_text(x + 34, y + 2, "last action")
     return canvas.to_array()

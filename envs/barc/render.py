@@ -3,13 +3,11 @@ both showing the stacks, who tops each, and both players' last orders."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from envs.barc import rules as R
 from envs.barc.game import SIDE_NAMES
-from envs.core.rendering import HIGHLIGHT, SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas
+from envs.core.rendering import HIGHLIGHT, SEAT_COLOURS, BoardCanvas
 
 ORDER_COLOURS = [(215, 90, 30), (40, 90, 200)]  # arrows of South's and North's last orders
 
@@ -71,26 +69,6 @@ def render_text(state) -> str:
     return "\n".join(lines)
 
 
-def _centre(canvas: BoardCanvas, sq: int) -> tuple:
-    x0, y0, x1, y1 = canvas.cell(sq)
-    return ((x0 + x1) / 2, (y0 + y1) / 2)
-
-
-def _arrow(canvas: BoardCanvas, a: tuple, b: tuple, colour: tuple, offset: float) -> None:
-    """An arrow from ``a`` to ``b``, shifted sideways by ``offset`` pixels (so two arrows on one
-    line stay apart)."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    n = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / n, dy / n
-    px, py = -uy * offset, ux * offset
-    start = (a[0] + px + ux * 14, a[1] + py + uy * 14)
-    end = (b[0] + px - ux * 10, b[1] + py - uy * 10)
-    canvas.draw.line([start, end], fill=colour, width=5)
-    head = [end, (end[0] - ux * 14 + uy * 8, end[1] - uy * 14 - ux * 8), (end[0] - ux * 14 - uy * 8,
-                                                                          end[1] - uy * 14 + ux * 8)]
-    canvas.draw.polygon([(end[0] + ux * 6, end[1] + uy * 6), head[1], head[2]], fill=colour)
-
-
 def _winning_lines(state) -> list:
     """Every line of 3 neighbouring squares topped by one player (to highlight)."""
     lines = []
@@ -105,58 +83,51 @@ def _winning_lines(state) -> list:
     return lines
 
 
-def render_rgb(state, cell_px: int = 72) -> np.ndarray:
-    """The board as an RGB array: each stack a disc in its top pawn's colour with its height written
-    on it and its pawns as small dots (bottom pawn first); last turn's orders as arrows (orange for
-    South, blue for North, crossed out when they cancelled); a line through any 3 aligned; a panel
-    with the stack counts and the orders in notation."""
-    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=250)
+def render_rgb(state, cell_px: int = 104) -> np.ndarray:
+    """The board as an RGB array: each stack drawn as its pawns bottom to top (one bar per pawn in its
+    player's colour), with a badge in the top pawn's colour giving the height; last turn's orders as
+    thick arrows (orange for South, blue for North, their tails in the mover's colour, crossed out when
+    they cancelled); a line through any 3 aligned; a panel with the stack counts, the orders in
+    notation and a key."""
+    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=300)
     draw = canvas.draw
     canvas.title(status(state))
-    pad = cell_px // 7
-    for sq in range(R.CELLS):
-        pawns = state.stack(sq)
-        if not pawns:
-            continue
-        x0, y0, x1, y1 = canvas.cell(sq)
-        top = pawns[-1]
-        draw.ellipse((x0 + pad, y0 + pad, x1 - pad, y1 - pad - 8), fill=SEAT_COLOURS[top],
-                     outline=SEAT_OUTLINES[top], width=3)
-        if len(pawns) > 1:
-            canvas.text(((x0 + x1) // 2, (y0 + y1) // 2 - 4), str(len(pawns)), canvas.label_font,
-                        fill=SEAT_OUTLINES[top])
-        dot = min(8, (cell_px - 8) // len(pawns))
-        for i, p in enumerate(pawns if len(pawns) > 1 else ()):
-            bx = x0 + 4 + i * dot
-            draw.rectangle((bx, y1 - 10, bx + dot - 2, y1 - 4), fill=SEAT_COLOURS[p], outline=SEAT_OUTLINES[p])
-    if state.data[R.OVER] and not state.data[R.TRUNCATED]:
-        for a, b in _winning_lines(state):
-            draw.line([_centre(canvas, a), _centre(canvas, b)], fill=HIGHLIGHT, width=7)
+    aligned = _winning_lines(state) if state.data[R.OVER] and not state.data[R.TRUNCATED] else []
+    for a, b in aligned:  # under the stacks, which stay readable
+        for sq in (a, b, (a + b) // 2):
+            canvas.mark(sq, HIGHLIGHT, width=6)
+        draw.line([canvas.centre(a), canvas.centre(b)], fill=HIGHLIGHT, width=9)
+    # the orders under the stacks, so that no arrow hides a pawn
     for s in range(2):
         a = int(state.data[R.LAST_ORDER + s])
         if a < 0 or a == R.STAY:
             continue
         o = int(R.decode(s, a)[0])
         t = int(R.order_target(s, a))
-        _arrow(canvas, _centre(canvas, o), _centre(canvas, t), ORDER_COLOURS[s], 4 if s == 0 else -4)
-        if state.last_cancelled:
-            cx, cy = _centre(canvas, t)
-            draw.line([(cx - 14, cy - 14), (cx + 14, cy + 14)], fill=(200, 30, 30), width=5)
-            draw.line([(cx - 14, cy + 14), (cx + 14, cy - 14)], fill=(200, 30, 30), width=5)
+        canvas.arrow(o, t, ORDER_COLOURS[s], offset=6 if s == 0 else -6, tail_fill=SEAT_COLOURS[s])
+    for sq in range(R.CELLS):
+        canvas.stack(sq, state.stack(sq), max_shown=12)
+    if state.last_cancelled:
+        canvas.cross(int(R.order_target(0, int(state.data[R.LAST_ORDER]))))
     # side panel
-    x = canvas.board_right + canvas.margin + 16
+    x = canvas.panel_x
     y = canvas.top + canvas.margin
-    small = canvas.small_font
     orders = state.last_orders()
     for s in range(2):
-        draw.ellipse((x, y, x + 22, y + 22), fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s], width=2)
-        draw.text((x + 30, y + 11), f"{_who(s)}", fill=TEXT, font=small, anchor="lm")
-        draw.text((x + 30, y + 31), f"tops {state.stacks_of(s)} stacks", fill=TEXT, font=small, anchor="lm")
-        last = "-" if orders[s] is None else orders[s]
-        draw.line([(x, y + 51), (x + 22, y + 51)], fill=ORDER_COLOURS[s], width=5)
-        draw.text((x + 30, y + 51), f"last order: {last}", fill=TEXT, font=small, anchor="lm")
-        y += 80
+        canvas.swatch(x, y, s, size=24)
+        canvas.panel_text(x + 32, y + 2, f"{_who(s)}, {('light', 'dark')[s]}", bold=True)
+        y += 30
+        y = canvas.panel_text(x + 32, y, f"tops {state.stacks_of(s)} stacks")
+        draw.line([(x, y + 10), (x + 24, y + 10)], fill=(25, 25, 25), width=10)
+        draw.line([(x + 1, y + 10), (x + 23, y + 10)], fill=ORDER_COLOURS[s], width=6)
+        last = "none yet" if orders[s] is None else orders[s]
+        y = canvas.panel_text(x + 32, y, f"last order: {last}") + 16
     if state.last_cancelled:
-        draw.text((x, y), f"same destination ({orders[0][-2:]}):\nnobody moved", fill=TEXT, font=small)
+        y = canvas.panel_text(x, y, f"same destination ({orders[0][-2:]}):\nnobody moved", fill=(180, 30, 30)) + 10
+    y += 10
+    canvas.panel_text(x, y, "key:\n"
+                      "bars: a stack's pawns, bottom to top\n"
+                      "badge: its height, in the colour\n"
+                      "  of the top pawn (its owner)\n"
+                      "arrows: last turn's orders" + ("\ngreen: 3 aligned" if aligned else ""))
     return canvas.to_array()
-

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.rendering import HIGHLIGHT, SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas, font
+from envs.core.rendering import HIGHLIGHT, BoardCanvas
 from envs.core.squares import square_name
 from envs.dorix import rules as R
 
 CELL_WIDTH = 9
 MAX_SHOWN = 8  # pawns drawn per stack; higher stacks show their top pawns and the height
+DIAGONAL, LAST_MOVE, COLLAPSE = (150, 110, 60), (60, 120, 220), (220, 60, 60)
 
 
 def _status(state) -> str:
@@ -55,73 +56,42 @@ def render_text(state) -> str:
     return "\n".join(lines)
 
 
-def _fitting_font(canvas: BoardCanvas, text: str, room: int, size: int):
-    """The largest font of at most ``size`` pixels in which ``text`` fits ``room`` pixels."""
-    fnt = font(size)
-    while size > 10 and canvas.draw.textlength(text, font=fnt) > room:
-        size -= 1
-        fnt = font(size)
-    return fnt
-
-
-def _title(canvas: BoardCanvas, text: str) -> None:
-    """The status line across the top, in the largest font that fits the picture's width."""
-    fnt = _fitting_font(canvas, text, canvas.image.width - 2 * canvas.margin, max(12, canvas.cell_px // 4))
-    canvas.draw.text((canvas.margin, canvas.top // 2 + 2), text, fill=TEXT, font=fnt, anchor="lm")
-
-
 def render_rgb(state, cell_px: int = 110) -> np.ndarray:
-    """The board as an RGB array: stacks drawn as discs bottom to top, the height in the corner,
-    the two long diagonals outlined, the last move and a collapse highlighted, hands at the side."""
+    """The board as an RGB array: each stack drawn as its pawns bottom to top (one bar per pawn in its
+    seat's colour) with a badge in the top pawn's colour giving the height; the two long diagonals
+    outlined, the last move and a collapse highlighted; hands and a key at the side."""
     d = state.data
     n = state.game.num_players
-    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=280, checkered=False)
-    draw = canvas.draw
-    _title(canvas, _status(state))
+    canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=300, checkered=False)
+    canvas.title(_status(state))
     for sq in R.DIAGONALS.ravel():
-        x0, y0, x1, y1 = canvas.cell(int(sq))
-        draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=(150, 110, 60), width=3)
-    highlights = []
+        canvas.mark(int(sq), DIAGONAL, width=3, inset=3)
     if d[R.LAST_TO] >= 0:
-        highlights.append((int(d[R.LAST_TO]), (60, 120, 220)))
+        canvas.mark(int(d[R.LAST_TO]), LAST_MOVE)
     if d[R.PHASE] == R.COLLAPSE:
         src = int(d[R.SOURCE])
-        highlights.append((src, (220, 60, 60)))
-        highlights += [(int(R.NEIGHBOURS[src, k]), HIGHLIGHT) for k in range(4) if d[R.TARGETS + k]]
-    for sq, colour in highlights:
-        x0, y0, x1, y1 = canvas.cell(sq)
-        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=colour, width=4)
-    disc_h = (cell_px - 30) // MAX_SHOWN
+        canvas.mark(src, COLLAPSE)
+        for k in range(4):
+            if d[R.TARGETS + k]:
+                canvas.mark(int(R.NEIGHBOURS[src, k]), HIGHLIGHT)
     for sq in range(R.SQUARES):
-        pawns = state.stack(sq)
-        if not pawns:
-            continue
-        x0, y0, x1, y1 = canvas.cell(sq)
-        shown = pawns[-MAX_SHOWN:]
-        for i, owner in enumerate(shown):
-            top_y = y1 - 10 - (i + 1) * disc_h
-            draw.rounded_rectangle(
-                (x0 + 14, top_y, x1 - 26, top_y + disc_h - 1),
-                radius=4,
-                fill=SEAT_COLOURS[owner],
-                outline=SEAT_OUTLINES[owner],
-            )
-        canvas.text((x1 - 13, y0 + 14), str(len(pawns)), canvas.small_font)
-    # side panel: seats, colours and hands
-    x = canvas.board_right + canvas.margin + 10
-    y = canvas.top + canvas.margin + 10
-    room = canvas.image.width - x - 44
-    draw.text((x, y + 6), "pawns in hand:", fill=TEXT, font=canvas.small_font, anchor="lm")
-    y += 30
-    lines = []
+        canvas.stack(sq, state.stack(sq), max_shown=MAX_SHOWN)
+    # side panel: seats, colours and hands, then a key
+    x = canvas.panel_x
+    y = canvas.top + canvas.margin
+    y = canvas.panel_text(x, y, "pawns in hand:", bold=True) + 4
     for s in range(n):
         team = f" (team {s % 2})" if n == 4 else ""
-        acting = " <" if d[R.PHASE] != R.OVER and s == d[R.TO_MOVE] else ""
-        lines.append(f"player_{s}{team}: {state.hand(s)}{acting}")
-    longest = max(lines, key=lambda t: canvas.draw.textlength(t, font=canvas.small_font))
-    fnt = _fitting_font(canvas, longest, room, canvas.small_font.size)
-    for s, line in enumerate(lines):
-        draw.rounded_rectangle((x, y, x + 28, y + 20), radius=4, fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s])
-        draw.text((x + 36, y + 10), line, fill=TEXT, font=fnt, anchor="lm")
+        acting = "  < to play" if d[R.PHASE] != R.OVER and s == d[R.TO_MOVE] else ""
+        canvas.swatch(x, y, s, size=22, square=True)
+        canvas.panel_text(x + 30, y + 1, f"player_{s}{team}: {state.hand(s)}{acting}")
         y += 32
+    y += 16
+    key = [(DIAGONAL, "long diagonals (to control)"), (LAST_MOVE, "last move")]
+    if d[R.PHASE] == R.COLLAPSE:
+        key += [(COLLAPSE, "collapsing stack"), (HIGHLIGHT, "where a pawn may fall")]
+    y = canvas.panel_text(x, y, "bars: a stack's pawns, bottom to top\nbadge: height, top pawn's colour") + 6
+    for colour, what in key:
+        canvas.draw.rectangle((x, y + 1, x + 22, y + 19), outline=colour, width=3)
+        y = canvas.panel_text(x + 30, y, what)
     return canvas.to_array()

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas
+from envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas, font
 from envs.core.squares import square_name
 from envs.olix import rules as R
 from envs.olix.game import SEAT_LETTERS
 
 COLOUR_NAMES = ("light", "dark")
+LAST_RING = (220, 50, 50)
+MARKED = (40, 120, 70)  # outline of the cell holding a column's markers
 
 
 def _status(state) -> str:
@@ -87,16 +89,18 @@ def render_text(state) -> str:
     return "\n".join(lines)
 
 
-def render_rgb(state, cell_px: int = 48) -> np.ndarray:
-    """The grid as an RGB array: pawns as discs, the last one ringed; beside it the four score columns
-    (lowest value at the top) with the markers as small discs, and the pawns left of each player."""
+def render_rgb(state, cell_px: int = 52) -> np.ndarray:
+    """The grid as an RGB array: pawns as discs, the last one ringed in red; beside it the four score
+    columns (lowest value at the top), each value in large type, the cell holding the column's markers
+    outlined and the markers as discs in the players' colours; then the pawns left and columns held of
+    each player, and the patterns the last pawn made."""
     d = state.data
-    col_w, row_h = 58, 46
+    col_w, row_h = 80, 62
     canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=4 * col_w + 40, checkered=False)
     draw = canvas.draw
     canvas.title(_status(state))
     last = int(d[R.LAST])
-    pad = cell_px // 8
+    pad = cell_px // 9
     for c in range(R.CELLS):
         o = int(d[R.BOARD + c])
         if o < 0:
@@ -104,36 +108,42 @@ def render_rgb(state, cell_px: int = 48) -> np.ndarray:
         x0, y0, x1, y1 = canvas.cell(c)
         draw.ellipse((x0 + pad, y0 + pad, x1 - pad, y1 - pad), fill=SEAT_COLOURS[o], outline=SEAT_OUTLINES[o], width=2)
         if c == last:
-            draw.ellipse((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=(220, 50, 50), width=3)
+            draw.ellipse((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=LAST_RING, width=4)
     # score columns
-    x = canvas.board_right + canvas.margin + 20
+    x = canvas.panel_x
     y = canvas.top + canvas.margin
+    y = canvas.panel_text(x, y, "score columns", bold=True)
+    header = font(24, bold=True)
     for t in range(4):
-        canvas.text((x + t * col_w + col_w // 2, y + 12), R.TYPE_NAMES[t], canvas.label_font)
-    y += 28
-    small = canvas.small_font
+        canvas.text((x + t * col_w + col_w // 2, y + 14), R.TYPE_NAMES[t], header)
+    y += 32
+    value_font = font(22, bold=True)
     for t in range(4):
         v, holders = state.column(t)
         for k in range(4):
             value = int(R.COLUMN_VALUES[t, k])
             bx0, by0 = x + t * col_w + 3, y + k * row_h
             box = (bx0, by0, bx0 + col_w - 6, by0 + row_h - 4)
-            draw.rectangle(box, fill=(232, 214, 180), outline=(120, 95, 60))
-            draw.text((bx0 + 4, by0 + 3), str(value), fill=TEXT, font=small)
-            if value == v:
+            held = value == v and holders
+            draw.rectangle(box, fill=(240, 222, 186) if held else (226, 210, 180),
+                           outline=MARKED if held else (140, 115, 80), width=4 if held else 1)
+            draw.text((bx0 + 6, by0 + 4), str(value), fill=TEXT, font=value_font)
+            if held:
+                r = 16
                 for i, s in enumerate(holders):
-                    cx = bx0 + 14 + i * 20
-                    cy = by0 + row_h - 16
-                    draw.ellipse((cx - 8, cy - 8, cx + 8, cy + 8), fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s],
+                    cx = bx0 + col_w - 6 - r - 5 - (len(holders) - 1 - i) * (2 * r + 3)
+                    cy = by0 + row_h - 4 - r - 5
+                    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s],
                                  width=2)
-    y += 4 * row_h + 16
+    y += 4 * row_h + 18
     for s in range(2):
-        draw.ellipse((x, y, x + 20, y + 20), fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s], width=2)
-        acting = " <" if not d[R.OVER] and s == d[R.TO_MOVE] else ""
-        draw.text((x + 28, y + 10), f"player_{s}: {state.pawns_left(s)} left{acting}", fill=TEXT, font=small,
-                  anchor="lm")
-        y += 30
+        canvas.swatch(x, y, s, size=24)
+        acting = "  < to play" if not d[R.OVER] and s == d[R.TO_MOVE] else ""
+        canvas.panel_text(x + 32, y + 2, f"player_{s} ({COLOUR_NAMES[s]}){acting}", bold=True)
+        y = canvas.panel_text(x + 32, y + 26, f"{state.pawns_left(s)} pawns left, holds {state.columns_held(s)} "
+                              f"column{'s' if state.columns_held(s) != 1 else ''}") + 8
     extra = _last_move(state)
     if extra:
-        draw.text((x, y + 6), extra.replace(" by ", "\nby "), fill=TEXT, font=small)
+        draw.ellipse((x + 2, y + 2, x + 22, y + 22), outline=LAST_RING, width=4)
+        canvas.panel_text(x + 32, y + 2, extra.replace(" by ", "\nby "))
     return canvas.to_array()
