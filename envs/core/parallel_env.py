@@ -135,7 +135,8 @@ class SimultaneousParallelEnv(ParallelEnv):
                 return self._step_general(actions)
             joint[s] = a
         state = self.state_
-        obs, masks = self._new_buffers()
+        obs = np.empty(self._obs_block, np.float32)  # as _new_buffers, inlined
+        masks = np.empty(self._mask_block, np.int8)
         code = fused.step(state.data, joint, self.illegal_actions == "void", self._own, obs, masks)
         if code < 0:  # raise mode, a forbidden action: nothing was played; the engine's check says why
             return self._step_general(actions)
@@ -145,7 +146,7 @@ class SimultaneousParallelEnv(ParallelEnv):
         observations, infos = {}, {}
         for s, agent in enumerate(live):
             observations[agent] = {"observation": obs[s], "action_mask": masks[s]}
-            infos[agent] = {"turn": turn, "void_action": bool(code >> s & 1)}
+            infos[agent] = {"turn": turn, "void_action": (code >> s) & 1 != 0}
         rewards = dict.fromkeys(live, 0.0)
         terminations = dict.fromkeys(live, False)
         truncations = dict.fromkeys(live, False)
@@ -158,7 +159,7 @@ class SimultaneousParallelEnv(ParallelEnv):
     def _new_buffers(self) -> tuple:
         """Fresh arrays for this step's observations and handed-out masks, one block each, one row per
         seat: each agent gets its own row, which the environment never writes again."""
-        return np.empty(self._obs_block, dtype=np.float32), np.empty(self._mask_block, dtype=np.int8)
+        return np.empty(self._obs_block, np.float32), np.empty(self._mask_block, np.int8)
 
     def _finish(self, state, live, rewards, done) -> None:
         returns = state.returns()
