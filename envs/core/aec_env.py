@@ -9,7 +9,16 @@ It turns any :class:`envs.core.game.Game` into a PettingZoo ``AECEnv``:
   games give both partners their team's result; the turn limit ends the game by truncation;
 * ``reset(seed=..., options={"position": "<notation>"})`` starts from any position;
 * render modes ``ansi`` (text), ``rgb_array`` (picture) and ``human`` (a pygame window);
-* an illegal action raises :class:`envs.core.errors.IllegalActionError` and leaves the game as it was.
+* an illegal action raises :class:`envs.core.errors.IllegalActionError` and leaves the game as it was;
+* every ``observe`` hands out fresh arrays (its own tensor and mask), which the environment never
+  writes again.
+
+Speed: the legal mask of the seat to act is computed once per turn and shared by ``observe`` and by the
+legality check of ``step`` (one indexed read). When the game's rules module provides the fused kernels
+``env_refresh`` and ``env_apply`` (see envs/adix/rules.py and
+:func:`envs.core.kernel_state.fused_rules`), ``step`` is one compiled call that plays the move and
+prepares the next seat's mask and observation, handed out by the first ``observe`` of that seat (a
+second ``observe`` computes new copies).
 
 A game's ``<name>_v0`` module subclasses :class:`TurnBasedAECEnv` only to name its options and its
 metadata, and calls :func:`wrap_aec` to get the wrapped ``env()``.
@@ -259,12 +268,11 @@ _FUSED_TURN: dict = {}
 def _fused_turn(state: State) -> _FusedTurn | None:
     """The fused kernels of ``state``'s rules, or None when it has none (the adapter then calls the
     State methods one by one)."""
-    rules = fused_rules(state, ("env_refresh", "env_apply"))
-    if rules is None:
-        return None
-    if rules not in _FUSED_TURN:
-        _FUSED_TURN[rules] = _FusedTurn(rules)
-    return _FUSED_TURN[rules]
+    cls = type(state)
+    if cls not in _FUSED_TURN:
+        rules = fused_rules(state, ("env_refresh", "env_apply"))
+        _FUSED_TURN[cls] = None if rules is None else _FusedTurn(rules)
+    return _FUSED_TURN[cls]
 
 
 class _LeanIterator(AECOrderEnforcingIterator):

@@ -7,7 +7,10 @@
   plays them together with ``State.apply_joint``;
 * observation ``{"observation": float32 tensor in [0, 1], "action_mask": int8 vector}``, the tensor
   from the observing seat's point of view. Nothing an agent observes depends on the other agents'
-  actions of the current turn: they are applied together, then everybody observes the result;
+  actions of the current turn: they are applied together, then everybody observes the result.
+  Every ``reset`` and ``step`` hands out fresh arrays: each agent's tensor and mask are its own (with
+  the fused kernels below, its own row of one block allocated for that step), which the environment
+  never writes again, so they may be kept or modified;
 * reward at the end of the game only: the rules engine's returns (+1 win, -1 loss, 0 draw); the turn
   limit ends the game by truncation; agents leave ``agents`` once the game is over;
 * ``reset(seed=..., options={"position": "<notation>"})`` starts from any position;
@@ -27,6 +30,13 @@ turn is resolved when the last one is in. This adapter's version also checks eac
 given (so an illegal action raises at once, naming the agent) and lets the picture say which agents
 have already given theirs. With ``illegal_actions="raise"`` each action is checked when it is given,
 so an illegal one raises at once.
+
+Speed: when the game's rules module provides the fused kernels ``env_refresh`` and ``env_step`` (see
+envs/barc/rules.py and :func:`envs.core.kernel_state.fused_rules`), a well-formed ``step`` is one
+compiled call (the legality check against this turn's masks, the joint move, every seat's mask and
+observation) and a few dictionaries; anything else (a missing, unknown or malformed action, an illegal
+one with "raise") goes through the general path with its checks and messages. Without them every
+game uses the general path, with each seat's mask computed once per turn.
 
 A game's ``<name>_v0`` module subclasses :class:`SimultaneousParallelEnv` only to name its options
 and metadata (its ``raw_env``), returns it from ``parallel_env()``, and ``wrap_parallel_as_aec`` of it
@@ -85,6 +95,10 @@ class SimultaneousParallelEnv(ParallelEnv):
         self._joint = np.zeros(n, dtype=np.int64)
         self._obs_block = (n, *game.info.observation_shape)
         self._mask_block = (n, game.info.num_actions)
+        self._seats = tuple(enumerate(self.possible_agents))
+        self._live = None
+        self._zeros = dict.fromkeys(self.possible_agents, 0.0)
+        self._falses = dict.fromkeys(self.possible_agents, False)
 
     # PettingZoo API ---------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -106,12 +120,13 @@ class SimultaneousParallelEnv(ParallelEnv):
             observations = {a: self._observe(a) for a in self.possible_agents}
             turn = state.turn
         else:
-            obs, masks = self._new_buffers()
+            obs = np.empty(self._obs_block, np.float32)
+            masks = np.empty(self._mask_block, np.int8)
             code = fused.refresh(state.data, self._own, obs, masks)
             self.agents = [] if code & fused.over_bit else self.possible_agents[:]
-            observations = {a: {"observation": obs[s], "action_mask": masks[s]}
-                            for s, a in enumerate(self.possible_agents)}
+            observations = {a: {"observation": obs[s], "action_mask": masks[s]} for s, a in self._seats}
             turn = code >> fused.turn_shift
+        self._live = self.agents  # the fast path of step() plays while this very list is ``agents``
         infos = {a: {"turn": turn, "void_action": False} for a in self.possible_agents}
         if self.render_mode == "human":
             self.render()
@@ -120,14 +135,15 @@ class SimultaneousParallelEnv(ParallelEnv):
     def step(self, actions: dict):
         fused = self._fused
         live = self.agents
-        # The fast path: a kernel-rules game whose every live agent acts (simultaneous KernelStates:
-        # all seats act until the end) with exactly one integer action in range each. Anything else,
-        # errors included, takes the general path below with its messages.
-        if fused is None or not live or len(actions) != len(live):
+        # The fast path: a kernel-rules game (in a simultaneous KernelState every seat acts until the
+        # end, so ``agents`` is every agent, as reset() made it) with exactly one integer action in
+        # range per agent. Anything else, errors included, takes the general path with its messages.
+        if fused is None or not live or live is not self._live or len(actions) != len(live):
             return self._step_general(actions)
         joint = self._joint
         n = self._num_actions
-        for s, agent in enumerate(live):
+        seats = self._seats
+        for s, agent in seats:
             a = actions.get(agent)
             if type(a) is not int and (a is None or not _is_action(a, n)):
                 return self._step_general(actions)
@@ -144,12 +160,12 @@ class SimultaneousParallelEnv(ParallelEnv):
             self.ordered = set()
         turn = code >> fused.turn_shift
         observations, infos = {}, {}
-        for s, agent in enumerate(live):
+        for s, agent in seats:
             observations[agent] = {"observation": obs[s], "action_mask": masks[s]}
             infos[agent] = {"turn": turn, "void_action": (code >> s) & 1 != 0}
-        rewards = dict.fromkeys(live, 0.0)
-        terminations = dict.fromkeys(live, False)
-        truncations = dict.fromkeys(live, False)
+        rewards = self._zeros.copy()  # dict.fromkeys(live, 0.0), live being every agent
+        terminations = self._falses.copy()
+        truncations = self._falses.copy()
         if code & fused.over_bit:
             self._finish(state, live, rewards, truncations if code & fused.truncated_bit else terminations)
         if self.render_mode == "human":
@@ -307,12 +323,11 @@ _FUSED: dict = {}
 def _fused_kernels(state: State) -> _Fused | None:
     """The fused kernels of ``state``'s rules (``env_refresh`` and ``env_step``, see envs/barc/rules.py),
     or None when it has none: the adapter then calls the State methods one by one."""
-    rules = fused_rules(state, ("env_refresh", "env_step"))
-    if rules is None:
-        return None
-    if rules not in _FUSED:
-        _FUSED[rules] = _Fused(rules)
-    return _FUSED[rules]
+    cls = type(state)
+    if cls not in _FUSED:
+        rules = fused_rules(state, ("env_refresh", "env_step"))
+        _FUSED[cls] = None if rules is None else _Fused(rules)
+    return _FUSED[cls]
 
 
 def _is_action(action, num_actions: int) -> bool:
