@@ -174,6 +174,27 @@ def is_legal_order(data, seat, action):
     return True
 
 
+def _ray_tables():
+    """``RAYS[o, d, k]``: the square ``k + 1`` steps from ``o`` in absolute direction ``d`` (-1 off the
+    board); ``RAY_ACTIONS[seat, o, d, k]``: ``seat``'s action moving the stack on ``o`` there."""
+    rays = np.full((CELLS, NUM_DIRS, MAX_DIST), -1, dtype=np.int64)
+    actions = np.full((2, CELLS, NUM_DIRS, MAX_DIST), -1, dtype=np.int64)
+    for o in range(CELLS):
+        for d in range(NUM_DIRS):
+            for k in range(MAX_DIST):
+                r = o // SIZE + DIR_DR[d] * (k + 1)
+                f = o % SIZE + DIR_DF[d] * (k + 1)
+                if 0 <= r < SIZE and 0 <= f < SIZE:
+                    rays[o, d, k] = r * SIZE + f
+                for seat in range(2):
+                    so, sd = (o, d) if seat == 0 else (CELLS - 1 - o, (d + 4) % NUM_DIRS)
+                    actions[seat, o, d, k] = so * (NUM_DIRS * MAX_DIST) + sd * MAX_DIST + k
+    return rays, actions
+
+
+RAYS, RAY_ACTIONS = _ray_tables()
+
+
 @njit(cache=True)
 def legal_mask(data, seat, mask):
     """Write ``seat``'s legal orders into ``mask`` (bool, NUM_ACTIONS): STAY plus every move of a
@@ -183,19 +204,22 @@ def legal_mask(data, seat, mask):
         return
     mask[STAY] = True
     for o in range(CELLS):
-        if top(data, o) != seat:
-            continue
         h = data[HEIGHT + o]
+        if h == 0 or ((data[COLOURS + o] >> (h - 1)) & 1) != seat:
+            continue
+        reach = min(h, MAX_DIST)
         for d in range(NUM_DIRS):
-            for k in range(1, min(h, MAX_DIST) + 1):
-                dst = target(o, d, k)
+            for k in range(reach):
+                dst = RAYS[o, d, k]
                 if dst < 0:
                     break
-                owner = top(data, dst)
-                if owner != seat:
-                    mask[encode(seat, o, d, k)] = True
-                if owner != -1:
-                    break  # a stack blocks the squares beyond it
+                hd = data[HEIGHT + dst]
+                if hd == 0:
+                    mask[RAY_ACTIONS[seat, o, d, k]] = True
+                    continue
+                if ((data[COLOURS + dst] >> (hd - 1)) & 1) != seat:
+                    mask[RAY_ACTIONS[seat, o, d, k]] = True
+                break  # a stack blocks the squares beyond it
 
 
 @njit(cache=True)
@@ -226,6 +250,51 @@ def aligned(data, seat):
 def victory(data, seat):
     """B5: ``seat`` reaches victory when it is aligned or the other seat tops 2 stacks or fewer."""
     return aligned(data, seat) or stacks_of(data, 1 - seat) <= OUT_LIMIT
+
+
+def _line_masks():
+    """Every line of 3 neighbouring squares (B5) as a bit mask of its squares, as :func:`aligned` sees
+    them: from one end towards N, NE, E or SE."""
+    lines = []
+    for sq in range(CELLS):
+        r, f = divmod(sq, SIZE)
+        for d in range(4):
+            r2, f2 = r + 2 * DIR_DR[d], f + 2 * DIR_DF[d]
+            if 0 <= r2 < SIZE and 0 <= f2 < SIZE:
+                mid = (r + DIR_DR[d]) * SIZE + f + DIR_DF[d]
+                lines.append((1 << sq) | (1 << int(mid)) | (1 << int(r2 * SIZE + f2)))
+    return np.array(lines, dtype=np.int64)
+
+
+LINES = _line_masks()
+
+
+@njit(cache=True)
+def _victories(data):
+    """``(victory(data, 0), victory(data, 1))`` in one pass over the board (B5)."""
+    tops0 = np.int64(0)
+    tops1 = np.int64(0)
+    n0 = 0
+    n1 = 0
+    for sq in range(CELLS):
+        h = data[HEIGHT + sq]
+        if h == 0:
+            continue
+        if (data[COLOURS + sq] >> (h - 1)) & 1:
+            tops1 |= np.int64(1) << sq
+            n1 += 1
+        else:
+            tops0 |= np.int64(1) << sq
+            n0 += 1
+    aligned0 = False
+    aligned1 = False
+    for i in range(LINES.shape[0]):
+        line = LINES[i]
+        if (tops0 & line) == line:
+            aligned0 = True
+        if (tops1 & line) == line:
+            aligned1 = True
+    return aligned0 or n1 <= OUT_LIMIT, aligned1 or n0 <= OUT_LIMIT
 
 
 @njit(cache=True)
@@ -281,8 +350,7 @@ def apply_joint(data, actions):
     data[LAST_ORDER + 1] = a1
     data[LAST_CANCELLED] = cancelled
     data[TURN] += 1
-    v0 = victory(data, 0)
-    v1 = victory(data, 1)
+    v0, v1 = _victories(data)
     if v0 or v1:
         data[OVER] = 1
         if v0 and not v1:
