@@ -173,10 +173,18 @@ class GreedyAgent(Agent):
             self.heuristic = HEURISTICS.get(game.info.name)
 
     def act(self, state: State, seat: int) -> int:
+        best = self.choices(state, seat)
+        if len(best) == 1 and state.legal_mask(seat).sum() == 1:
+            return best[0]
+        return int(self.rng.choice(best))
+
+    def choices(self, state: State, seat: int) -> list:
+        """The actions :meth:`act` chooses from (the best-scoring ones, ties included): the target
+        distribution when a policy imitates the greedy agent (``training.pretrain``)."""
         heuristic = self.heuristic or HEURISTICS.get(state.game.info.name)
         actions = np.flatnonzero(state.legal_mask(seat))
         if len(actions) == 1:
-            return int(actions[0])
+            return [int(actions[0])]
         if state.game.info.simultaneous:
             seats = state.current_seats()
             masks = {s: np.flatnonzero(state.legal_mask(s)) for s in seats if s != seat}
@@ -198,7 +206,7 @@ class GreedyAgent(Agent):
                 best, best_value = [int(a)], value
             elif abs(value - best_value) <= 1e-9:
                 best.append(int(a))
-        return int(self.rng.choice(best))
+        return best
 
 
 # ----- MCTS ----------------------------------------------------------------------------------------

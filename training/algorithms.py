@@ -41,8 +41,20 @@ class MaskablePPOAlgorithm(Algorithm):
         from sb3_contrib import MaskablePPO
 
         settings = dict(settings)
+        network = settings.pop("network", "mlp")
+        conv = {k: settings.pop(k) for k in ("conv_channels", "conv_dilations", "head") if k in settings}
         policy_kwargs = _policy_kwargs(settings)
-        return MaskablePPO("MlpPolicy", env, seed=seed, tensorboard_log=tensorboard_log, verbose=0,
+        policy = "MlpPolicy"
+        if network == "conv":  # training.networks.BoardPolicy: convolutions over the board
+            from training.networks import BoardPolicy
+
+            policy = BoardPolicy
+            policy_kwargs = {"net_arch": [], "head": conv.get("head", "square"), "features_extractor_kwargs": {
+                "channels": int(conv.get("conv_channels", 32)),
+                "dilations": tuple(conv.get("conv_dilations", (1, 2, 4, 2, 1)))}}
+        elif network != "mlp":
+            raise ValueError(f"algo.network is 'mlp' or 'conv', got {network!r}")
+        return MaskablePPO(policy, env, seed=seed, tensorboard_log=tensorboard_log, verbose=0,
                            policy_kwargs=policy_kwargs, device="cpu", **settings)
 
     def load(self, path: str | Path, env=None):

@@ -5,6 +5,7 @@ Examples::
     python -m training.train --game dorix --players 2 --steps 200000 --seed 0
     python -m training.train --game dorix --players 4 --set algo.learning_rate=1e-4 --set train.n_envs=4
     python -m training.train --game dorix --resume runs/dorix_2p_s0/checkpoints/model_100000_steps.zip --steps 300000
+    python -m training.train --game adix --pretrain greedy --pretrain-games 400 --steps 300000
 
 Settings come from ``training/configs/<game>.toml`` (``default.toml`` for games without one), then
 ``--config FILE``, then ``--set section.key=value``. The learner plays one seat of
@@ -14,6 +15,8 @@ A run writes into ``--run-dir`` (default ``runs/<game>[_<n>p]_s<seed>``): Tensor
 checkpoints every ``train.checkpoint_every`` steps in ``checkpoints/``, the final model ``final.zip`` and
 ``run.json`` (the command, settings, steps and wall time). ``--save PATH.zip`` also copies the final model
 there with ``run.json`` beside it. ``--resume CHECKPOINT.zip`` continues a run up to ``--steps`` in total.
+``--pretrain TEACHER`` (or a ``[pretrain]`` section) first clones a teacher agent's play
+(:mod:`training.pretrain`), saved as ``pretrained.zip``, then self-play continues from there.
 """
 
 from __future__ import annotations
@@ -77,6 +80,12 @@ def load_config(game: str, game_options: dict, config_file: str | None = None, s
     return cfg
 
 
+def wants_pretrain(cfg: dict) -> bool:
+    """Whether the settings ask for behaviour cloning before self-play (``[pretrain]`` with a teacher)."""
+    p = cfg.get("pretrain") or {}
+    return bool(p.get("teacher")) and int(p.get("games", 0)) > 0
+
+
 def run_name(game: str, game_options: dict, seed: int) -> str:
     players = game_options.get("num_players")
     return f"{game}{f'_{players}p' if players else ''}_s{seed}"
@@ -106,8 +115,11 @@ def make_vec_env(game: str, game_options: dict, cfg: dict, seed: int, n_envs: in
 
 def train(game: str, game_options: dict, total_steps: int | None = None, seed: int = 0, run_dir: str | None = None,
           config_file: str | None = None, sets: list | None = None, resume: str | None = None,
-          save: str | None = None, progress_bar: bool = True, subproc: bool = False, command: str | None = None):
-    """Train (or resume) and return ``(model, run_dir)``; see the module docstring."""
+          save: str | None = None, progress_bar: bool = True, subproc: bool = False, command: str | None = None,
+          pretrain: str | None = None, pretrain_games: int | None = None):
+    """Train (or resume) and return ``(model, run_dir)``; see the module docstring. ``pretrain`` (a teacher
+    agent spec) and ``pretrain_games`` override the ``[pretrain]`` settings (behaviour cloning of the
+    teacher before self-play, :mod:`training.pretrain`; skipped when resuming)."""
     import torch
     from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
 
@@ -117,6 +129,14 @@ def train(game: str, game_options: dict, total_steps: int | None = None, seed: i
     torch.set_num_threads(1)
     warnings.filterwarnings("ignore", message="rich is experimental")  # SB3's progress bar (tqdm.rich)
     cfg = load_config(game, game_options, config_file, sets)
+    if pretrain is not None:
+        cfg.setdefault("pretrain", {})["teacher"] = pretrain
+    if pretrain_games is not None:
+        cfg.setdefault("pretrain", {})["games"] = int(pretrain_games)
+    if pretrain is not None and "games" not in cfg["pretrain"]:
+        from training.pretrain import DEFAULTS
+
+        cfg["pretrain"]["games"] = DEFAULTS["games"]
     tr = cfg["train"]
     total_steps = int(total_steps if total_steps is not None else tr.get("total_steps", 100000))
     run = Path(run_dir or Path("runs") / run_name(game, game_options, seed))
@@ -129,6 +149,15 @@ def train(game: str, game_options: dict, total_steps: int | None = None, seed: i
         model.tensorboard_log = str(run / "tb")
     else:
         model = algo.build(env, dict(cfg["algo"]), seed, str(run / "tb"))
+    start = time.time()
+    pretrain_info = None
+    if wants_pretrain(cfg) and not resume:
+        from envs.registry import make_game
+        from training.pretrain import pretrain as run_pretrain
+
+        pretrain_info = run_pretrain(model, make_game(game, **game_options), cfg["pretrain"], seed=seed,
+                                     log=print)
+        model.save(str(run / "pretrained.zip"))
     done = int(model.num_timesteps)
     remaining = total_steps - done
     info_path = run / "run.json"
@@ -138,7 +167,6 @@ def train(game: str, game_options: dict, total_steps: int | None = None, seed: i
         CheckpointCallback(save_freq=every, save_path=str(run / "checkpoints"), name_prefix="model"),
         SnapshotCallback(int(tr.get("snapshot_every", 25000))),
     ])
-    start = time.time()
     if remaining > 0:
         model.learn(remaining, callback=callbacks, progress_bar=progress_bar, reset_num_timesteps=not resume,
                     tb_log_name="run")
@@ -155,6 +183,8 @@ def train(game: str, game_options: dict, total_steps: int | None = None, seed: i
         "config": cfg,
         "torch_threads": torch.get_num_threads(),
     }
+    if pretrain_info is not None or "pretrain" in previous:
+        info["pretrain"] = pretrain_info if pretrain_info is not None else previous["pretrain"]
     info_path.write_text(json.dumps(info, indent=2))
     if save:
         dest = Path(save)
@@ -200,6 +230,10 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--resume", default=None, metavar="CHECKPOINT.zip", help="continue from a checkpoint")
     p.add_argument("--save", default=None, metavar="PATH.zip", help="also copy the final model there")
     p.add_argument("--subproc", action="store_true", help="one process per environment")
+    p.add_argument("--pretrain", default=None, metavar="TEACHER",
+                   help="behaviour-clone this agent (greedy, mcts:50, a model) before self-play")
+    p.add_argument("--pretrain-games", type=int, default=None, metavar="N",
+                   help="games of the teacher to clone (default: config, else 200)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     from envs.registry import make_game
@@ -209,7 +243,8 @@ def main(argv: list | None = None) -> None:
     argv_text = " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     model, run = train(args.game, options, args.steps, args.seed, args.run_dir, args.config, args.set, args.resume,
                        args.save, not args.no_progress, args.subproc,
-                       command=f"python -m training.train {argv_text}")
+                       command=f"python -m training.train {argv_text}", pretrain=args.pretrain,
+                       pretrain_games=args.pretrain_games)
     print(f"trained {model.num_timesteps} steps; model: {run / 'final.zip'}; TensorBoard: tensorboard --logdir {run}")
 
 
