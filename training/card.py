@@ -25,6 +25,24 @@ def evaluate_command(game: str, options: dict, agents: list, games: int, seed: i
             f"--seed {seed}" + (" --first-only" if first_only else ""))
 
 
+def network_text(algo: dict) -> str:
+    if algo.get("network", "mlp") == "conv":
+        return (f"convolutional (`training.networks.BoardPolicy`): {algo.get('conv_channels', 32)} channels, "
+                f"3x3 layers with dilations {list(algo.get('conv_dilations', (1, 2, 4, 2, 1)))}, "
+                f"{algo.get('head', 'square')} policy head, value head")
+    return f"MLP {algo.get('net_arch')} (policy and value), observation flattened"
+
+
+def pretrain_text(run: dict) -> list:
+    p = run.get("pretrain")
+    if not p:
+        return []
+    return [f"| pretraining | behaviour cloning of `{p['teacher']}`: {p['games']} games against "
+            f"{p['opponents'] or ['random', p['teacher']]}, {p['positions']:,} positions, {p['epochs']} epochs; "
+            f"arg-max agrees with the teacher on {100 * p['agreement']:.1f}% of them; "
+            f"{p['wall_time_s'] / 60:.1f} min (in the wall time) |"]
+
+
 def main(argv: list | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m training.card", description=__doc__.split("\n\n")[0])
     p.add_argument("model_dir")
@@ -73,7 +91,8 @@ def main(argv: list | None = None) -> None:
               f"| trained by | `{run['command']}` |",
               f"| steps | {run['steps']:,} |",
               f"| wall time | {run['wall_time_s'] / 60:.1f} min on a shared 2-core CPU, no GPU |",
-              f"| network | MLP {run['config']['algo'].get('net_arch')} (policy and value), observation flattened |",
+              f"| network | {network_text(run['config']['algo'])} |",
+              *pretrain_text(run),
               f"| self-play | opponents drawn from {run['config']['opponents']} (random, greedy, learner snapshots) |",
               "", "## Measured results", "",
               f"The model plays as one {sides}; the opponent agent "
