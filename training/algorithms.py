@@ -72,6 +72,8 @@ class PPOAlgorithm(Algorithm):
         from stable_baselines3 import PPO
 
         settings = dict(settings)
+        if settings.pop("network", "mlp") != "mlp":
+            raise ValueError("algo.network = 'conv' is implemented for maskable_ppo only")
         policy_kwargs = _policy_kwargs(settings)
         return PPO("MlpPolicy", env, seed=seed, tensorboard_log=tensorboard_log, verbose=0,
                    policy_kwargs=policy_kwargs, device="cpu", **settings)
