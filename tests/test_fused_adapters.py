@@ -180,3 +180,28 @@ def test_barc_table_driven_kernels_agree_with_the_rule_by_rule_ones():
                 break
             obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents})
     assert positions > 300
+
+
+def test_adix_table_driven_legal_mask_agrees_with_is_legal_abs():
+    """ADIX's legal_mask (ray and mirror tables) gives exactly the actions is_legal_abs allows, for both
+    seats, on positions from random play."""
+    from envs.adix import rules as R
+
+    env = env_module("adix").env()
+    rng = np.random.default_rng(13)
+    mask = np.zeros(R.NUM_ACTIONS, dtype=np.bool_)
+    positions = 0
+    for _ in range(3):
+        env.reset()
+        for _agent in env.agent_iter():
+            data = env.unwrapped.game_state.data
+            if positions % 4 == 0:
+                for seat in range(2):
+                    R.legal_mask(data, seat, mask)
+                    expected = [bool(R.is_legal_abs(data, seat, R.absolute_action(a, seat)))
+                                for a in range(R.NUM_ACTIONS)]
+                    assert mask.tolist() == expected
+            positions += 1
+            obs, _, term, trunc, _ = env.last()
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert positions > 100

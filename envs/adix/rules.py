@@ -357,6 +357,36 @@ def is_legal_abs(data, seat, abs_action):
     return dst >= 0 and data[OWNER + dst] == -1  # tilt onto an empty square (A8)
 
 
+def _move_tables():
+    """``RAYS[sq, d, n - 1]``: the square ``n`` steps from ``sq`` in direction ``d`` (-1 off the board);
+    ``TILTS[sq, t]``: the square a tilt ``t`` (N, E, S, W) moves to (-1 off the board);
+    ``EGO[seat, a]``: ``seat``'s egocentric index of board-frame action ``a`` (see mirror_action)."""
+    rays = np.full((CELLS, 8, SIZE - 1), -1, dtype=np.int64)
+    tilts = np.full((CELLS, 4), -1, dtype=np.int64)
+    for sq in range(CELLS):
+        r, f = divmod(sq, SIZE)
+        for d in range(8):
+            for n in range(1, SIZE):
+                rr, ff = r + DR[d] * n, f + DF[d] * n
+                if 0 <= rr < SIZE and 0 <= ff < SIZE:
+                    rays[sq, d, n - 1] = rr * SIZE + ff
+        for t in range(4):
+            tilts[sq, t] = rays[sq, TILT_DIRS[t], 0]
+    ego = np.empty((2, NUM_ACTIONS), dtype=np.int64)
+    for a in range(NUM_ACTIONS):
+        ego[0, a] = a
+        sq, k = divmod(a, ACTIONS_PER_SQUARE)
+        if k < 64:
+            k = ((k // 8 + 4) % 8) * 8 + k % 8
+        elif k >= K_TILT:
+            k = K_TILT + (k - K_TILT + 2) % 4
+        ego[1, a] = (CELLS - 1 - sq) * ACTIONS_PER_SQUARE + k  # mirror_action, written out
+    return rays, tilts, ego
+
+
+RAYS, TILTS, EGO = _move_tables()
+
+
 @njit(cache=True)
 def legal_mask(data, seat, mask):
     """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS); all
@@ -364,42 +394,37 @@ def legal_mask(data, seat, mask):
     mask[:] = False
     if data[OVER] == 1 or seat != data[TO_MOVE]:
         return
+    ego = EGO[seat]
     for src in range(CELLS):
         if data[OWNER + src] != seat:
             continue
         base = src * ACTIONS_PER_SQUARE
         top = data[TOP + src]
-        r = src // SIZE
-        f = src % SIZE
         if top != SHELTER:
             reach = 1 if data[KIND + src] == CAPTAIN else SIZE - 1
             for d in range(8):
                 if not weapon_moves_along(top, d):
                     continue
-                for n in range(1, reach + 1):
-                    rr = r + DR[d] * n
-                    ff = f + DF[d] * n
-                    if rr < 0 or rr >= SIZE or ff < 0 or ff >= SIZE:
+                for n in range(reach):
+                    dst = RAYS[src, d, n]
+                    if dst < 0:
                         break
-                    dst = rr * SIZE + ff
                     occupant = data[OWNER + dst]
                     if occupant == -1:
-                        mask[absolute_action(base + d * 8 + n - 1, seat)] = True
+                        mask[ego[base + d * 8 + n]] = True
                         continue
                     if occupant != seat and beats(top, data[TOP + dst]):
-                        mask[absolute_action(base + d * 8 + n - 1, seat)] = True
+                        mask[ego[base + d * 8 + n]] = True
                     break
             for movement in (M_LEFT, M_RIGHT):
                 if movement_allowed(data, seat, src, movement):
-                    mask[absolute_action(base + K_LEFT + movement - M_LEFT, seat)] = True
+                    mask[ego[base + K_LEFT + movement - M_LEFT]] = True
         for t in range(4):
-            d = TILT_DIRS[t]
-            rr = r + DR[d]
-            ff = f + DF[d]
-            if rr < 0 or rr >= SIZE or ff < 0 or ff >= SIZE or data[OWNER + rr * SIZE + ff] != -1:
+            dst = TILTS[src, t]
+            if dst < 0 or data[OWNER + dst] != -1:
                 continue
             if movement_allowed(data, seat, src, M_TILT_N + t):
-                mask[absolute_action(base + K_TILT + t, seat)] = True
+                mask[ego[base + K_TILT + t]] = True
 
 
 @njit(cache=True)
