@@ -26,9 +26,8 @@ import re
 import numpy as np
 
 from envs.adix import rules as R
-from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import Game, GameInfo
-from envs.core.kernel_state import KernelState
+from envs.core.errors import IllegalActionError, NotationError
+from envs.core.kernel_state import KernelGame, KernelState, check_max_turns, two_player_board_info
 from envs.core.squares import parse_int, parse_square, square_name
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
@@ -52,26 +51,12 @@ def cube_token(seat: int, kind: int, top: int, north: int, east: int) -> str:
     return letter + "".join(R.WEAPON_LETTERS[w] for w in (top, north, east))
 
 
-class AdixGame(Game):
+class AdixGame(KernelGame):
     """ADIX for two players on the 9x9 arena, with a turn limit (truncation)."""
 
     def __init__(self, max_turns: int = DEFAULT_MAX_TURNS):
-        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
-            raise GameOptionError(f"max_turns must be a positive integer, got {max_turns!r}")
-        self.max_turns = int(max_turns)
-        self.info = GameInfo(
-            name="adix",
-            num_seats=2,
-            num_actions=R.NUM_ACTIONS,
-            observation_shape=(R.SIZE, R.SIZE, R.OBS_CHANNELS),
-            max_turns=self.max_turns,
-            options={"max_turns": self.max_turns},
-        )
-
-    def new_initial_state(self) -> AdixState:
-        data = np.zeros(R.STATE_SIZE, dtype=np.int32)
-        R.init_state(data, self.max_turns)
-        return AdixState(self, data)
+        self.max_turns = check_max_turns(max_turns)
+        self.info = two_player_board_info("adix", R, self.max_turns)
 
     def from_text(self, text: str) -> AdixState:
         return _parse_position(self, text)
@@ -83,11 +68,6 @@ class AdixState(KernelState):
     __slots__ = ()
     rules = R
     render_module = "envs.adix.render"
-
-    @property
-    def winner(self) -> int:
-        """The winning seat, -1 when none (running game, draw or truncation)."""
-        return int(self.data[R.WINNER])
 
     @property
     def end_reason(self) -> str | None:
@@ -488,3 +468,6 @@ def _parse_position(game: AdixGame, text: str) -> AdixState:
         if not R.has_legal_action(data, seat):
             raise NotationError(f"{SEAT_NAMES[seat]} is to move but has no legal action: the game is over (A4)")
     return AdixState(game, data)
+
+
+AdixGame.state_class = AdixState

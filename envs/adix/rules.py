@@ -78,6 +78,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.core.kernels import two_player_returns
+
 SIZE = 9
 CELLS = SIZE * SIZE
 ACTIONS_PER_SQUARE = 70
@@ -519,14 +521,7 @@ def apply_action(data, action):
 @njit(cache=True)
 def returns(data, out):
     """+1 to the winner and -1 to the loser; 0 to both on a draw, truncation or running game."""
-    w = data[WINNER]
-    for s in range(2):
-        if w < 0:
-            out[s] = 0.0
-        elif s == w:
-            out[s] = 1.0
-        else:
-            out[s] = -1.0
+    two_player_returns(data[WINNER], out)
 
 
 @njit(cache=True)

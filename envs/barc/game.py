@@ -24,9 +24,8 @@ import re
 import numpy as np
 
 from envs.barc import rules as R
-from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import Game, GameInfo
-from envs.core.kernel_state import KernelState
+from envs.core.errors import IllegalActionError, NotationError
+from envs.core.kernel_state import KernelGame, KernelState, check_max_turns, two_player_board_info
 from envs.core.squares import parse_int, parse_square, square_name
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
@@ -47,28 +46,12 @@ def _who(seat: int) -> str:
     return f"{SEAT_NAMES[seat]} ({SIDE_NAMES[seat]})"
 
 
-class BarcGame(Game):
+class BarcGame(KernelGame):
     """Barc duel for two players on the 6x6 board, both ordering at once, with a turn limit (B6)."""
 
     def __init__(self, max_turns: int = DEFAULT_MAX_TURNS):
-        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
-            raise GameOptionError(f"max_turns must be a positive integer, got {max_turns!r}")
-        self.max_turns = int(max_turns)
-        self.info = GameInfo(
-            name="barc",
-            num_seats=2,
-            num_actions=R.NUM_ACTIONS,
-            observation_shape=(R.SIZE, R.SIZE, R.OBS_CHANNELS),
-            max_turns=self.max_turns,
-            simultaneous=True,
-            seat_names=SEAT_NAMES,
-            options={"max_turns": self.max_turns},
-        )
-
-    def new_initial_state(self) -> BarcState:
-        data = np.zeros(R.STATE_SIZE, dtype=np.int32)
-        R.init_state(data, self.max_turns)
-        return BarcState(self, data)
+        self.max_turns = check_max_turns(max_turns)
+        self.info = two_player_board_info("barc", R, self.max_turns, simultaneous=True, seat_names=SEAT_NAMES)
 
     def from_text(self, text: str) -> BarcState:
         return _parse_position(self, text)
@@ -102,11 +85,6 @@ class BarcState(KernelState):
     def aligned(self, seat: int) -> bool:
         """True when ``seat`` tops 3 neighbouring squares in a row, column or diagonal (B5)."""
         return bool(R.aligned(self.data, int(seat)))
-
-    @property
-    def winner(self) -> int:
-        """The winning seat, -1 when none (running game, draw or truncation)."""
-        return int(self.data[R.WINNER])
 
     def last_orders(self) -> tuple:
         """Last turn's orders in notation, player_0's first (``None`` each before the first turn)."""
@@ -413,3 +391,6 @@ def _parse_position(game: BarcGame, text: str) -> BarcState:
     else:
         raise NotationError(f"over= is win:<seat>, draw or limit, got {over!r}")
     return state
+
+
+BarcGame.state_class = BarcState

@@ -1,7 +1,7 @@
 """The State methods every game gets for free from its rules module of numba kernels.
 
 A game's ``rules.py`` (see docs/architecture.md) provides ``NUM_ACTIONS``, the offsets ``TO_MOVE``,
-``TURN`` and ``TRUNCATED`` into the state array, and the kernels ``is_over(data)``,
+``TURN``, ``TRUNCATED`` and ``WINNER`` into the state array, and the kernels ``is_over(data)``,
 ``legal_mask(data, seat, mask)``, ``apply_action(data, action)`` (turn-based) or
 ``apply_joint(data, actions)`` (simultaneous), ``observe(data, seat, out)`` and ``returns(data, out)``.
 A game's State subclasses :class:`KernelState`, names its ``rules`` module and its ``render_module``
@@ -22,7 +22,8 @@ from types import ModuleType
 
 import numpy as np
 
-from envs.core.game import State
+from envs.core.errors import GameOptionError
+from envs.core.game import Game, GameInfo, State
 
 # State methods that the fused kernels stand in for: a subclass overriding one of them does not get them.
 _FUSED_STAND_INS = ("legal_mask", "observation", "_apply", "_apply_joint", "is_terminal", "is_truncated",
@@ -89,6 +90,12 @@ class KernelState(State):
         return out
 
     @property
+    def winner(self) -> int:
+        """The winning seat (the winning team at team games), -1 when none (running game, draw or
+        truncation). Needs the offset ``WINNER`` in the rules module."""
+        return int(self.data[self.rules.WINNER])
+
+    @property
     def turn(self) -> int:
         return int(self.data[self.rules.TURN])
 
@@ -105,3 +112,42 @@ class KernelState(State):
 
     def render_rgb(self) -> np.ndarray:
         return self._renderer().render_rgb(self)
+
+
+def check_max_turns(max_turns) -> int:
+    """The ``max_turns`` option as an int; :class:`GameOptionError` unless it is a positive integer."""
+    if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
+        raise GameOptionError(f"max_turns must be a positive integer, got {max_turns!r}")
+    return int(max_turns)
+
+
+def two_player_board_info(name: str, rules: ModuleType, max_turns: int, **extra) -> GameInfo:
+    """The :class:`GameInfo` of a two-player game on a ``rules.SIZE`` square board whose one option is
+    the turn limit: ``rules.NUM_ACTIONS`` actions, observations ``(SIZE, SIZE, rules.OBS_CHANNELS)``;
+    ``extra`` holds any other GameInfo field (``simultaneous=True``, ``seat_names``...)."""
+    return GameInfo(
+        name=name,
+        num_seats=2,
+        num_actions=rules.NUM_ACTIONS,
+        observation_shape=(rules.SIZE, rules.SIZE, rules.OBS_CHANNELS),
+        max_turns=max_turns,
+        options={"max_turns": max_turns},
+        **extra,
+    )
+
+
+class KernelGame(Game):
+    """A :class:`Game` whose states are ``state_class`` (a :class:`KernelState`): a new game is a zeroed
+    state array filled by the rules module's ``init_state(data, *self.init_args())``."""
+
+    state_class: type[KernelState]
+
+    def init_args(self) -> tuple:
+        """The option values ``rules.init_state`` takes after the array (default: the turn limit)."""
+        return (self.max_turns,)
+
+    def new_initial_state(self) -> KernelState:
+        rules = self.state_class.rules
+        data = np.zeros(rules.STATE_SIZE, dtype=np.int32)
+        rules.init_state(data, *self.init_args())
+        return self.state_class(self, data)

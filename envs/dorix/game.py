@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import Game, GameInfo
-from envs.core.kernel_state import KernelState
+from envs.core.game import GameInfo
+from envs.core.kernel_state import KernelGame, KernelState, check_max_turns
 from envs.core.squares import parse_int, parse_square, square_name
 from envs.dorix import rules as R
 
@@ -32,16 +32,14 @@ def _parse_sq(text: str) -> int:
     return parse_square(text, R.SIZE, R.SIZE)
 
 
-class DorixGame(Game):
+class DorixGame(KernelGame):
     """Dorix for 2, 3 or 4 players (teams 0+2 against 1+3 at 4 players), with a turn limit."""
 
     def __init__(self, num_players: int = 2, max_turns: int = DEFAULT_MAX_TURNS):
         if isinstance(num_players, bool) or num_players not in (2, 3, 4):
             raise GameOptionError(f"num_players must be 2, 3 or 4, got {num_players!r}")
-        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
-            raise GameOptionError(f"max_turns must be a positive integer, got {max_turns!r}")
         self.num_players = int(num_players)
-        self.max_turns = int(max_turns)
+        self.max_turns = check_max_turns(max_turns)
         teams = (0, 1, 0, 1) if num_players == 4 else tuple(range(num_players))
         self.info = GameInfo(
             name="dorix",
@@ -53,10 +51,8 @@ class DorixGame(Game):
             options={"num_players": self.num_players, "max_turns": self.max_turns},
         )
 
-    def new_initial_state(self) -> DorixState:
-        data = np.zeros(R.STATE_SIZE, dtype=np.int32)
-        R.init_state(data, self.num_players, self.max_turns)
-        return DorixState(self, data)
+    def init_args(self) -> tuple:
+        return (self.num_players, self.max_turns)
 
     def from_text(self, text: str) -> DorixState:
         return _parse_position(self, text)
@@ -71,8 +67,8 @@ class DorixState(KernelState):
 
     @property
     def winner_side(self) -> int:
-        """The winning side (team at 4 players, seat otherwise), -1 when none."""
-        return int(self.data[R.WINNER])
+        """The winning side (team at 4 players, seat otherwise), -1 when none: :attr:`winner`."""
+        return self.winner
 
     # board access -----------------------------------------------------------------------------
     def stack(self, square: int | str) -> list:
@@ -318,3 +314,6 @@ def _parse_over(data: np.ndarray, value: str, n: int) -> None:
         data[R.WINNER] = parse_int(value[4:], "winning side", 0, sides - 1)
     elif value != "draw":
         raise NotationError(f"over= is win:<side>, draw or limit, got {value!r}")
+
+
+DorixGame.state_class = DorixState

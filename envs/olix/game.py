@@ -19,9 +19,8 @@ import re
 
 import numpy as np
 
-from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import Game, GameInfo
-from envs.core.kernel_state import KernelState
+from envs.core.errors import IllegalActionError, NotationError
+from envs.core.kernel_state import KernelGame, KernelState, check_max_turns, two_player_board_info
 from envs.core.squares import parse_int, parse_square, square_name
 from envs.olix import rules as R
 
@@ -37,26 +36,12 @@ def _parse_sq(text: str) -> int:
     return parse_square(text, R.SIZE, R.SIZE)
 
 
-class OlixGame(Game):
+class OlixGame(KernelGame):
     """Olix for two players on the 11x11 grid, with a turn limit (92 = a full game, no truncation)."""
 
     def __init__(self, max_turns: int = DEFAULT_MAX_TURNS):
-        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
-            raise GameOptionError(f"max_turns must be a positive integer, got {max_turns!r}")
-        self.max_turns = int(max_turns)
-        self.info = GameInfo(
-            name="olix",
-            num_seats=2,
-            num_actions=R.NUM_ACTIONS,
-            observation_shape=(R.SIZE, R.SIZE, R.OBS_CHANNELS),
-            max_turns=self.max_turns,
-            options={"max_turns": self.max_turns},
-        )
-
-    def new_initial_state(self) -> OlixState:
-        data = np.zeros(R.STATE_SIZE, dtype=np.int32)
-        R.init_state(data, self.max_turns)
-        return OlixState(self, data)
+        self.max_turns = check_max_turns(max_turns)
+        self.info = two_player_board_info("olix", R, self.max_turns)
 
     def from_text(self, text: str) -> OlixState:
         return _parse_position(self, text)
@@ -68,11 +53,6 @@ class OlixState(KernelState):
     __slots__ = ()
     rules = R
     render_module = "envs.olix.render"
-
-    @property
-    def winner(self) -> int:
-        """The winning seat, -1 when none (running game, draw or truncation)."""
-        return int(self.data[R.WINNER])
 
     @property
     def super_pattern(self) -> str | None:
@@ -346,3 +326,6 @@ def _parse_position(game: OlixGame, text: str) -> OlixState:
                 "(add over=limit, or a larger limit=)"
             )
     return OlixState(game, data)
+
+
+OlixGame.state_class = OlixState

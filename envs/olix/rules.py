@@ -31,6 +31,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.core.kernels import two_player_returns
+
 SIZE = 11
 CELLS = SIZE * SIZE
 PAWNS = 46  # O1: 50 pawns, 4 of them score markers
@@ -345,14 +347,7 @@ def apply_action(data, action):
 @njit(cache=True)
 def returns(data, out):
     """+1 to the winner and -1 to the loser; 0 to both on a draw, truncation or running game."""
-    w = data[WINNER]
-    for s in range(2):
-        if w < 0:
-            out[s] = 0.0
-        elif s == w:
-            out[s] = 1.0
-        else:
-            out[s] = -1.0
+    two_player_returns(data[WINNER], out)
 
 
 @njit(cache=True)
