@@ -32,6 +32,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
+from envs.core.env_common import BoardEnvCommon
 from envs.core.errors import GameOptionError
 from envs.core.game import Game, State
 from envs.core.kernel_state import fused_rules
@@ -54,7 +55,7 @@ def start_state(game: Game, options: dict | None) -> State:
     return game.from_text(position) if position is not None else game.new_initial_state()
 
 
-class TurnBasedAECEnv(AECEnv):
+class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
     """PettingZoo AEC environment over any turn-based :class:`Game`."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2, "is_parallelizable": False}
@@ -215,39 +216,6 @@ class TurnBasedAECEnv(AECEnv):
         infos = self.infos
         for agent in self.agents:
             infos[agent] = {"turn": turn}
-
-    def render(self):
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=... to env()")
-            return None
-        if self.render_mode == "ansi":
-            return self.state_.render_text()
-        frame = self.state_.render_rgb()
-        if self.render_mode == "human":
-            from envs.core.rendering import HumanWindow
-
-            if self._window is None:
-                self._window = HumanWindow(f"{self.game.info.name}", self.metadata["render_fps"])
-            self._window.show(frame)
-            return None
-        return frame
-
-    def close(self):
-        if self._window is not None:
-            self._window.close()
-            self._window = None
-
-    # Extras -----------------------------------------------------------------------------------
-    @property
-    def game_state(self) -> State:
-        """The rules-engine state behind the environment (read it; change it only via step)."""
-        return self.state_
-
-    def state(self) -> np.ndarray:
-        """A global view of the game: seat 0's observation tensor."""
-        return self.state_.observation(0)
 
 
 class _FusedTurn:

@@ -53,6 +53,7 @@ from pettingzoo.utils.conversions import parallel_to_aec_wrapper
 from PIL import Image, ImageDraw
 
 from envs.core.aec_env import observation_space_for, start_state
+from envs.core.env_common import BoardEnvCommon
 from envs.core.errors import GameOptionError, IllegalActionError
 from envs.core.game import Game, State
 from envs.core.kernel_state import fused_rules
@@ -61,7 +62,7 @@ from envs.core.rendering import BACKGROUND, TEXT, font
 STATUS_STRIP_PX = 30
 
 
-class SimultaneousParallelEnv(ParallelEnv):
+class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
     """PettingZoo Parallel environment over any simultaneous :class:`Game`."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2, "is_parallelizable": True}
@@ -272,39 +273,13 @@ class SimultaneousParallelEnv(ParallelEnv):
         given = [a for a in self.agents if a in self.ordered]
         return f"orders in: {', '.join(given) or 'none'}; waiting for: {', '.join(waiting) or 'nobody'}"
 
-    def render(self):
-        if self.render_mode is None:
-            import gymnasium
+    _factory_name = "parallel_env()"
 
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=... to parallel_env()")
-            return None
-        if self.render_mode == "ansi":
-            return self.state_.render_text() + "\n" + self.status_line()
-        frame = _with_strip(self.state_.render_rgb(), self.status_line())
-        if self.render_mode == "human":
-            from envs.core.rendering import HumanWindow
+    def _render_text(self) -> str:
+        return self.state_.render_text() + "\n" + self.status_line()
 
-            if self._window is None:
-                self._window = HumanWindow(f"{self.game.info.name}", self.metadata["render_fps"])
-            self._window.show(frame)
-            return None
-        return frame
-
-    def close(self):
-        if self._window is not None:
-            self._window.close()
-            self._window = None
-
-    # Extras -----------------------------------------------------------------------------------
-    @property
-    def game_state(self) -> State:
-        """The rules-engine state behind the environment (read it; change it only via step)."""
-        return self.state_
-
-    def state(self) -> np.ndarray:
-        """A global view of the game: seat 0's observation tensor."""
-        return self.state_.observation(0)
-
+    def _render_rgb(self) -> np.ndarray:
+        return _with_strip(self.state_.render_rgb(), self.status_line())
 
 class _Fused:
     """The fused kernels of a rules module for this adapter, with the bits of their codes."""
