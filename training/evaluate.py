@@ -221,7 +221,8 @@ def save_results(out: str | Path, results: list, elo: dict, title: str = "") -> 
     ax1.barh(y, draws, left=wins, color="#bbbbbb", label="draw")
     ax1.barh(y, losses, left=wins + draws, color="#c0392b", label="loss")
     ci = np.array([p.win_interval() for p in results]).reshape(-1, 2)
-    ax1.errorbar(wins, y, xerr=[wins - ci[:, 0], ci[:, 1] - wins], fmt="none", ecolor="black", capsize=3)
+    xerr = np.clip([wins - ci[:, 0], ci[:, 1] - wins], 0.0, None)  # rounding at 0% / 100% wins
+    ax1.errorbar(wins, y, xerr=xerr, fmt="none", ecolor="black", capsize=3)
     ax1.set_yticks(y, labels)
     ax1.invert_yaxis()
     ax1.set_xlim(0, 1)

@@ -61,3 +61,11 @@ def test_demo_trains_evaluates_and_prints_the_table(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "trained               random" in out and "trained               greedy" in out
     assert "Elo" in out and (tmp_path / "results.csv").exists() and (tmp_path / "final.zip").exists()
+
+
+def test_results_plot_with_perfect_scores(tmp_path):
+    from training.evaluate import PairResult
+
+    results = [PairResult("a", "b", wins=100), PairResult("a", "c", losses=100), PairResult("b", "c", draws=5)]
+    save_results(tmp_path, results, {"a": 0.0, "b": -100.0, "c": 100.0}, "perfect scores")  # no negative error bar
+    assert (tmp_path / "results.png").stat().st_size > 0
