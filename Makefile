@@ -28,6 +28,8 @@ lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
 bench: setup
+	# the peers compared against (OpenSpiel, pgx on the CPU): extras of the benchmark only
+	$(BIN)/pip install --quiet -e ".[bench]"
 	$(BIN)/python -m benchmarks.run
 
 clean:
