@@ -86,7 +86,8 @@ def main(argv: list | None = None) -> None:
     vs = {r.b: r for r in results if r.a == agent_name(spec)}
     rnd, grd = vs["random"], vs["greedy"]
     sides = "team" if len(set(game.info.teams)) < game.info.num_seats else "seat"
-    lines = [f"# {d.name}: MaskablePPO agent for {game_name} {options}", ""]
+    settings = ", ".join(f"{k}={v}" for k, v in options.items())
+    lines = [f"# {d.name}: MaskablePPO agent for {game_name}" + (f" ({settings})" if settings else ""), ""]
     lines += ["| | |", "|---|---|",
               f"| trained by | `{run['command']}` |",
               f"| steps | {run['steps']:,} |",
