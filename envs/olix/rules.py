@@ -360,25 +360,30 @@ def observe(data, seat, out):
       (t = O, L, I, X) (constant plane); ``20 + 4*t + k``: the same for the opponent;
     * ``36``: the cell of the last placement (either player's).
     """
+    # One fast zero-fill, then only the nonzero entries, cell by cell in memory order (the constant
+    # planes of a marker: one strided pass each; at most 8 of them).
     out[:] = 0.0
     opp = 1 - seat
-    for c in range(CELLS):
-        o = data[BOARD + c]
-        r = c // SIZE
-        f = c % SIZE
-        if o == seat:
-            out[r, f, OBS_OWN] = 1.0
-        elif o == opp:
-            out[r, f, OBS_OPP] = 1.0
-    out[:, :, OBS_OWN_LEFT] = data[LEFT + seat] / PAWNS
-    out[:, :, OBS_OPP_LEFT] = data[LEFT + opp] / PAWNS
+    own_left = np.float32(data[LEFT + seat] / PAWNS)
+    opp_left = np.float32(data[LEFT + opp] / PAWNS)
+    c = 0
+    for r in range(SIZE):
+        for f in range(SIZE):
+            o = data[BOARD + c]
+            out[r, f, OBS_OWN] = np.float32(o == seat)
+            out[r, f, OBS_OPP] = np.float32(o == opp)
+            out[r, f, OBS_OWN_LEFT] = own_left
+            out[r, f, OBS_OPP_LEFT] = opp_left
+            c += 1
     for t in range(4):
         row = column_row(data, t)
         if row > 0:
-            if data[COL_HOLD + 2 * t + seat] == 1:
-                out[:, :, OBS_OWN_MARKS + 4 * t + row - 1] = 1.0
-            if data[COL_HOLD + 2 * t + opp] == 1:
-                out[:, :, OBS_OPP_MARKS + 4 * t + row - 1] = 1.0
+            for s in range(2):
+                if data[COL_HOLD + 2 * t + s] == 1:
+                    k = (OBS_OWN_MARKS if s == seat else OBS_OPP_MARKS) + 4 * t + row - 1
+                    for r in range(SIZE):
+                        for f in range(SIZE):
+                            out[r, f, k] = 1.0
     last = data[LAST]
     if last >= 0:
         out[last // SIZE, last % SIZE, OBS_LAST] = 1.0

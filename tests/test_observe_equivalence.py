@@ -1,0 +1,244 @@
+"""The optimised ``observe`` kernels against frozen copies of the implementations they replaced: the same
+float32 arrays bit for bit, for every seat, on positions from random play (terminal ones included) of
+every game and option set. The output array is filled with garbage first, so a kernel that forgets to
+write an entry fails. Runs under NUMBA_DISABLE_JIT=1 too (modest position counts)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from envs.adix import rules as A
+from envs.barc import rules as B
+from envs.dorix import rules as D
+from envs.olix import rules as O
+from envs.registry import env_module, make_game
+
+POSITIONS = 300  # per option set
+
+
+# ----- frozen reference implementations (the observe kernels before the rewrite) ------------------------
+
+
+@njit
+def dorix_observe_ref(data, seat, out):
+    n = data[D.NUM_PLAYERS]
+    out[:] = 0.0
+    base = D.OBS_DEPTH * n
+    pawns = 15.0 if n == 2 else (12.0 if n == 3 else 10.0)
+    for sq in range(D.SQUARES):
+        r = sq // D.SIZE
+        f = sq % D.SIZE
+        h = data[D.HEIGHTS + sq]
+        for i in range(h):
+            owner = data[D.STACKS + sq * D.MAXH + i]
+            k = (owner - seat + n) % n
+            depth = h - 1 - i
+            if depth < D.OBS_DEPTH:
+                out[r, f, depth * n + k] = 1.0
+            else:
+                out[r, f, base + k] += 1.0 / 15.0
+        out[r, f, base + 3 * n] = h / D.MAXH
+        for k in range(n):
+            other = (seat + k) % n
+            out[r, f, base + n + k] = data[D.HANDS + other] / pawns
+            if D.side_of(data, other) == D.side_of(data, seat):
+                out[r, f, base + 2 * n + k] = 1.0
+    if data[D.PHASE] == D.COLLAPSE:
+        src = data[D.SOURCE]
+        out[src // D.SIZE, src % D.SIZE, base + 3 * n + 1] = 1.0
+        for d in range(4):
+            if data[D.TARGETS + d] == 1:
+                nb = D.NEIGHBOURS[src, d]
+                out[nb // D.SIZE, nb % D.SIZE, base + 3 * n + 2] = 1.0
+        if data[D.TO_MOVE] == seat:
+            for sq in range(D.SQUARES):
+                out[sq // D.SIZE, sq % D.SIZE, base + 3 * n + 3] = 1.0
+
+
+@njit
+def olix_observe_ref(data, seat, out):
+    out[:] = 0.0
+    opp = 1 - seat
+    for c in range(O.CELLS):
+        o = data[O.BOARD + c]
+        r = c // O.SIZE
+        f = c % O.SIZE
+        if o == seat:
+            out[r, f, O.OBS_OWN] = 1.0
+        elif o == opp:
+            out[r, f, O.OBS_OPP] = 1.0
+    out[:, :, O.OBS_OWN_LEFT] = data[O.LEFT + seat] / O.PAWNS
+    out[:, :, O.OBS_OPP_LEFT] = data[O.LEFT + opp] / O.PAWNS
+    for t in range(4):
+        row = O.column_row(data, t)
+        if row > 0:
+            if data[O.COL_HOLD + 2 * t + seat] == 1:
+                out[:, :, O.OBS_OWN_MARKS + 4 * t + row - 1] = 1.0
+            if data[O.COL_HOLD + 2 * t + opp] == 1:
+                out[:, :, O.OBS_OPP_MARKS + 4 * t + row - 1] = 1.0
+    last = data[O.LAST]
+    if last >= 0:
+        out[last // O.SIZE, last % O.SIZE, O.OBS_LAST] = 1.0
+
+
+@njit
+def adix_observe_ref(data, seat, out):
+    S = A.SIZE
+    out[:] = 0.0
+    for sq in range(A.CELLS):
+        o = data[A.OWNER + sq]
+        if o < 0:
+            continue
+        r = sq // S
+        f = sq % S
+        if seat == 1:
+            r = S - 1 - r
+            f = S - 1 - f
+        kind = data[A.KIND + sq]
+        if o == seat:
+            out[r, f, A.OBS_OWN_CAPTAIN if kind == A.CAPTAIN else A.OBS_OWN_TEAMMATE] = 1.0
+        else:
+            out[r, f, A.OBS_OPP_CAPTAIN if kind == A.CAPTAIN else A.OBS_OPP_TEAMMATE] = 1.0
+        top = data[A.TOP + sq]
+        north = data[A.NORTH + sq]
+        east = data[A.EAST + sq]
+        south = A.opposite(north, kind)
+        west = A.opposite(east, kind)
+        if seat == 1:
+            up, right, down, left = south, west, north, east
+        else:
+            up, right, down, left = north, east, south, west
+        out[r, f, A.OBS_FACES + top] = 1.0
+        out[r, f, A.OBS_FACES + 4 + up] = 1.0
+        out[r, f, A.OBS_FACES + 8 + right] = 1.0
+        out[r, f, A.OBS_FACES + 12 + down] = 1.0
+        out[r, f, A.OBS_FACES + 16 + left] = 1.0
+        out[r, f, A.OBS_FACES + 20 + A.opposite(top, kind)] = 1.0
+    for s in range(2):
+        sq = data[A.REP_SQ + s]
+        m = data[A.REP_MOVE + s]
+        if sq < 0 or m < 0 or data[A.REP_COUNT + s] <= 0:
+            continue
+        r = sq // S
+        f = sq % S
+        if seat == 1:
+            r = S - 1 - r
+            f = S - 1 - f
+            if m >= A.M_TILT_N:
+                m = A.M_TILT_N + (m - A.M_TILT_N + 2) % 4
+        base = A.OBS_OWN_REP if s == seat else A.OBS_OPP_REP
+        out[r, f, base + m] = min(data[A.REP_COUNT + s], 2) / 2.0
+    out[:, :, A.OBS_QUIET] = min(data[A.QUIET], A.QUIET_DRAW) / A.QUIET_DRAW
+    out[:, :, A.OBS_TURN] = min(data[A.TURN], data[A.MAX_TURNS]) / max(data[A.MAX_TURNS], 1)
+    if data[A.OVER] == 0 and data[A.TO_MOVE] == seat:
+        out[:, :, A.OBS_TO_MOVE] = 1.0
+
+
+@njit
+def _barc_mark_order_ref(data, seat, viewer, action, out, plane_from, plane_to, plane_stayed):
+    if action < 0:
+        return
+    if action == B.STAY:
+        out[:, :, plane_stayed] = 1.0
+        return
+    o, d, k = B.decode(seat, action)
+    t = B.target(o, d, k)
+    if viewer == 1:
+        o = B.CELLS - 1 - o
+        t = B.CELLS - 1 - t
+    out[o // B.SIZE, o % B.SIZE, plane_from] = 1.0
+    out[t // B.SIZE, t % B.SIZE, plane_to] = 1.0
+
+
+@njit
+def barc_observe_ref(data, seat, out):
+    out[:] = 0.0
+    opp = 1 - seat
+    for sq in range(B.CELLS):
+        h = data[B.HEIGHT + sq]
+        if h == 0:
+            continue
+        v = sq if seat == 0 else B.CELLS - 1 - sq
+        r = v // B.SIZE
+        f = v % B.SIZE
+        owner = B.top(data, sq)
+        if owner == seat:
+            out[r, f, B.OBS_OWN] = 1.0
+        else:
+            out[r, f, B.OBS_OPP] = 1.0
+        north = 0
+        c = data[B.COLOURS + sq]
+        for i in range(h):
+            north += (c >> i) & 1
+        mine = north if seat == 1 else h - north
+        out[r, f, B.OBS_HEIGHT] = h / B.MAX_HEIGHT
+        out[r, f, B.OBS_OWN_PAWNS] = mine / B.PAWNS
+        out[r, f, B.OBS_OPP_PAWNS] = (h - mine) / B.PAWNS
+    own, other = data[B.LAST_ORDER + seat], data[B.LAST_ORDER + opp]
+    _barc_mark_order_ref(data, seat, seat, own, out, B.OBS_OWN_FROM, B.OBS_OWN_TO, B.OBS_OWN_STAYED)
+    _barc_mark_order_ref(data, opp, seat, other, out, B.OBS_OPP_FROM, B.OBS_OPP_TO, B.OBS_OPP_STAYED)
+    if data[B.LAST_CANCELLED] == 1:
+        out[:, :, B.OBS_CANCELLED] = 1.0
+    out[:, :, B.OBS_TURN] = min(1.0, data[B.TURN] / max(1, data[B.MAX_TURNS]))
+
+
+REFERENCES = {
+    "dorix": (D, dorix_observe_ref),
+    "olix": (O, olix_observe_ref),
+    "adix": (A, adix_observe_ref),
+    "barc": (B, barc_observe_ref),
+}
+
+CASES = [
+    pytest.param(name, options, id=f"{name}-" + "-".join(f"{k}{v}" for k, v in options.items()) if options else name)
+    for name in REFERENCES
+    for options in env_module(name).CONFORMANCE_OPTIONS
+]
+
+
+def _positions(name, options, count, seed):
+    """``count`` states (rows) from random play, restarts included; the terminal states too."""
+    game = make_game(name, **options)
+    info = game.info
+    rules = REFERENCES[name][0]
+    rng = np.random.default_rng(seed)
+    template = game.new_initial_state().data.copy()
+    mask = np.zeros(info.num_actions, dtype=np.bool_)
+    row = template.copy()
+    out = []
+    while len(out) < count:
+        out.append(row.copy())
+        if rules.is_over(row):
+            row = template.copy()
+            continue
+        if info.simultaneous:
+            joint = np.zeros(info.num_seats, dtype=np.int64)
+            for s in range(info.num_seats):
+                rules.legal_mask(row, s, mask)
+                joint[s] = rng.choice(np.flatnonzero(mask))
+            rules.apply_joint(row, joint)
+        else:
+            rules.legal_mask(row, row[rules.TO_MOVE], mask)
+            rules.apply_action(row, rng.choice(np.flatnonzero(mask)))
+    return out
+
+
+@pytest.mark.parametrize("name, options", CASES)
+def test_observe_matches_frozen_reference(name, options):
+    rules, reference = REFERENCES[name]
+    info = make_game(name, **options).info
+    shape = tuple(info.observation_shape)
+    expected = np.zeros(shape, dtype=np.float32)
+    got = np.zeros(shape, dtype=np.float32)
+    garbage = np.random.default_rng(1).random(shape).astype(np.float32) + 7.0
+    terminal = 0
+    for data in _positions(name, options, POSITIONS, seed=hash((name, tuple(options.items()))) % 2**32):
+        terminal += rules.is_over(data)
+        for seat in range(info.num_seats):
+            reference(data, seat, expected)
+            got[...] = garbage
+            rules.observe(data, seat, got)
+            assert np.array_equal(got, expected), (name, options, seat, np.argwhere(got != expected)[:5])
+    assert terminal > 0 or name == "adix"  # terminal positions seen (ADIX games run long)
