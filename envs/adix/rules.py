@@ -153,6 +153,12 @@ def opposite(weapon, kind):
     return weapon
 
 
+# observe()'s tables: opposite(weapon, kind) as _OPPOSITE[kind, weapon]; the piece plane of a cube,
+# _PIECE_PLANE[is the enemy's, kind].
+_OPPOSITE = np.array([[SHELTER, PAPER, SCISSORS, ROCK], [ROCK, PAPER, SCISSORS, SHELTER]], dtype=np.int64)
+_PIECE_PLANE = np.array([[OBS_OWN_TEAMMATE, OBS_OWN_CAPTAIN], [OBS_OPP_TEAMMATE, OBS_OPP_CAPTAIN]], dtype=np.int64)
+
+
 @njit(cache=True)
 def valid_orientation(kind, top, north, east):
     """True when (top, north, east) is a reachable orientation of a cube of ``kind``."""
@@ -539,54 +545,52 @@ def observe(data, seat, out):
     * 40: quiet turns / 30 (A11); 41: turn / turn limit; 42: 1 when the observer is to move
       (constant planes).
     """
+    # One fast zero-fill, then only the nonzero entries, cell by cell in the output's memory order.
     out[:] = 0.0
-    for sq in range(CELLS):
-        o = data[OWNER + sq]
-        if o < 0:
-            continue
-        r = sq // SIZE
-        f = sq % SIZE
-        if seat == 1:
-            r = SIZE - 1 - r
-            f = SIZE - 1 - f
-        kind = data[KIND + sq]
-        if o == seat:
-            out[r, f, OBS_OWN_CAPTAIN if kind == CAPTAIN else OBS_OWN_TEAMMATE] = 1.0
-        else:
-            out[r, f, OBS_OPP_CAPTAIN if kind == CAPTAIN else OBS_OPP_TEAMMATE] = 1.0
-        top = data[TOP + sq]
-        north = data[NORTH + sq]
-        east = data[EAST + sq]
-        south = opposite(north, kind)
-        west = opposite(east, kind)
-        if seat == 1:
-            up, right, down, left = south, west, north, east
-        else:
-            up, right, down, left = north, east, south, west
-        out[r, f, OBS_FACES + top] = 1.0
-        out[r, f, OBS_FACES + 4 + up] = 1.0
-        out[r, f, OBS_FACES + 8 + right] = 1.0
-        out[r, f, OBS_FACES + 12 + down] = 1.0
-        out[r, f, OBS_FACES + 16 + left] = 1.0
-        out[r, f, OBS_FACES + 20 + opposite(top, kind)] = 1.0
+    quiet = np.float32(min(data[QUIET], QUIET_DRAW) / QUIET_DRAW)
+    turn = np.float32(min(data[TURN], data[MAX_TURNS]) / max(data[MAX_TURNS], 1))
+    to_move = np.float32(data[OVER] == 0 and data[TO_MOVE] == seat)
+    flip = seat == 1
+    v = 0
+    for r in range(SIZE):
+        for f in range(SIZE):
+            cell = out[r, f]
+            cell[OBS_QUIET] = quiet
+            cell[OBS_TURN] = turn
+            cell[OBS_TO_MOVE] = to_move
+            sq = CELLS - 1 - v if flip else v
+            v += 1
+            o = data[OWNER + sq]
+            if o < 0:
+                continue
+            kind = data[KIND + sq]
+            cell[_PIECE_PLANE[o ^ seat, kind]] = 1.0  # seats are 0 and 1
+            top = data[TOP + sq]
+            north = data[NORTH + sq]
+            east = data[EAST + sq]
+            south = _OPPOSITE[kind, north]
+            west = _OPPOSITE[kind, east]
+            if flip:
+                up, right, down, left = south, west, north, east
+            else:
+                up, right, down, left = north, east, south, west
+            cell[OBS_FACES + top] = 1.0
+            cell[OBS_FACES + 4 + up] = 1.0
+            cell[OBS_FACES + 8 + right] = 1.0
+            cell[OBS_FACES + 12 + down] = 1.0
+            cell[OBS_FACES + 16 + left] = 1.0
+            cell[OBS_FACES + 20 + _OPPOSITE[kind, top]] = 1.0
     for s in range(2):
         sq = data[REP_SQ + s]
         m = data[REP_MOVE + s]
         if sq < 0 or m < 0 or data[REP_COUNT + s] <= 0:
             continue
-        r = sq // SIZE
-        f = sq % SIZE
-        if seat == 1:
-            r = SIZE - 1 - r
-            f = SIZE - 1 - f
+        if flip:
+            sq = CELLS - 1 - sq
             if m >= M_TILT_N:
                 m = M_TILT_N + (m - M_TILT_N + 2) % 4
         base = OBS_OWN_REP if s == seat else OBS_OPP_REP
-        out[r, f, base + m] = min(data[REP_COUNT + s], 2) / 2.0
-    out[:, :, OBS_QUIET] = min(data[QUIET], QUIET_DRAW) / QUIET_DRAW
-    out[:, :, OBS_TURN] = min(data[TURN], data[MAX_TURNS]) / max(data[MAX_TURNS], 1)
-    if data[OVER] == 0 and data[TO_MOVE] == seat:
-        out[:, :, OBS_TO_MOVE] = 1.0
+        out[sq // SIZE, sq % SIZE, base + m] = min(data[REP_COUNT + s], 2) / 2.0
 
 
 # ----- fused kernels for the AEC adapter (envs.core.aec_env) --------------------------------------------
