@@ -74,6 +74,12 @@ for _sq in range(SQUARES):
 NEIGHBOURS = _NEIGHBOURS
 DIAGONALS = np.array([[0, 5, 10, 15], [12, 9, 6, 3]], dtype=np.int64)  # a1-d4 and a4-d1 (D1)
 
+# observe()'s deep-pawn counts: _FIFTEENTHS[j] is 1/15 added j times to a float32 (rounded to float32
+# after each addition, as the plane was first computed), for j up to every pawn of the game.
+_FIFTEENTHS = np.zeros(MAXH + 1, dtype=np.float32)
+for _j in range(1, MAXH + 1):
+    _FIFTEENTHS[_j] = np.float32(np.float64(_FIFTEENTHS[_j - 1]) + 1.0 / 15.0)
+
 # Observation: (4, 4, OBS_CHANNELS(num_players)); see observe().
 OBS_DEPTH = 6
 
@@ -359,35 +365,53 @@ def observe(data, seat, out):
     * ``+1``: the stack that is collapsing; ``+2``: the lower neighbours still to receive a pawn;
     * ``+3``: the observer must choose where the next collapsing pawn falls (constant plane).
     """
+    # One fast zero-fill, then only the nonzero entries, square by square in memory order; the
+    # constant planes are written on square a1 and copied from there.
     n = data[NUM_PLAYERS]
     out[:] = 0.0
     base = OBS_DEPTH * n
     pawns = 15.0 if n == 2 else (12.0 if n == 3 else 10.0)
+    side = side_of(data, seat)
+    for k in range(n):
+        other = seat + k
+        if other >= n:
+            other -= n
+        out[0, 0, base + n + k] = data[HANDS + other] / pawns
+        if side_of(data, other) == side:
+            out[0, 0, base + 2 * n + k] = 1.0
+    collapse = data[PHASE] == COLLAPSE
+    if collapse and data[TO_MOVE] == seat:
+        out[0, 0, base + 3 * n + 3] = 1.0
     for sq in range(SQUARES):
-        r = sq // SIZE
-        f = sq % SIZE
+        r = sq >> 2
+        f = sq & 3
+        if sq > 0:
+            for j in range(base + n, base + 3 * n):
+                out[r, f, j] = out[0, 0, j]
+            out[r, f, base + 3 * n + 3] = out[0, 0, base + 3 * n + 3]
         h = data[HEIGHTS + sq]
-        for i in range(h):
-            owner = data[STACKS + sq * MAXH + i]
-            k = (owner - seat + n) % n
-            depth = h - 1 - i
-            if depth < OBS_DEPTH:
-                out[r, f, depth * n + k] = 1.0
-            else:
-                out[r, f, base + k] += 1.0 / 15.0
         out[r, f, base + 3 * n] = h / MAXH
-        for k in range(n):
-            other = (seat + k) % n
-            out[r, f, base + n + k] = data[HANDS + other] / pawns
-            if side_of(data, other) == side_of(data, seat):
-                out[r, f, base + 2 * n + k] = 1.0
-    if data[PHASE] == COLLAPSE:
+        if h == 0:
+            continue
+        stack = STACKS + sq * MAXH
+        deep = h - OBS_DEPTH
+        for i in range(max(deep, 0), h):  # the top OBS_DEPTH pawns
+            k = data[stack + i] - seat
+            if k < 0:
+                k += n
+            out[r, f, (h - 1 - i) * n + k] = 1.0
+        if deep > 0:  # the pawns below them: counted in the plane, then / 15 as the sum of 1/15s
+            for i in range(deep):
+                k = data[stack + i] - seat
+                if k < 0:
+                    k += n
+                out[r, f, base + k] += 1.0
+            for k in range(n):
+                out[r, f, base + k] = _FIFTEENTHS[int(out[r, f, base + k])]
+    if collapse:
         src = data[SOURCE]
-        out[src // SIZE, src % SIZE, base + 3 * n + 1] = 1.0
+        out[src >> 2, src & 3, base + 3 * n + 1] = 1.0
         for d in range(4):
             if data[TARGETS + d] == 1:
                 nb = NEIGHBOURS[src, d]
-                out[nb // SIZE, nb % SIZE, base + 3 * n + 2] = 1.0
-        if data[TO_MOVE] == seat:
-            for sq in range(SQUARES):
-                out[sq // SIZE, sq % SIZE, base + 3 * n + 3] = 1.0
+                out[nb >> 2, nb & 3, base + 3 * n + 2] = 1.0
