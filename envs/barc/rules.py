@@ -372,13 +372,9 @@ def returns(data, out):
 
 
 @njit(cache=True)
-def _mark_order(data, seat, viewer, action, out, plane_from, plane_to, plane_stayed):
-    """Write ``seat``'s last order into the observation planes of ``viewer``."""
-    if action < 0:
-        return
-    if action == STAY:
-        out[:, :, plane_stayed] = 1.0
-        return
+def _mark_order(data, seat, viewer, action, out, plane_from, plane_to):
+    """Write the origin and destination of ``seat``'s last order (a move, not STAY or none) into the
+    observation planes of ``viewer``."""
     o, d, k = decode(seat, action)
     t = target(o, d, k)
     if viewer == 1:
@@ -386,6 +382,16 @@ def _mark_order(data, seat, viewer, action, out, plane_from, plane_to, plane_sta
         t = CELLS - 1 - t
     out[o // SIZE, o % SIZE, plane_from] = 1.0
     out[t // SIZE, t % SIZE, plane_to] = 1.0
+
+
+@njit(cache=True)
+def _pawns_of_north(colours, h):
+    """How many of the ``h`` (<= 16) lowest bits of ``colours`` are set: North's pawns in the stack."""
+    x = colours & ((1 << h) - 1)
+    x = x - ((x >> 1) & 0x5555)
+    x = (x & 0x3333) + ((x >> 2) & 0x3333)
+    x = (x + (x >> 4)) & 0x0F0F
+    return (x + (x >> 8)) & 0x1F
 
 
 @njit(cache=True)
@@ -402,33 +408,43 @@ def observe(data, seat, out):
 
     The other seat's order for the current turn is never part of the state, so it cannot leak.
     """
+    # One fast zero-fill, then only the nonzero entries, cell by cell in the output's memory order.
     out[:] = 0.0
     opp = 1 - seat
-    for sq in range(CELLS):
-        h = data[HEIGHT + sq]
-        if h == 0:
-            continue
-        v = sq if seat == 0 else CELLS - 1 - sq
-        r = v // SIZE
-        f = v % SIZE
-        owner = top(data, sq)
-        if owner == seat:
-            out[r, f, OBS_OWN] = 1.0
-        else:
-            out[r, f, OBS_OPP] = 1.0
-        north = 0
-        c = data[COLOURS + sq]
-        for i in range(h):
-            north += (c >> i) & 1
-        mine = north if seat == 1 else h - north
-        out[r, f, OBS_HEIGHT] = h / MAX_HEIGHT
-        out[r, f, OBS_OWN_PAWNS] = mine / PAWNS
-        out[r, f, OBS_OPP_PAWNS] = (h - mine) / PAWNS
-    _mark_order(data, seat, seat, data[LAST_ORDER + seat], out, OBS_OWN_FROM, OBS_OWN_TO, OBS_OWN_STAYED)
-    _mark_order(data, opp, seat, data[LAST_ORDER + opp], out, OBS_OPP_FROM, OBS_OPP_TO, OBS_OPP_STAYED)
-    if data[LAST_CANCELLED] == 1:
-        out[:, :, OBS_CANCELLED] = 1.0
-    out[:, :, OBS_TURN] = min(1.0, data[TURN] / max(1, data[MAX_TURNS]))
+    own_order = data[LAST_ORDER + seat]
+    opp_order = data[LAST_ORDER + opp]
+    own_stayed = np.float32(own_order == STAY)
+    opp_stayed = np.float32(opp_order == STAY)
+    cancelled = np.float32(data[LAST_CANCELLED] == 1)
+    turn = np.float32(min(1.0, data[TURN] / max(1, data[MAX_TURNS])))
+    flip = seat == 1
+    v = 0
+    for r in range(SIZE):
+        for f in range(SIZE):
+            cell = out[r, f]
+            cell[OBS_OWN_STAYED] = own_stayed
+            cell[OBS_OPP_STAYED] = opp_stayed
+            cell[OBS_CANCELLED] = cancelled
+            cell[OBS_TURN] = turn
+            sq = CELLS - 1 - v if flip else v
+            v += 1
+            h = data[HEIGHT + sq]
+            if h == 0:
+                continue
+            c = data[COLOURS + sq]
+            if ((c >> (h - 1)) & 1) == seat:  # the stack's owner (B4)
+                cell[OBS_OWN] = 1.0
+            else:
+                cell[OBS_OPP] = 1.0
+            north = _pawns_of_north(c, h)
+            mine = north if flip else h - north
+            cell[OBS_HEIGHT] = h / MAX_HEIGHT
+            cell[OBS_OWN_PAWNS] = mine / PAWNS
+            cell[OBS_OPP_PAWNS] = (h - mine) / PAWNS
+    if own_order >= 0 and own_order != STAY:
+        _mark_order(data, seat, seat, own_order, out, OBS_OWN_FROM, OBS_OWN_TO)
+    if opp_order >= 0 and opp_order != STAY:
+        _mark_order(data, opp, seat, opp_order, out, OBS_OPP_FROM, OBS_OPP_TO)
 
 
 # ----- fused kernels for the Parallel adapter (envs.core.parallel_env) ---------------------------------
