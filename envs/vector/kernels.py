@@ -46,12 +46,79 @@ def _legal_in_word(m, b):
     return np.int64((w * _BYTES) >> _S56)
 
 
+_LOW_BYTES = np.uint64(0x00FF00FF00FF00FF)
+_PAIRS = np.uint64(0x0001000100010001)
+_S8 = np.uint64(8)
+_S48 = np.uint64(48)
+_COUNT_WORDS = 128  # words summed bytewise before a horizontal sum (each byte then stays <= 128)
+_SCAN_WORDS = 16  # words per block skipped at once while looking for the r-th legal action
+_LARGE_MASK = 8 * _COUNT_WORDS  # masks from this many actions on take the block path
+
+
+@njit(cache=True)
+def _byte_sum(acc):
+    """The sum of the 8 bytes of ``acc`` (each <= 255)."""
+    s = (acc & _LOW_BYTES) + ((acc >> _S8) & _LOW_BYTES)
+    return np.int64((s * _PAIRS) >> _S48)
+
+
+@njit(cache=True)
+def _pick_large(m, rng, i):
+    """:func:`pick_legal` for a large mask (bytes ``m``): the same action and the same draw, counted by
+    adding 8-byte words (bytes 0 or 1 add without carries) and skipping 16 words at a time."""
+    n = m.shape[0]
+    words = n // 8
+    w = m[: 8 * words].view(np.uint64)
+    k = 0
+    blocks = words // _COUNT_WORDS
+    for b in range(blocks):
+        acc = np.uint64(0)
+        for j in range(_COUNT_WORDS * b, _COUNT_WORDS * b + _COUNT_WORDS):
+            acc += w[j]
+        k += _byte_sum(acc)
+    acc = np.uint64(0)
+    for j in range(_COUNT_WORDS * blocks, words):
+        acc += w[j]
+    k += _byte_sum(acc)
+    for a in range(8 * words, n):
+        k += m[a]
+    if k == 0:
+        return 0
+    r = rand_below(rng, i, k)
+    start = 0
+    for b in range(words // _SCAN_WORDS):
+        acc = np.uint64(0)
+        for j in range(_SCAN_WORDS * b, _SCAN_WORDS * b + _SCAN_WORDS):
+            acc += w[j]
+        c = _byte_sum(acc)
+        if r < c:
+            break
+        r -= c
+        start = _SCAN_WORDS * b + _SCAN_WORDS
+    for j in range(start, words):
+        c = np.int64((w[j] * _BYTES) >> _S56)
+        if r < c:
+            for a in range(8 * j, 8 * j + 8):
+                r -= m[a]
+                if r < 0:
+                    return a
+        r -= c
+    for a in range(8 * words, n):
+        r -= m[a]
+        if r < 0:
+            return a
+    return 0
+
+
 @njit(cache=True)
 def pick_legal(mask, rng, i):
     """A uniformly random legal action of ``mask`` drawn with row ``i``'s generator (0 if none is legal):
-    the r-th legal action for r uniform below their count. Counted 8 actions at a time (large masks)."""
+    the r-th legal action for r uniform below their count. Counted 8 actions at a time (large masks:
+    see :func:`_pick_large`, same result)."""
     m = mask.view(np.uint8)
     n = m.shape[0]
+    if n >= _LARGE_MASK:
+        return _pick_large(m, rng, i)
     words = n // 8
     k = 0
     for j in range(words):
