@@ -39,8 +39,9 @@ def dorix_observe_ref(data, seat, out):
             depth = h - 1 - i
             if depth < D.OBS_DEPTH:
                 out[r, f, depth * n + k] = 1.0
-            else:
-                out[r, f, base + k] += 1.0 / 15.0
+            else:  # was ``+= 1.0 / 15.0``: spelled out as compiled (float64 sum, rounded to float32), which
+                # plain Python under NUMBA_DISABLE_JIT (NumPy 2: a float32 sum) would not reproduce
+                out[r, f, base + k] = np.float32(np.float64(out[r, f, base + k]) + 1.0 / 15.0)
         out[r, f, base + 3 * n] = h / D.MAXH
         for k in range(n):
             other = (seat + k) % n
