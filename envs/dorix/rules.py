@@ -366,31 +366,45 @@ def observe(data, seat, out):
     * ``+3``: the observer must choose where the next collapsing pawn falls (constant plane).
     """
     # One fast zero-fill, then only the nonzero entries, square by square in memory order; the
-    # constant planes are written on square a1 and copied from there.
+    # constant planes' values (relative seat k: hand, same side) are kept in scalars.
     n = data[NUM_PLAYERS]
     out[:] = 0.0
     base = OBS_DEPTH * n
     pawns = 15.0 if n == 2 else (12.0 if n == 3 else 10.0)
     side = side_of(data, seat)
+    h0 = h1 = h2 = h3 = np.float32(0.0)
+    t0 = t1 = t2 = t3 = np.float32(0.0)
     for k in range(n):
         other = seat + k
         if other >= n:
             other -= n
-        out[0, 0, base + n + k] = data[HANDS + other] / pawns
-        if side_of(data, other) == side:
-            out[0, 0, base + 2 * n + k] = 1.0
+        hand = np.float32(data[HANDS + other] / pawns)
+        team = np.float32(side_of(data, other) == side)
+        if k == 0:
+            h0, t0 = hand, team
+        elif k == 1:
+            h1, t1 = hand, team
+        elif k == 2:
+            h2, t2 = hand, team
+        else:
+            h3, t3 = hand, team
     collapse = data[PHASE] == COLLAPSE
-    if collapse and data[TO_MOVE] == seat:
-        out[0, 0, base + 3 * n + 3] = 1.0
+    choose = np.float32(collapse and data[TO_MOVE] == seat)
     for sq in range(SQUARES):
-        r = sq >> 2
-        f = sq & 3
-        if sq > 0:
-            for j in range(base + n, base + 3 * n):
-                out[r, f, j] = out[0, 0, j]
-            out[r, f, base + 3 * n + 3] = out[0, 0, base + 3 * n + 3]
+        cell = out[sq >> 2, sq & 3]
+        cell[base + n] = h0
+        cell[base + n + 1] = h1
+        cell[base + 2 * n] = t0
+        cell[base + 2 * n + 1] = t1
+        if n >= 3:
+            cell[base + n + 2] = h2
+            cell[base + 2 * n + 2] = t2
+            if n == 4:
+                cell[base + n + 3] = h3
+                cell[base + 2 * n + 3] = t3
+        cell[base + 3 * n + 3] = choose
         h = data[HEIGHTS + sq]
-        out[r, f, base + 3 * n] = h / MAXH
+        cell[base + 3 * n] = h / MAXH
         if h == 0:
             continue
         stack = STACKS + sq * MAXH
@@ -399,15 +413,15 @@ def observe(data, seat, out):
             k = data[stack + i] - seat
             if k < 0:
                 k += n
-            out[r, f, (h - 1 - i) * n + k] = 1.0
+            cell[(h - 1 - i) * n + k] = 1.0
         if deep > 0:  # the pawns below them: counted in the plane, then / 15 as the sum of 1/15s
             for i in range(deep):
                 k = data[stack + i] - seat
                 if k < 0:
                     k += n
-                out[r, f, base + k] += 1.0
+                cell[base + k] += 1.0
             for k in range(n):
-                out[r, f, base + k] = _FIFTEENTHS[int(out[r, f, base + k])]
+                cell[base + k] = _FIFTEENTHS[int(cell[base + k])]
     if collapse:
         src = data[SOURCE]
         out[src >> 2, src & 3, base + 3 * n + 1] = 1.0
