@@ -27,21 +27,14 @@ import numpy as np
 
 from envs.adix import rules as R
 from envs.core.errors import IllegalActionError, NotationError
-from envs.core.kernel_state import KernelGame, KernelState, check_max_turns, two_player_board_info
-from envs.core.squares import parse_int, parse_square, square_name
+from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
+from envs.core.squares import BoardSquares, parse_int, split_position
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
+SQ = BoardSquares(R.SIZE)
 SEAT_NAMES = ("White", "Black")
 WEAPON_NAMES = ("rock", "paper", "scissors", "shelter")
 END_NAMES = {R.END_CAPTAIN: "captain", R.END_TEAM: "team", R.END_STUCK: "stuck"}
-
-
-def _sq(index: int) -> str:
-    return square_name(int(index), R.SIZE)
-
-
-def _parse_sq(text: str) -> int:
-    return parse_square(text, R.SIZE, R.SIZE)
 
 
 def cube_token(seat: int, kind: int, top: int, north: int, east: int) -> str:
@@ -49,17 +42,6 @@ def cube_token(seat: int, kind: int, top: int, north: int, east: int) -> str:
     letter = "C" if kind == R.CAPTAIN else "T"
     letter = letter if seat == 0 else letter.lower()
     return letter + "".join(R.WEAPON_LETTERS[w] for w in (top, north, east))
-
-
-class AdixGame(KernelGame):
-    """ADIX for two players on the 9x9 arena, with a turn limit (truncation)."""
-
-    def __init__(self, max_turns: int = DEFAULT_MAX_TURNS):
-        self.max_turns = check_max_turns(max_turns)
-        self.info = two_player_board_info("adix", R, self.max_turns)
-
-    def from_text(self, text: str) -> AdixState:
-        return _parse_position(self, text)
 
 
 class AdixState(KernelState):
@@ -81,7 +63,7 @@ class AdixState(KernelState):
     def cube(self, square: int | str) -> tuple | None:
         """The cube on ``square``: (seat, "captain"/"teammate", top, north, east) with weapon names,
         or None when the square is empty."""
-        sq = _parse_sq(square) if isinstance(square, str) else int(square)
+        sq = SQ.index(square)
         d = self.data
         if d[R.OWNER + sq] < 0:
             return None
@@ -91,7 +73,7 @@ class AdixState(KernelState):
 
     def token(self, square: int | str) -> str:
         """The notation of the cube on ``square`` (``Crps``), ``"."`` when empty."""
-        sq = _parse_sq(square) if isinstance(square, str) else int(square)
+        sq = SQ.index(square)
         d = self.data
         if d[R.OWNER + sq] < 0:
             return "."
@@ -106,7 +88,7 @@ class AdixState(KernelState):
         d = self.data
         if d[R.REP_COUNT + seat] <= 0:
             return None
-        return _sq(d[R.REP_SQ + seat]), R.MOVEMENT_NAMES[d[R.REP_MOVE + seat]], int(d[R.REP_COUNT + seat])
+        return SQ.name(d[R.REP_SQ + seat]), R.MOVEMENT_NAMES[d[R.REP_MOVE + seat]], int(d[R.REP_COUNT + seat])
 
     # actions ----------------------------------------------------------------------------------
     def _mover(self) -> int:
@@ -154,10 +136,10 @@ class AdixState(KernelState):
             o = int(d[R.OWNER + sq])
             vals = [int(d[b + sq]) for b in (R.KIND, R.TOP, R.NORTH, R.EAST)]
             if o < 0:
-                assert o == -1 and vals == [-1] * 4, f"empty square {_sq(sq)} holds cube data {vals}"
+                assert o == -1 and vals == [-1] * 4, f"empty square {SQ.name(sq)} holds cube data {vals}"
             else:
-                assert o in (0, 1), f"{_sq(sq)} owned by {o}"
-                assert R.valid_orientation(*vals), f"{_sq(sq)}: invalid cube {vals}"
+                assert o in (0, 1), f"{SQ.name(sq)} owned by {o}"
+                assert R.valid_orientation(*vals), f"{SQ.name(sq)}: invalid cube {vals}"
         assert 0 <= d[R.QUIET] <= R.QUIET_DRAW, f"quiet counter {int(d[R.QUIET])}"
         if not self.is_terminal():
             assert d[R.QUIET] < R.QUIET_DRAW, "30 quiet turns but the game goes on"
@@ -182,17 +164,17 @@ _MOVE_ROT = re.compile(r"^([a-z]\d+)\s*([lr])$")
 def _abs_action_text(data: np.ndarray, abs_action: int) -> str:
     src, dst, movement = (int(v) for v in R.decode(abs_action))
     if movement == R.M_LEFT:
-        return f"{_sq(src)}L"
+        return f"{SQ.name(src)}L"
     if movement == R.M_RIGHT:
-        return f"{_sq(src)}R"
+        return f"{SQ.name(src)}R"
     if dst < 0:  # off the board: only for illegal actions
         k = abs_action % R.ACTIONS_PER_SQUARE
         what = f"tilt {R.MOVEMENT_NAMES[movement]}" if movement >= 0 else f"{R.DIR_NAMES[k // 8]}x{k % 8 + 1}"
-        return f"{_sq(src)}({what}, off the board)"
+        return f"{SQ.name(src)}({what}, off the board)"
     if movement >= 0:
-        return f"{_sq(src)}~{_sq(dst)}"
+        return f"{SQ.name(src)}~{SQ.name(dst)}"
     capture = data[R.OWNER + dst] >= 0 and data[R.OWNER + src] >= 0 and data[R.OWNER + dst] != data[R.OWNER + src]
-    return f"{_sq(src)}{'x' if capture else '-'}{_sq(dst)}"
+    return f"{SQ.name(src)}{'x' if capture else '-'}{SQ.name(dst)}"
 
 
 def _parse_move(text: str) -> int:
@@ -201,7 +183,7 @@ def _parse_move(text: str) -> int:
     try:
         m = _MOVE_ROT.match(t)
         if m:
-            src = _parse_sq(m.group(1))
+            src = SQ.parse(m.group(1))
             return src * R.ACTIONS_PER_SQUARE + (R.K_LEFT if m.group(2) == "l" else R.K_RIGHT)
         m = _MOVE_PAIR.match(t)
         if not m:
@@ -209,7 +191,7 @@ def _parse_move(text: str) -> int:
                 f"cannot read move {text!r}: write e2-e5 (displacement), e2xe5 (capture), e2L / e2R (rotation) "
                 "or e2~e3 (tilt)"
             )
-        src, dst = _parse_sq(m.group(1)), _parse_sq(m.group(3))
+        src, dst = SQ.parse(m.group(1)), SQ.parse(m.group(3))
     except NotationError as e:
         raise IllegalActionError(f"cannot read move {text!r}: {e}") from None
     dr = dst // R.SIZE - src // R.SIZE
@@ -233,20 +215,20 @@ def _why_illegal(data: np.ndarray, seat: int, abs_action: int) -> str:
     src, dst, movement = (int(v) for v in R.decode(abs_action))
     owner = int(data[R.OWNER + src])
     if owner < 0:
-        return f"{_sq(src)} is empty"
+        return f"{SQ.name(src)} is empty"
     if owner != seat:
-        return f"the cube on {_sq(src)} is {SEAT_NAMES[owner]}'s, and {SEAT_NAMES[seat]} is to move"
+        return f"the cube on {SQ.name(src)} is {SEAT_NAMES[owner]}'s, and {SEAT_NAMES[seat]} is to move"
     top = int(data[R.TOP + src])
     kind = int(data[R.KIND + src])
     if movement < 0 or movement <= R.M_RIGHT:
         if top == R.SHELTER:
-            return f"the cube on {_sq(src)} is under shelter: it can only tilt (A6)"
+            return f"the cube on {SQ.name(src)} is under shelter: it can only tilt (A6)"
     if movement >= 0 and not R.movement_allowed(data, seat, src, movement):
-        return f"the cube on {_sq(src)} made this movement on its last two turns: a third is refused (A9)"
+        return f"the cube on {SQ.name(src)} made this movement on its last two turns: a third is refused (A9)"
     if movement >= R.M_TILT_N:
         if dst < 0:
             return "the cube would tilt off the board"
-        return f"a cube tilts only onto an empty square, and {_sq(dst)} is occupied (A8)"
+        return f"a cube tilts only onto an empty square, and {SQ.name(dst)} is occupied (A8)"
     if movement >= 0:
         return "this rotation is not allowed"
     if dst < 0:
@@ -255,20 +237,20 @@ def _why_illegal(data: np.ndarray, seat: int, abs_action: int) -> str:
     d, n = k // 8, k % 8 + 1
     if not R.weapon_moves_along(top, d):
         lines = {R.PAPER: "orthogonally", R.SCISSORS: "diagonally"}[top]
-        return f"the cube on {_sq(src)} shows {WEAPON_NAMES[top]}, which moves {lines} only (A5)"
+        return f"the cube on {SQ.name(src)} shows {WEAPON_NAMES[top]}, which moves {lines} only (A5)"
     if kind == R.CAPTAIN and n > 1:
         return "a captain moves one square only (A5)"
     r, f = src // R.SIZE, src % R.SIZE
     for i in range(1, n):
         mid = (r + int(R.DR[d]) * i) * R.SIZE + f + int(R.DF[d]) * i
         if data[R.OWNER + mid] >= 0:
-            return f"{_sq(mid)} is in the way: no jumping (A5)"
+            return f"{SQ.name(mid)} is in the way: no jumping (A5)"
     occupant = int(data[R.OWNER + dst])
     if occupant == seat:
-        return f"{_sq(dst)} holds your own cube"
+        return f"{SQ.name(dst)} holds your own cube"
     victim = int(data[R.TOP + dst])
     if victim == R.SHELTER:
-        return f"the cube on {_sq(dst)} is under shelter and cannot be captured (8-5)"
+        return f"the cube on {SQ.name(dst)} is under shelter and cannot be captured (8-5)"
     return f"{WEAPON_NAMES[top]} does not beat {WEAPON_NAMES[victim]} (rock > scissors > paper > rock)"
 
 
@@ -303,7 +285,7 @@ def _write_position(state: AdixState) -> str:
     if reps:
         parts.append("rep=" + ",".join(reps))
     if d[R.LAST_FROM] >= 0:
-        parts.append(f"last={_sq(d[R.LAST_FROM])}{_sq(d[R.LAST_TO])}")
+        parts.append(f"last={SQ.name(d[R.LAST_FROM])}{SQ.name(d[R.LAST_TO])}")
     if d[R.OVER]:
         reason = int(d[R.REASON])
         if reason == R.END_LIMIT:
@@ -347,12 +329,12 @@ def _parse_board(data: np.ndarray, board: str) -> None:
                             else "its top, north and east faces must come from three different opposite pairs "
                             "(rock/shelter, paper/paper, scissors/scissors for a teammate)"
                         )
-                        raise NotationError(f"{_sq(sq)}: {tok!r} is not a possible cube: {why}")
+                        raise NotationError(f"{SQ.name(sq)}: {tok!r} is not a possible cube: {why}")
                     R.put_cube(data, sq, seat, kind, top, north, east)
                 f += 1
             else:
                 raise NotationError(
-                    f"rank {rank + 1}: cannot read {row[m.start():m.start() + 4]!r} (a cube is C/T/c/t followed by "
+                    f"rank {rank + 1}: cannot read {row[m.start() : m.start() + 4]!r} (a cube is C/T/c/t followed by "
                     "its top, north and east weapons among r, p, s, h, like Crps; a number or '.' = empty)"
                 )
             if f > R.SIZE:
@@ -373,7 +355,7 @@ def _parse_rep(data: np.ndarray, value: str) -> None:
         if s in seen:
             raise NotationError(f"rep= gives seat {s} twice")
         seen.add(s)
-        sq = _parse_sq(m.group(2))
+        sq = SQ.parse(m.group(2))
         if data[R.OWNER + sq] != s:
             raise NotationError(f"rep= names {m.group(2)} for {SEAT_NAMES[s]}, but no cube of theirs stands there")
         movement = R.MOVEMENT_NAMES.index(m.group(3))
@@ -408,25 +390,10 @@ def _parse_over(data: np.ndarray, value: str) -> None:
 
 
 def _parse_position(game: AdixGame, text: str) -> AdixState:
-    if not isinstance(text, str):
-        raise NotationError(f"an ADIX position is a string, got {type(text).__name__}")
-    tokens = text.split()
-    if len(tokens) < 2 or tokens[0].lower() != "adix":
-        raise NotationError(f"an ADIX position starts with 'adix <board>', got {text[:60]!r}")
+    board, fields = split_position(text, "an ADIX", "board", _FIELDS, ("move", "turn", "quiet"))
     data = np.zeros(R.STATE_SIZE, dtype=np.int32)
     R.clear_state(data, game.max_turns)
-    _parse_board(data, tokens[1])
-    fields = {}
-    for tok in tokens[2:]:
-        key, eq, value = tok.partition("=")
-        if not eq or key not in _FIELDS:
-            raise NotationError(f"unknown field {tok!r} (fields: " + " ".join(k + "=" for k in _FIELDS) + ")")
-        if key in fields:
-            raise NotationError(f"field {key}= given twice")
-        fields[key] = value
-    for key in ("move", "turn", "quiet"):
-        if key not in fields:
-            raise NotationError(f"the position lacks its {key}= field")
+    _parse_board(data, board)
     for s in range(2):
         captains = R.count_pieces(data, s, R.CAPTAIN)
         mates = R.count_pieces(data, s, R.TEAMMATE)
@@ -445,8 +412,8 @@ def _parse_position(game: AdixGame, text: str) -> AdixState:
         m = re.match(r"^([a-z]\d+)([a-z]\d+)$", fields["last"])
         if not m:
             raise NotationError(f"last= is two squares like e2e5, got {fields['last']!r}")
-        data[R.LAST_FROM] = _parse_sq(m.group(1))
-        data[R.LAST_TO] = _parse_sq(m.group(2))
+        data[R.LAST_FROM] = SQ.parse(m.group(1))
+        data[R.LAST_TO] = SQ.parse(m.group(2))
     if "over" in fields:
         _parse_over(data, fields["over"])
         if fields["over"] == "draw" and data[R.QUIET] < R.QUIET_DRAW:
@@ -470,4 +437,9 @@ def _parse_position(game: AdixGame, text: str) -> AdixState:
     return AdixState(game, data)
 
 
-AdixGame.state_class = AdixState
+class AdixGame(TwoPlayerBoardGame):
+    """ADIX for two players on the 9x9 arena, with a turn limit (truncation)."""
+
+    name = "adix"
+    state_class = AdixState
+    parse_position = _parse_position

@@ -25,36 +25,18 @@ import numpy as np
 
 from envs.barc import rules as R
 from envs.core.errors import IllegalActionError, NotationError
-from envs.core.kernel_state import KernelGame, KernelState, check_max_turns, two_player_board_info
-from envs.core.squares import parse_int, parse_square, square_name
+from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
+from envs.core.squares import BoardSquares, parse_int, split_position
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
+SQ = BoardSquares(R.SIZE)
 SEAT_NAMES = ("player_0", "player_1")
 SIDE_NAMES = ("South", "North")
 STAY_TEXT = "stay"
 
 
-def _sq(index: int) -> str:
-    return square_name(int(index), R.SIZE)
-
-
-def _parse_sq(text: str) -> int:
-    return parse_square(text, R.SIZE, R.SIZE)
-
-
 def _who(seat: int) -> str:
     return f"{SEAT_NAMES[seat]} ({SIDE_NAMES[seat]})"
-
-
-class BarcGame(KernelGame):
-    """Barc duel for two players on the 6x6 board, both ordering at once, with a turn limit (B6)."""
-
-    def __init__(self, max_turns: int = DEFAULT_MAX_TURNS):
-        self.max_turns = check_max_turns(max_turns)
-        self.info = two_player_board_info("barc", R, self.max_turns, simultaneous=True, seat_names=SEAT_NAMES)
-
-    def from_text(self, text: str) -> BarcState:
-        return _parse_position(self, text)
 
 
 class BarcState(KernelState):
@@ -68,14 +50,14 @@ class BarcState(KernelState):
     def stack(self, square: int | str) -> tuple:
         """The pawns on ``square`` (index or name) from the bottom up, as seats: ``(0, 1)`` is a South
         pawn covered by a North pawn; ``()`` when empty."""
-        sq = _parse_sq(square) if isinstance(square, str) else int(square)
+        sq = SQ.index(square)
         h = int(self.data[R.HEIGHT + sq])
         c = int(self.data[R.COLOURS + sq])
         return tuple((c >> i) & 1 for i in range(h))
 
     def owner(self, square: int | str) -> int:
         """Seat whose pawn tops ``square`` (B4), -1 when empty."""
-        sq = _parse_sq(square) if isinstance(square, str) else int(square)
+        sq = SQ.index(square)
         return int(R.top(self.data, sq))
 
     def stacks_of(self, seat: int) -> int:
@@ -133,12 +115,12 @@ class BarcState(KernelState):
         origin, direction, distance = _parse_order(t)
         owner = self.owner(origin)
         if owner < 0:
-            raise IllegalActionError(f"order {text!r}: there is no stack on {_sq(origin)}")
+            raise IllegalActionError(f"order {text!r}: there is no stack on {SQ.name(origin)}")
         if seat is None:
             seat = owner
         elif owner != seat:
             raise IllegalActionError(
-                f"order {text!r}: the stack on {_sq(origin)} is topped by {_who(owner)}, "
+                f"order {text!r}: the stack on {SQ.name(origin)} is topped by {_who(owner)}, "
                 f"so {_who(seat)} cannot move it"
             )
         action = int(R.encode(seat, origin, direction, distance))
@@ -150,13 +132,13 @@ class BarcState(KernelState):
         height = int(self.data[R.HEIGHT + origin])
         if distance > height:
             pawns = "1 pawn" if height == 1 else f"{height} pawns"
-            return f"the stack on {_sq(origin)} has {pawns}, so it moves at most {height} square(s)"
+            return f"the stack on {SQ.name(origin)} has {pawns}, so it moves at most {height} square(s)"
         for step in range(1, distance):
             sq = int(R.target(origin, direction, step))
             if self.data[R.HEIGHT + sq]:
-                return f"{_sq(sq)} is in the way (the squares passed over must be empty)"
+                return f"{SQ.name(sq)} is in the way (the squares passed over must be empty)"
         dst = int(R.target(origin, direction, distance))
-        return f"{_sq(dst)} is topped by the mover's own colour"
+        return f"{SQ.name(dst)} is topped by the mover's own colour"
 
     def _check_legal(self, seat: int, action) -> None:
         """As the shared check, with the order written for the right seat in the message."""
@@ -177,13 +159,13 @@ class BarcState(KernelState):
         for sq in range(R.CELLS):
             h = int(d[R.HEIGHT + sq])
             c = int(d[R.COLOURS + sq])
-            assert 0 <= h <= R.MAX_HEIGHT, f"{_sq(sq)} has height {h}"
-            assert c >= 0 and c >> h == 0, f"{_sq(sq)}: colour bits {c:b} above its height {h}"
+            assert 0 <= h <= R.MAX_HEIGHT, f"{SQ.name(sq)} has height {h}"
+            assert c >= 0 and c >> h == 0, f"{SQ.name(sq)}: colour bits {c:b} above its height {h}"
             pawns = self.stack(sq)
             counts[1] += sum(pawns)
             counts[0] += h - sum(pawns)
             expected_owner = pawns[-1] if pawns else -1
-            assert self.owner(sq) == expected_owner, f"{_sq(sq)}: owner is not the top pawn's colour"
+            assert self.owner(sq) == expected_owner, f"{SQ.name(sq)}: owner is not the top pawn's colour"
         assert counts == [R.PAWNS, R.PAWNS], f"pawns on the board per seat {counts}, not 6 each (12 in all)"
         tops = [sum(1 for sq in range(R.CELLS) if self.owner(sq) == s) for s in range(2)]
         assert tops == [self.stacks_of(0), self.stacks_of(1)], "stack counts disagree"
@@ -223,8 +205,8 @@ def _order_text(seat: int, action: int) -> str:
     o, d, k = R.decode(seat, action)
     t = R.target(o, d, k)
     if t < 0:
-        return f"{_sq(o)}-off({R.DIR_NAMES[d]}{k})"  # only for an action index that leaves the board
-    return f"{_sq(o)}-{_sq(t)}"
+        return f"{SQ.name(o)}-off({R.DIR_NAMES[d]}{k})"  # only for an action index that leaves the board
+    return f"{SQ.name(o)}-{SQ.name(t)}"
 
 
 _ORDER = re.compile(r"^([a-z]\d+)\s*-\s*([a-z]\d+)$")
@@ -236,7 +218,7 @@ def _parse_order(t: str) -> tuple:
     if not m:
         raise IllegalActionError(f"cannot read order {t!r}: write origin-destination like 'b1-d3', or 'stay'")
     try:
-        origin, dest = _parse_sq(m.group(1)), _parse_sq(m.group(2))
+        origin, dest = SQ.parse(m.group(1)), SQ.parse(m.group(2))
     except NotationError as e:
         raise IllegalActionError(f"cannot read order {t!r}: {e}") from None
     dr = dest // R.SIZE - origin // R.SIZE
@@ -296,11 +278,11 @@ def _parse_board(data: np.ndarray, board: str) -> None:
                 continue
             if not cell or any(ch not in "01" for ch in cell):
                 raise NotationError(
-                    f"{_sq(sq)}: {cell!r} is not a cell ('-' empty, else the pawns from the bottom up: "
+                    f"{SQ.name(sq)}: {cell!r} is not a cell ('-' empty, else the pawns from the bottom up: "
                     "0 = player_0, 1 = player_1)"
                 )
             if len(cell) > R.MAX_HEIGHT:
-                raise NotationError(f"{_sq(sq)}: a stack of {len(cell)} pawns (there are {R.MAX_HEIGHT} in all)")
+                raise NotationError(f"{SQ.name(sq)}: a stack of {len(cell)} pawns (there are {R.MAX_HEIGHT} in all)")
             bits = 0
             for i_pawn, ch in enumerate(cell):
                 bits |= int(ch) << i_pawn
@@ -328,25 +310,11 @@ def _parse_last(state: BarcState, value: str) -> None:
 
 
 def _parse_position(game: BarcGame, text: str) -> BarcState:
-    if not isinstance(text, str):
-        raise NotationError(f"a Barc position is a string, got {type(text).__name__}")
-    tokens = text.split()
-    if len(tokens) < 2 or tokens[0].lower() != "barc":
-        raise NotationError(f"a Barc position starts with 'barc <board>', got {text[:60]!r}")
+    board, fields = split_position(text, "a Barc", "board", _FIELDS, ("turn",))
     data = np.zeros(R.STATE_SIZE, dtype=np.int32)
     R.init_state(data, game.max_turns)
     data[R.HEIGHT : R.HEIGHT + 2 * R.CELLS] = 0
-    _parse_board(data, tokens[1])
-    fields = {}
-    for tok in tokens[2:]:
-        key, eq, value = tok.partition("=")
-        if not eq or key not in _FIELDS:
-            raise NotationError(f"unknown field {tok!r} (fields: " + " ".join(k + "=" for k in _FIELDS) + ")")
-        if key in fields:
-            raise NotationError(f"field {key}= given twice")
-        fields[key] = value
-    if "turn" not in fields:
-        raise NotationError("the position lacks its turn= field")
+    _parse_board(data, board)
     state = BarcState(game, data)
     for s in range(2):
         pawns = sum(state.stack(sq).count(s) for sq in range(R.CELLS))
@@ -360,8 +328,11 @@ def _parse_position(game: BarcGame, text: str) -> BarcState:
             raise NotationError("last= at turn=0: no order has been given yet")
         _parse_last(state, fields["last"])
     victory = [bool(R.victory(data, s)) for s in range(2)]
-    seen = "both players reach victory (a draw)" if all(victory) else (
-        f"player_{victory.index(True)} reaches victory" if any(victory) else "nobody reaches victory")
+    seen = (
+        "both players reach victory (a draw)"
+        if all(victory)
+        else (f"player_{victory.index(True)} reaches victory" if any(victory) else "nobody reaches victory")
+    )
     over = fields.get("over")
     if over is None:
         if any(victory):
@@ -377,8 +348,9 @@ def _parse_position(game: BarcGame, text: str) -> BarcState:
         if any(victory):
             raise NotationError(f"over=limit, but {seen} on this board")
         if data[R.TURN] < data[R.MAX_TURNS]:
-            raise NotationError(f"over=limit before the turn limit (turn={int(data[R.TURN])}, limit "
-                                f"{int(data[R.MAX_TURNS])})")
+            raise NotationError(
+                f"over=limit before the turn limit (turn={int(data[R.TURN])}, limit {int(data[R.MAX_TURNS])})"
+            )
         data[R.TRUNCATED] = 1
     elif over == "draw":
         if not all(victory):
@@ -393,4 +365,10 @@ def _parse_position(game: BarcGame, text: str) -> BarcState:
     return state
 
 
-BarcGame.state_class = BarcState
+class BarcGame(TwoPlayerBoardGame):
+    """Barc duel for two players on the 6x6 board, both ordering at once, with a turn limit (B6)."""
+
+    name = "barc"
+    info_extra = {"simultaneous": True, "seat_names": SEAT_NAMES}
+    state_class = BarcState
+    parse_position = _parse_position

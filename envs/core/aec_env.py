@@ -27,32 +27,14 @@ metadata, and calls :func:`wrap_aec` to get the wrapped ``env()``.
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from envs.core.env_common import BoardEnvCommon
+from envs.core.env_common import BoardEnvCommon, start_state
 from envs.core.errors import GameOptionError
 from envs.core.game import Game, State
 from envs.core.kernel_state import fused_rules
-
-
-def observation_space_for(game: Game) -> spaces.Dict:
-    """The Dict space ``{"observation", "action_mask"}`` every adapter uses for ``game``."""
-    info = game.info
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(low=0.0, high=1.0, shape=info.observation_shape, dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(info.num_actions,), dtype=np.int8),
-        }
-    )
-
-
-def start_state(game: Game, options: dict | None) -> State:
-    """The state a ``reset(options=...)`` asks for: ``options["position"]`` in notation, or the start."""
-    position = (options or {}).get("position")  # other keys are ignored, as Gymnasium does
-    return game.from_text(position) if position is not None else game.new_initial_state()
 
 
 class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
@@ -64,18 +46,7 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         super().__init__()
         if game.info.simultaneous:
             raise GameOptionError(f"{game.info.name} is simultaneous: use the Parallel adapter")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise GameOptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        self.game = game
-        self.render_mode = render_mode
-        self.possible_agents = list(game.info.seat_names)
-        self.agents = []
-        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        obs_space = observation_space_for(game)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(game.info.num_actions) for a in self.possible_agents}
-        self.state_: State | None = None
-        self._window = None
+        self._setup(game, render_mode)
         # The legal mask of the seat to act, computed once per turn (observe() and step() share it).
         self._mask: np.ndarray | None = None
         self._mask_seat = -1
@@ -147,8 +118,11 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         mask = self._mask
         fused = self._fused
         legal = (
-            type(action) is int or (isinstance(action, np.integer) and not isinstance(action, np.bool_))
-        ) and 0 <= action < self._num_actions and mask is not None and mask[action]
+            (type(action) is int or (isinstance(action, np.integer) and not isinstance(action, np.bool_)))
+            and 0 <= action < self._num_actions
+            and mask is not None
+            and mask[action]
+        )
         if not legal:
             self.state_.apply(action)  # the engine's check raises IllegalActionError, state untouched
         elif fused is None:

@@ -1,11 +1,31 @@
-"""What the PettingZoo adapters (AEC and Parallel) share: rendering in the three modes, closing the
-window, and the two extras every environment exposes (``game_state`` and ``state()``)."""
+"""What the PettingZoo adapters (AEC and Parallel) share: the agents and spaces of a game, the start
+state of a reset, rendering in the three modes, closing the window, and the two extras every
+environment exposes (``game_state`` and ``state()``)."""
 
 from __future__ import annotations
 
 import numpy as np
+from gymnasium import spaces
 
-from envs.core.game import State
+from envs.core.errors import GameOptionError
+from envs.core.game import Game, State
+
+
+def observation_space_for(game: Game) -> spaces.Dict:
+    """The Dict space ``{"observation", "action_mask"}`` every adapter uses for ``game``."""
+    info = game.info
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=0.0, high=1.0, shape=info.observation_shape, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(info.num_actions,), dtype=np.int8),
+        }
+    )
+
+
+def start_state(game: Game, options: dict | None) -> State:
+    """The state a ``reset(options=...)`` asks for: ``options["position"]`` in notation, or the start."""
+    position = (options or {}).get("position")  # other keys are ignored, as Gymnasium does
+    return game.from_text(position) if position is not None else game.new_initial_state()
 
 
 class BoardEnvCommon:
@@ -14,6 +34,22 @@ class BoardEnvCommon:
     override :meth:`_render_text` and :meth:`_render_rgb` to add to the game's own pictures."""
 
     _factory_name = "env()"
+
+    def _setup(self, game: Game, render_mode: str | None) -> None:
+        """Check ``render_mode`` against the adapter's metadata, then set the game, the agents
+        (``player_0 ..``, seat order), their spaces, and an empty state and window."""
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise GameOptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.game = game
+        self.render_mode = render_mode
+        self.possible_agents = list(game.info.seat_names)
+        self.agents = []
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_space = observation_space_for(game)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(game.info.num_actions) for a in self.possible_agents}
+        self.state_: State | None = None
+        self._window = None
 
     def _render_text(self) -> str:
         return self.state_.render_text()

@@ -26,8 +26,18 @@ from envs.core.errors import GameOptionError
 from envs.core.game import Game, GameInfo, State
 
 # State methods that the fused kernels stand in for: a subclass overriding one of them does not get them.
-_FUSED_STAND_INS = ("legal_mask", "observation", "_apply", "_apply_joint", "is_terminal", "is_truncated",
-                    "returns", "current_seats", "current_seat", "turn")
+_FUSED_STAND_INS = (
+    "legal_mask",
+    "observation",
+    "_apply",
+    "_apply_joint",
+    "is_terminal",
+    "is_truncated",
+    "returns",
+    "current_seats",
+    "current_seat",
+    "turn",
+)
 _FUSED: dict = {}
 
 
@@ -151,3 +161,26 @@ class KernelGame(Game):
         data = np.zeros(rules.STATE_SIZE, dtype=np.int32)
         rules.init_state(data, *self.init_args())
         return self.state_class(self, data)
+
+    def parse_position(self, text: str) -> KernelState:
+        """Parse a position in the game's notation (a game module sets this to its parser, a function
+        ``(game, text) -> state``)."""
+        raise NotImplementedError(f"{type(self).__name__} has no position parser")
+
+    def from_text(self, text: str) -> KernelState:
+        return self.parse_position(text)
+
+
+class TwoPlayerBoardGame(KernelGame):
+    """A two-player :class:`KernelGame` on a ``rules.SIZE`` square board whose one option is the turn
+    limit ``max_turns`` (None: ``rules.DEFAULT_MAX_TURNS``). A subclass names the game (``name``), its
+    ``state_class``, its ``parse_position`` and, in ``info_extra``, any other :class:`GameInfo` field
+    (``simultaneous=True``, ``seat_names``...)."""
+
+    name: str
+    info_extra: dict = {}
+
+    def __init__(self, max_turns: int | None = None):
+        rules = self.state_class.rules
+        self.max_turns = check_max_turns(rules.DEFAULT_MAX_TURNS if max_turns is None else max_turns)
+        self.info = two_player_board_info(self.name, rules, self.max_turns, **self.info_extra)

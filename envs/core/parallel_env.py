@@ -46,14 +46,12 @@ from ``env()``.
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import parallel_to_aec_wrapper
 from PIL import Image, ImageDraw
 
-from envs.core.aec_env import observation_space_for, start_state
-from envs.core.env_common import BoardEnvCommon
+from envs.core.env_common import BoardEnvCommon, start_state
 from envs.core.errors import GameOptionError, IllegalActionError
 from envs.core.game import Game, State
 from envs.core.kernel_state import fused_rules
@@ -72,20 +70,9 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
             raise GameOptionError(f"illegal_actions must be 'raise' or 'void', got {illegal_actions!r}")
         if not game.info.simultaneous:
             raise GameOptionError(f"{game.info.name} is turn-based: use the AEC adapter (TurnBasedAECEnv)")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise GameOptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        self.game = game
-        self.render_mode = render_mode
+        self._setup(game, render_mode)
         self.illegal_actions = illegal_actions
-        self.possible_agents = list(game.info.seat_names)
-        self.agents = []
-        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        obs_space = observation_space_for(game)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(game.info.num_actions) for a in self.possible_agents}
-        self.state_: State | None = None
         self.ordered: set = set()  # agents whose action for this turn is in (AEC form only)
-        self._window = None
         self._masks: dict = {}  # seat -> legal mask of this turn, computed once (observe and step share it)
         # With the rules' fused kernels (see _fused_kernels): every seat's mask of this turn, the
         # adapter's own copy (never handed out), and the joint action handed to the kernel.
@@ -281,6 +268,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
     def _render_rgb(self) -> np.ndarray:
         return _with_strip(self.state_.render_rgb(), self.status_line())
 
+
 class _Fused:
     """The fused kernels of a rules module for this adapter, with the bits of their codes."""
 
@@ -308,7 +296,8 @@ def _fused_kernels(state: State) -> _Fused | None:
 def _is_action(action, num_actions: int) -> bool:
     """True when ``action`` is an integer (not a bool) in ``0..num_actions-1``."""
     return (type(action) is int or (isinstance(action, np.integer) and not isinstance(action, np.bool_))) and (
-        0 <= action < num_actions)
+        0 <= action < num_actions
+    )
 
 
 def _check_action_type(action, num_actions: int) -> None:

@@ -25,6 +25,56 @@ def parse_square(text: str, width: int, height: int) -> int:
     return rank * width + file
 
 
+class BoardSquares:
+    """The square names and indices of one board (``width`` files, ``height`` ranks, square by
+    default): a game module keeps one, e.g. ``SQ = BoardSquares(9)``, and writes ``SQ.name(i)``."""
+
+    __slots__ = ("width", "height")
+
+    def __init__(self, width: int, height: int | None = None):
+        self.width = int(width)
+        self.height = self.width if height is None else int(height)
+
+    def name(self, index: int) -> str:
+        """Square index -> ``"b3"``-style name."""
+        return square_name(index, self.width)
+
+    def parse(self, text: str) -> int:
+        """``"b3"``-style name -> square index; NotationError when it is not a square of the board."""
+        return parse_square(text, self.width, self.height)
+
+    def index(self, square: int | str) -> int:
+        """A square given by index or by name -> its index (what the states' board accessors take)."""
+        return self.parse(square) if isinstance(square, str) else int(square)
+
+
+def split_position(text, label: str, board_word: str, fields: tuple, required: tuple) -> tuple[str, dict]:
+    """Split a position ``"<game> <board> key=value .."`` into its board token and its fields.
+
+    ``label`` names the game in messages (``"an ADIX"``), ``board_word`` its board token (``"board"``,
+    ``"grid"``); ``fields`` are the keys allowed, ``required`` those that must be there. The first
+    word must be the game's name (the last word of ``label``, any case). NotationError names what is
+    wrong: not a string, a wrong first word, an unknown or repeated field, a missing one."""
+    name = label.split()[-1].lower()
+    if not isinstance(text, str):
+        raise NotationError(f"{label} position is a string, got {type(text).__name__}")
+    tokens = text.split()
+    if len(tokens) < 2 or tokens[0].lower() != name:
+        raise NotationError(f"{label} position starts with '{name} <{board_word}>', got {text[:60]!r}")
+    values = {}
+    for tok in tokens[2:]:
+        key, eq, value = tok.partition("=")
+        if not eq or key not in fields:
+            raise NotationError(f"unknown field {tok!r} (fields: " + " ".join(k + "=" for k in fields) + ")")
+        if key in values:
+            raise NotationError(f"field {key}= given twice")
+        values[key] = value
+    for key in required:
+        if key not in values:
+            raise NotationError(f"the position lacks its {key}= field")
+    return tokens[1], values
+
+
 def parse_int(text: str, what: str, low: int | None = None, high: int | None = None) -> int:
     """Parse an integer field of a notation string with a message naming the field."""
     try:

@@ -18,18 +18,12 @@ import numpy as np
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
 from envs.core.game import GameInfo
 from envs.core.kernel_state import KernelGame, KernelState, check_max_turns
-from envs.core.squares import parse_int, parse_square, square_name
+from envs.core.squares import BoardSquares, parse_int, split_position
 from envs.dorix import rules as R
 
 DEFAULT_MAX_TURNS = 200
-
-
-def _sq(index: int) -> str:
-    return square_name(index, R.SIZE)
-
-
-def _parse_sq(text: str) -> int:
-    return parse_square(text, R.SIZE, R.SIZE)
+SQ = BoardSquares(R.SIZE)
+_FIELDS = ("hands", "move", "turn", "limit", "last", "collapse", "over")
 
 
 class DorixGame(KernelGame):
@@ -54,9 +48,6 @@ class DorixGame(KernelGame):
     def init_args(self) -> tuple:
         return (self.num_players, self.max_turns)
 
-    def from_text(self, text: str) -> DorixState:
-        return _parse_position(self, text)
-
 
 class DorixState(KernelState):
     """A Dorix position (see :mod:`envs.dorix.rules` for the array layout)."""
@@ -73,7 +64,7 @@ class DorixState(KernelState):
     # board access -----------------------------------------------------------------------------
     def stack(self, square: int | str) -> list:
         """Owners of the pawns on ``square`` (index or name), bottom to top."""
-        sq = _parse_sq(square) if isinstance(square, str) else int(square)
+        sq = SQ.index(square)
         h = int(self.data[R.HEIGHTS + sq])
         return [int(x) for x in self.data[R.STACKS + sq * R.MAXH : R.STACKS + sq * R.MAXH + h]]
 
@@ -95,15 +86,15 @@ class DorixState(KernelState):
         if not 0 <= a < R.NUM_ACTIONS:
             raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
         if a < R.MOVE:
-            return _sq(a)
+            return SQ.name(a)
         if a < R.FALL:
             f, t = divmod(a - R.MOVE, R.SQUARES)
-            return f"{_sq(f)}-{_sq(t)}"
+            return f"{SQ.name(f)}-{SQ.name(t)}"
         d = a - R.FALL
         if self.data[R.PHASE] == R.COLLAPSE:
             nb = int(R.NEIGHBOURS[self.data[R.SOURCE], d])
             if nb >= 0:
-                return ">" + _sq(nb)
+                return ">" + SQ.name(nb)
         return ">" + "NESW"[d]
 
     def text_to_action(self, text: str) -> int:
@@ -112,17 +103,17 @@ class DorixState(KernelState):
             if t.startswith(">"):
                 if self.data[R.PHASE] != R.COLLAPSE:
                     raise IllegalActionError(f"{text!r} picks where a collapsing pawn falls: no collapse now")
-                target = _parse_sq(t[1:])
+                target = SQ.parse(t[1:])
                 dirs = [d for d in range(4) if R.NEIGHBOURS[self.data[R.SOURCE], d] == target]
                 if not dirs:
-                    src = _sq(self.data[R.SOURCE])
+                    src = SQ.name(self.data[R.SOURCE])
                     raise IllegalActionError(f"{t[1:]} is not next to the collapsing stack on {src}")
                 action = R.FALL + dirs[0]
             elif "-" in t:
                 f, _, to = t.partition("-")
-                action = R.MOVE + _parse_sq(f) * R.SQUARES + _parse_sq(to)
+                action = R.MOVE + SQ.parse(f) * R.SQUARES + SQ.parse(to)
             else:
-                action = R.PLACE + _parse_sq(t)
+                action = R.PLACE + SQ.parse(t)
         except NotationError as e:
             raise IllegalActionError(f"cannot read move {text!r}: {e}") from None
         if self.is_terminal():
@@ -139,10 +130,10 @@ class DorixState(KernelState):
         counts = [0] * n
         for sq in range(R.SQUARES):
             h = int(d[R.HEIGHTS + sq])
-            assert 0 <= h <= R.MAXH, f"height {h} on {_sq(sq)}"
+            assert 0 <= h <= R.MAXH, f"height {h} on {SQ.name(sq)}"
             cells = d[R.STACKS + sq * R.MAXH : R.STACKS + (sq + 1) * R.MAXH]
-            assert np.all(cells[:h] >= 0) and np.all(cells[:h] < n), f"bad pawn owner on {_sq(sq)}"
-            assert np.all(cells[h:] == -1), f"garbage above the stack on {_sq(sq)}"
+            assert np.all(cells[:h] >= 0) and np.all(cells[:h] < n), f"bad pawn owner on {SQ.name(sq)}"
+            assert np.all(cells[h:] == -1), f"garbage above the stack on {SQ.name(sq)}"
             for owner in cells[:h]:
                 counts[owner] += 1
         for s in range(n):
@@ -160,21 +151,21 @@ def _why_illegal(state: DorixState, action: int) -> str:
     d = state.data
     seat = int(d[R.TO_MOVE])
     if d[R.PHASE] == R.COLLAPSE:
-        return f"a collapse from {_sq(d[R.SOURCE])} is under way: choose where the next pawn falls (>square)"
+        return f"a collapse from {SQ.name(d[R.SOURCE])} is under way: choose where the next pawn falls (>square)"
     if action >= R.FALL:
         return "no collapse is under way"
     if action < R.MOVE:
         if state.hand(seat) == 0:
             return "your hand is empty: move a top pawn instead (like a1-b2)"
-        return f"{_sq(action)} is topped by player_{R.top(d, action)}: place on an empty square or your own stack"
+        return f"{SQ.name(action)} is topped by player_{R.top(d, action)}: place on an empty square or your own stack"
     f, t = divmod(action - R.MOVE, R.SQUARES)
     if state.hand(seat) > 0:
         return "you still have pawns in hand: place one (like b2) instead of moving"
     if f == t:
         return "the pawn must land on a different square"
     if R.top(d, f) != seat:
-        return f"{_sq(f)} is not topped by your pawn"
-    return f"{_sq(t)} is topped by player_{R.top(d, t)}: move onto an empty square or your own stack"
+        return f"{SQ.name(f)} is not topped by your pawn"
+    return f"{SQ.name(t)} is topped by player_{R.top(d, t)}: move onto an empty square or your own stack"
 
 
 def _write_position(state: DorixState) -> str:
@@ -197,12 +188,12 @@ def _write_position(state: DorixState) -> str:
     if int(d[R.MAX_TURNS]) != state.game.max_turns:
         parts.append(f"limit={int(d[R.MAX_TURNS])}")
     if d[R.LAST_TO] >= 0:
-        last = _sq(d[R.LAST_TO])
-        parts.append("last=" + (f"{_sq(d[R.LAST_FROM])}-{last}" if d[R.LAST_FROM] >= 0 else last))
+        last = SQ.name(d[R.LAST_TO])
+        parts.append("last=" + (f"{SQ.name(d[R.LAST_FROM])}-{last}" if d[R.LAST_FROM] >= 0 else last))
     if d[R.PHASE] == R.COLLAPSE:
         src = int(d[R.SOURCE])
-        targets = [_sq(R.NEIGHBOURS[src, k]) for k in range(4) if d[R.TARGETS + k]]
-        parts.append(f"collapse={_sq(src)}:{int(d[R.LEFT])}:{','.join(targets)}")
+        targets = [SQ.name(R.NEIGHBOURS[src, k]) for k in range(4) if d[R.TARGETS + k]]
+        parts.append(f"collapse={SQ.name(src)}:{int(d[R.LEFT])}:{','.join(targets)}")
     if d[R.PHASE] == R.OVER:
         if d[R.TRUNCATED]:
             parts.append("over=limit")
@@ -214,17 +205,13 @@ def _write_position(state: DorixState) -> str:
 
 
 def _parse_position(game: DorixGame, text: str) -> DorixState:
-    if not isinstance(text, str):
-        raise NotationError(f"a Dorix position is a string, got {type(text).__name__}")
-    tokens = text.split()
-    if len(tokens) < 2 or tokens[0].lower() != "dorix":
-        raise NotationError(f"a Dorix position starts with 'dorix <board>', got {text!r}")
+    board, fields = split_position(text, "a Dorix", "board", _FIELDS, ("hands", "move", "turn"))
     n = game.num_players
     data = np.zeros(R.STATE_SIZE, dtype=np.int32)
     R.init_state(data, n, game.max_turns)
-    rows = tokens[1].split("/")
+    rows = board.split("/")
     if len(rows) != R.SIZE:
-        raise NotationError(f"the board needs {R.SIZE} ranks separated by '/', got {len(rows)} in {tokens[1]!r}")
+        raise NotationError(f"the board needs {R.SIZE} ranks separated by '/', got {len(rows)} in {board!r}")
     for i, row in enumerate(rows):
         cells = row.split(".")
         rank = R.SIZE - 1 - i
@@ -235,22 +222,11 @@ def _parse_position(game: DorixGame, text: str) -> DorixState:
                 continue
             sq = rank * R.SIZE + f
             if not cell.isdigit() or any(int(c) >= n for c in cell):
-                raise NotationError(f"square {_sq(sq)}: {cell!r} is not a stack of seats 0..{n - 1} (or '-')")
+                raise NotationError(f"square {SQ.name(sq)}: {cell!r} is not a stack of seats 0..{n - 1} (or '-')")
             if len(cell) > R.MAXH:
-                raise NotationError(f"square {_sq(sq)}: stack of {len(cell)} pawns is too high")
+                raise NotationError(f"square {SQ.name(sq)}: stack of {len(cell)} pawns is too high")
             for c in cell:
                 R._push(data, sq, int(c))
-    fields = {}
-    for tok in tokens[2:]:
-        key, eq, value = tok.partition("=")
-        if not eq or key not in ("hands", "move", "turn", "limit", "last", "collapse", "over"):
-            raise NotationError(f"unknown field {tok!r} (fields: hands= move= turn= limit= last= collapse= over=)")
-        if key in fields:
-            raise NotationError(f"field {key}= given twice")
-        fields[key] = value
-    for key in ("hands", "move", "turn"):
-        if key not in fields:
-            raise NotationError(f"the position lacks its {key}= field")
     hands = fields["hands"].split(",")
     if len(hands) != n:
         raise NotationError(f"hands= lists {len(hands)} players but this game has {n}")
@@ -270,8 +246,8 @@ def _parse_position(game: DorixGame, text: str) -> DorixState:
         data[R.MAX_TURNS] = parse_int(fields["limit"], "limit", 1)
     if "last" in fields:
         frm, dash, to = fields["last"].partition("-")
-        data[R.LAST_FROM] = _parse_sq(frm) if dash else -1
-        data[R.LAST_TO] = _parse_sq(to if dash else frm)
+        data[R.LAST_FROM] = SQ.parse(frm) if dash else -1
+        data[R.LAST_TO] = SQ.parse(to if dash else frm)
     if "collapse" in fields:
         _parse_collapse(data, fields["collapse"])
     if "over" in fields:
@@ -286,15 +262,15 @@ def _parse_collapse(data: np.ndarray, value: str) -> None:
     parts = value.split(":")
     if len(parts) != 3:
         raise NotationError(f"collapse= is <square>:<pawns left>:<targets>, got {value!r}")
-    src = _parse_sq(parts[0])
+    src = SQ.parse(parts[0])
     left = parse_int(parts[1], "pawns left to fall", 1)
     if left > data[R.HEIGHTS + src]:
-        raise NotationError(f"collapse= says {left} pawns left but {_sq(src)} holds {data[R.HEIGHTS + src]}")
+        raise NotationError(f"collapse= says {left} pawns left but {SQ.name(src)} holds {data[R.HEIGHTS + src]}")
     for name in parts[2].split(","):
-        t = _parse_sq(name)
+        t = SQ.parse(name)
         dirs = [k for k in range(4) if R.NEIGHBOURS[src, k] == t]
         if not dirs:
-            raise NotationError(f"collapse target {name} is not next to {_sq(src)}")
+            raise NotationError(f"collapse target {name} is not next to {SQ.name(src)}")
         if data[R.HEIGHTS + t] == 0:
             raise NotationError(f"collapse target {name} is empty: empty squares never receive")
         data[R.TARGETS + dirs[0]] = 1
@@ -317,3 +293,4 @@ def _parse_over(data: np.ndarray, value: str, n: int) -> None:
 
 
 DorixGame.state_class = DorixState
+DorixGame.parse_position = _parse_position

@@ -20,31 +20,13 @@ import re
 import numpy as np
 
 from envs.core.errors import IllegalActionError, NotationError
-from envs.core.kernel_state import KernelGame, KernelState, check_max_turns, two_player_board_info
-from envs.core.squares import parse_int, parse_square, square_name
+from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
+from envs.core.squares import BoardSquares, parse_int, split_position
 from envs.olix import rules as R
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
+SQ = BoardSquares(R.SIZE)
 SEAT_LETTERS = "wb"  # player_0 (light) and player_1 (dark), in notation and text pictures
-
-
-def _sq(index: int) -> str:
-    return square_name(int(index), R.SIZE)
-
-
-def _parse_sq(text: str) -> int:
-    return parse_square(text, R.SIZE, R.SIZE)
-
-
-class OlixGame(KernelGame):
-    """Olix for two players on the 11x11 grid, with a turn limit (92 = a full game, no truncation)."""
-
-    def __init__(self, max_turns: int = DEFAULT_MAX_TURNS):
-        self.max_turns = check_max_turns(max_turns)
-        self.info = two_player_board_info("olix", R, self.max_turns)
-
-    def from_text(self, text: str) -> OlixState:
-        return _parse_position(self, text)
 
 
 class OlixState(KernelState):
@@ -63,7 +45,7 @@ class OlixState(KernelState):
     # board access -----------------------------------------------------------------------------
     def owner(self, cell: int | str) -> int:
         """Seat whose pawn is on ``cell`` (index or name), -1 when empty."""
-        c = _parse_sq(cell) if isinstance(cell, str) else int(cell)
+        c = SQ.index(cell)
         return int(self.data[R.BOARD + c])
 
     def pawns_left(self, seat: int) -> int:
@@ -84,7 +66,7 @@ class OlixState(KernelState):
     def pattern_values(self, cell: int | str, seat: int) -> dict:
         """The largest value of each pattern type of ``seat`` containing ``cell`` (O2), as
         ``{"O": v, "L": v, "I": v, "X": v}`` with 0 for none, on the current grid."""
-        c = _parse_sq(cell) if isinstance(cell, str) else int(cell)
+        c = SQ.index(cell)
         out = np.zeros(4, dtype=np.int64)
         R.pattern_values(self.data, c, int(seat), out)
         return {R.TYPE_NAMES[t]: int(out[t]) for t in range(4)}
@@ -97,13 +79,13 @@ class OlixState(KernelState):
         a = int(action)
         if not 0 <= a < R.NUM_ACTIONS:
             raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
-        return _sq(a)
+        return SQ.name(a)
 
     def text_to_action(self, text: str) -> int:
         if not isinstance(text, str):
             raise IllegalActionError(f"a move is a cell name like 'f6', got {text!r}")
         try:
-            action = _parse_sq(text)
+            action = SQ.parse(text)
         except NotationError as e:
             raise IllegalActionError(f"cannot read move {text!r}: {e}") from None
         if self.is_terminal():
@@ -111,7 +93,7 @@ class OlixState(KernelState):
         if not self.legal_mask()[action]:
             who = self.owner(action)
             raise IllegalActionError(
-                f"move {text!r} is illegal here: {_sq(action)} already holds a pawn of player_{who}"
+                f"move {text!r} is illegal here: {SQ.name(action)} already holds a pawn of player_{who}"
             )
         return action
 
@@ -168,7 +150,7 @@ def _write_position(state: OlixState) -> str:
     if int(d[R.MAX_TURNS]) != state.game.max_turns:
         parts.append(f"limit={int(d[R.MAX_TURNS])}")
     if d[R.LAST] >= 0:
-        parts.append(f"last={_sq(d[R.LAST])}")
+        parts.append(f"last={SQ.name(d[R.LAST])}")
     if d[R.COL_MAX : R.COL_MAX + 4].any():
         cols = []
         for t in range(4):
@@ -271,25 +253,10 @@ def _parse_over(data: np.ndarray, value: str) -> None:
 
 
 def _parse_position(game: OlixGame, text: str) -> OlixState:
-    if not isinstance(text, str):
-        raise NotationError(f"an Olix position is a string, got {type(text).__name__}")
-    tokens = text.split()
-    if len(tokens) < 2 or tokens[0].lower() != "olix":
-        raise NotationError(f"an Olix position starts with 'olix <grid>', got {text[:60]!r}")
+    grid, fields = split_position(text, "an Olix", "grid", _FIELDS, ("move", "turn"))
     data = np.zeros(R.STATE_SIZE, dtype=np.int32)
     R.init_state(data, game.max_turns)
-    _parse_grid(data, tokens[1])
-    fields = {}
-    for tok in tokens[2:]:
-        key, eq, value = tok.partition("=")
-        if not eq or key not in _FIELDS:
-            raise NotationError(f"unknown field {tok!r} (fields: " + " ".join(k + "=" for k in _FIELDS) + ")")
-        if key in fields:
-            raise NotationError(f"field {key}= given twice")
-        fields[key] = value
-    for key in ("move", "turn"):
-        if key not in fields:
-            raise NotationError(f"the position lacks its {key}= field")
+    _parse_grid(data, grid)
     board = data[R.BOARD : R.BOARD + R.CELLS]
     for s in range(2):
         placed = int(np.sum(board == s))
@@ -301,7 +268,7 @@ def _parse_position(game: OlixGame, text: str) -> OlixState:
     if "limit" in fields:
         data[R.MAX_TURNS] = parse_int(fields["limit"], "limit", 1)
     if "last" in fields:
-        last = _parse_sq(fields["last"])
+        last = SQ.parse(fields["last"])
         if board[last] < 0:
             raise NotationError(f"last={fields['last']} names an empty cell")
         data[R.LAST] = last
@@ -328,4 +295,9 @@ def _parse_position(game: OlixGame, text: str) -> OlixState:
     return OlixState(game, data)
 
 
-OlixGame.state_class = OlixState
+class OlixGame(TwoPlayerBoardGame):
+    """Olix for two players on the 11x11 grid, with a turn limit (92 = a full game, no truncation)."""
+
+    name = "olix"
+    state_class = OlixState
+    parse_position = _parse_position
