@@ -44,3 +44,21 @@ def test_split_position_reads_board_and_fields():
 def test_split_position_names_what_is_wrong(text, message):
     with pytest.raises(NotationError, match=message):
         split_position(text, "a Game", "board", FIELDS, ("move", "turn"))
+
+
+def test_ranks_are_read_top_rank_first():
+    sq = BoardSquares(3)
+    assert sq.ranks("abc/def/ghi") == [(2, "abc"), (1, "def"), (0, "ghi")]
+    with pytest.raises(NotationError, match=r"the grid needs 3 ranks separated by '/', got 2"):
+        sq.ranks("abc/def", "grid")
+
+
+def test_stack_board_cells_and_writing():
+    sq = BoardSquares(3)
+    # rank 3: a3 empty, b3 = seat 1 on seat 0, c3 empty; rank 2 empty; rank 1: a1 = seat 2, c1 = 0, 0
+    board = "-.01.-/-.-.-/2.-.00"
+    assert sq.stack_cells(board) == [(7, "01"), (0, "2"), (2, "00")]
+    stacks = {7: (0, 1), 0: (2,), 2: [0, 0]}
+    assert sq.write_stacks(lambda s: stacks.get(s, ())) == board
+    with pytest.raises(NotationError, match=r"rank 2 needs 3 squares separated by '\.', got 2"):
+        sq.stack_cells("-.-.-/-.-/-.-.-")

@@ -302,11 +302,7 @@ _TOKEN = re.compile(r"\d+|[CTct][rpsh]{3}|.")
 
 
 def _parse_board(data: np.ndarray, board: str) -> None:
-    rows = board.split("/")
-    if len(rows) != R.SIZE:
-        raise NotationError(f"the board needs {R.SIZE} ranks separated by '/', got {len(rows)}")
-    for i, row in enumerate(rows):
-        rank = R.SIZE - 1 - i
+    for rank, row in SQ.ranks(board):
         f = 0
         for m in _TOKEN.finditer(row):
             tok = m.group()

@@ -238,25 +238,13 @@ def _parse_order(t: str) -> tuple:
 
 def _write_position(state: BarcState) -> str:
     d = state.data
-    ranks = []
-    for r in range(R.SIZE - 1, -1, -1):
-        cells = []
-        for f in range(R.SIZE):
-            pawns = state.stack(r * R.SIZE + f)
-            cells.append("".join(str(p) for p in pawns) if pawns else "-")
-        ranks.append(".".join(cells))
-    parts = ["barc", "/".join(ranks), f"turn={int(d[R.TURN])}"]
+    parts = ["barc", SQ.write_stacks(state.stack), f"turn={int(d[R.TURN])}"]
     if int(d[R.MAX_TURNS]) != state.game.max_turns:
         parts.append(f"limit={int(d[R.MAX_TURNS])}")
     if d[R.LAST_ORDER] >= 0:
         parts.append("last=" + ",".join(state.last_orders()))
     if d[R.OVER]:
-        if d[R.TRUNCATED]:
-            parts.append("over=limit")
-        elif d[R.WINNER] >= 0:
-            parts.append(f"over=win:{int(d[R.WINNER])}")
-        else:
-            parts.append("over=draw")
+        parts.append(state.over_field())
     return " ".join(parts)
 
 
@@ -264,30 +252,19 @@ _FIELDS = ("turn", "limit", "last", "over")
 
 
 def _parse_board(data: np.ndarray, board: str) -> None:
-    rows = board.split("/")
-    if len(rows) != R.SIZE:
-        raise NotationError(f"the board needs {R.SIZE} ranks separated by '/', got {len(rows)}")
-    for i, row in enumerate(rows):
-        rank = R.SIZE - 1 - i
-        cells = row.split(".")
-        if len(cells) != R.SIZE:
-            raise NotationError(f"rank {rank + 1} ({row!r}) has {len(cells)} cells separated by '.', not {R.SIZE}")
-        for f, cell in enumerate(cells):
-            sq = rank * R.SIZE + f
-            if cell == "-":
-                continue
-            if not cell or any(ch not in "01" for ch in cell):
-                raise NotationError(
-                    f"{SQ.name(sq)}: {cell!r} is not a cell ('-' empty, else the pawns from the bottom up: "
-                    "0 = player_0, 1 = player_1)"
-                )
-            if len(cell) > R.MAX_HEIGHT:
-                raise NotationError(f"{SQ.name(sq)}: a stack of {len(cell)} pawns (there are {R.MAX_HEIGHT} in all)")
-            bits = 0
-            for i_pawn, ch in enumerate(cell):
-                bits |= int(ch) << i_pawn
-            data[R.HEIGHT + sq] = len(cell)
-            data[R.COLOURS + sq] = bits
+    for sq, cell in SQ.stack_cells(board):
+        if not cell or any(ch not in "01" for ch in cell):
+            raise NotationError(
+                f"{SQ.name(sq)}: {cell!r} is not a cell ('-' empty, else the pawns from the bottom up: "
+                "0 = player_0, 1 = player_1)"
+            )
+        if len(cell) > R.MAX_HEIGHT:
+            raise NotationError(f"{SQ.name(sq)}: a stack of {len(cell)} pawns (there are {R.MAX_HEIGHT} in all)")
+        bits = 0
+        for i_pawn, ch in enumerate(cell):
+            bits |= int(ch) << i_pawn
+        data[R.HEIGHT + sq] = len(cell)
+        data[R.COLOURS + sq] = bits
 
 
 def _parse_last(state: BarcState, value: str) -> None:

@@ -61,12 +61,6 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         self._next_obs = self._next_mask = None
 
     # PettingZoo API ---------------------------------------------------------------------------
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
     def reset(self, seed=None, options=None):
         if seed is not None:
             self.np_random_seed = seed

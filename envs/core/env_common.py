@@ -51,6 +51,12 @@ class BoardEnvCommon:
         self.state_: State | None = None
         self._window = None
 
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
     def _render_text(self) -> str:
         return self.state_.render_text()
 

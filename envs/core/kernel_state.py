@@ -109,6 +109,14 @@ class KernelState(State):
     def turn(self) -> int:
         return int(self.data[self.rules.TURN])
 
+    def over_field(self) -> str:
+        """The ``over=`` field of an ended game's notation, for games whose result is just the
+        winner: ``over=limit`` (truncated), ``over=win:<winner>`` or ``over=draw``."""
+        if self.data[self.rules.TRUNCATED]:
+            return "over=limit"
+        winner = self.winner
+        return f"over=win:{winner}" if winner >= 0 else "over=draw"
+
     def observation(self, seat: int) -> np.ndarray:
         out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
         self.rules.observe(self.data, int(seat), out)

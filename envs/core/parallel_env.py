@@ -89,12 +89,6 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         self._falses = dict.fromkeys(self.possible_agents, False)
 
     # PettingZoo API ---------------------------------------------------------------------------
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
     def reset(self, seed=None, options=None):
         if seed is not None:
             for i, agent in enumerate(self.possible_agents):

@@ -47,6 +47,37 @@ class BoardSquares:
         """A square given by index or by name -> its index (what the states' board accessors take)."""
         return self.parse(square) if isinstance(square, str) else int(square)
 
+    def ranks(self, board: str, word: str = "board") -> list:
+        """The rows of a board written top rank first, separated by ``/``, as ``(rank, row)`` pairs
+        (rank 0 at the bottom); NotationError unless there are ``height`` of them."""
+        rows = board.split("/")
+        if len(rows) != self.height:
+            raise NotationError(f"the {word} needs {self.height} ranks separated by '/', got {len(rows)} in {board!r}")
+        return [(self.height - 1 - i, row) for i, row in enumerate(rows)]
+
+    def stack_cells(self, board: str) -> list:
+        """The squares of a stack board (ranks top first separated by ``/``, squares a.. separated by
+        ``.``, each ``-`` or its pawns' seats from the bottom up) as ``(square, cell)`` pairs for the
+        non-empty ones; NotationError when a rank has the wrong number of squares."""
+        out = []
+        for rank, row in self.ranks(board):
+            cells = row.split(".")
+            if len(cells) != self.width:
+                raise NotationError(
+                    f"rank {rank + 1} needs {self.width} squares separated by '.', got {len(cells)} in {row!r}"
+                )
+            out += [(rank * self.width + f, cell) for f, cell in enumerate(cells) if cell != "-"]
+        return out
+
+    def write_stacks(self, stack) -> str:
+        """The stack board :meth:`stack_cells` reads, from ``stack(square)`` -> the seats of its pawns
+        from the bottom up."""
+        ranks = []
+        for rank in range(self.height - 1, -1, -1):
+            cells = (stack(rank * self.width + f) for f in range(self.width))
+            ranks.append(".".join("".join(str(p) for p in pawns) if len(pawns) else "-" for pawns in cells))
+        return "/".join(ranks)
+
 
 def split_position(text, label: str, board_word: str, fields: tuple, required: tuple) -> tuple[str, dict]:
     """Split a position ``"<game> <board> key=value .."`` into its board token and its fields.

@@ -170,17 +170,10 @@ def _why_illegal(state: DorixState, action: int) -> str:
 
 def _write_position(state: DorixState) -> str:
     d = state.data
-    ranks = []
-    for r in range(R.SIZE - 1, -1, -1):
-        cells = []
-        for f in range(R.SIZE):
-            pawns = state.stack(r * R.SIZE + f)
-            cells.append("".join(str(p) for p in pawns) if pawns else "-")
-        ranks.append(".".join(cells))
     n = state.game.num_players
     parts = [
         "dorix",
-        "/".join(ranks),
+        SQ.write_stacks(state.stack),
         "hands=" + ",".join(str(state.hand(s)) for s in range(n)),
         f"move={int(d[R.TO_MOVE])}",
         f"turn={int(d[R.TURN])}",
@@ -195,12 +188,7 @@ def _write_position(state: DorixState) -> str:
         targets = [SQ.name(R.NEIGHBOURS[src, k]) for k in range(4) if d[R.TARGETS + k]]
         parts.append(f"collapse={SQ.name(src)}:{int(d[R.LEFT])}:{','.join(targets)}")
     if d[R.PHASE] == R.OVER:
-        if d[R.TRUNCATED]:
-            parts.append("over=limit")
-        elif d[R.WINNER] >= 0:
-            parts.append(f"over=win:{int(d[R.WINNER])}")
-        else:
-            parts.append("over=draw")
+        parts.append(state.over_field())
     return " ".join(parts)
 
 
@@ -209,24 +197,13 @@ def _parse_position(game: DorixGame, text: str) -> DorixState:
     n = game.num_players
     data = np.zeros(R.STATE_SIZE, dtype=np.int32)
     R.init_state(data, n, game.max_turns)
-    rows = board.split("/")
-    if len(rows) != R.SIZE:
-        raise NotationError(f"the board needs {R.SIZE} ranks separated by '/', got {len(rows)} in {board!r}")
-    for i, row in enumerate(rows):
-        cells = row.split(".")
-        rank = R.SIZE - 1 - i
-        if len(cells) != R.SIZE:
-            raise NotationError(f"rank {rank + 1} needs {R.SIZE} squares separated by '.', got {row!r}")
-        for f, cell in enumerate(cells):
-            if cell == "-":
-                continue
-            sq = rank * R.SIZE + f
-            if not cell.isdigit() or any(int(c) >= n for c in cell):
-                raise NotationError(f"square {SQ.name(sq)}: {cell!r} is not a stack of seats 0..{n - 1} (or '-')")
-            if len(cell) > R.MAXH:
-                raise NotationError(f"square {SQ.name(sq)}: stack of {len(cell)} pawns is too high")
-            for c in cell:
-                R._push(data, sq, int(c))
+    for sq, cell in SQ.stack_cells(board):
+        if not cell.isdigit() or any(int(c) >= n for c in cell):
+            raise NotationError(f"square {SQ.name(sq)}: {cell!r} is not a stack of seats 0..{n - 1} (or '-')")
+        if len(cell) > R.MAXH:
+            raise NotationError(f"square {SQ.name(sq)}: stack of {len(cell)} pawns is too high")
+        for c in cell:
+            R._push(data, sq, int(c))
     hands = fields["hands"].split(",")
     if len(hands) != n:
         raise NotationError(f"hands= lists {len(hands)} players but this game has {n}")

@@ -174,11 +174,7 @@ _MARK = re.compile(r"^([OLIX])(?:-|(\d+)([wb]+))$")
 
 
 def _parse_grid(data: np.ndarray, grid: str) -> None:
-    rows = grid.split("/")
-    if len(rows) != R.SIZE:
-        raise NotationError(f"the grid needs {R.SIZE} ranks separated by '/', got {len(rows)}")
-    for i, row in enumerate(rows):
-        rank = R.SIZE - 1 - i
+    for rank, row in SQ.ranks(grid, "grid"):
         f = 0
         for m in re.finditer(r"\d+|.", row):
             tok = m.group()
