@@ -20,6 +20,7 @@ Agents never modify the state they are given.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -340,42 +341,44 @@ class MCTSAgent(Agent):
 
 
 class PolicyAgent(Agent):
-    """Acts with an SB3 policy object (``policy.predict(obs, action_masks=...)``)."""
+    """Acts with an SB3 policy object: the most probable legal action (``deterministic``) or one drawn
+    from the policy's distribution over the legal actions. Works with masked policies (MaskablePPO,
+    ``predict(obs, action_masks=...)``) and with policies that do not know the masks (plain PPO...),
+    whose probabilities are restricted to the legal actions here."""
 
     def __init__(self, policy, deterministic: bool = True, name: str = "policy", seed: int | None = None):
         super().__init__(seed)
         self.policy = policy
         self.deterministic = deterministic
         self.name = name
+        self.masked = "action_masks" in inspect.signature(policy.predict).parameters
 
     def act(self, state: State, seat: int) -> int:
         mask = state.legal_mask(seat)
         obs = state.observation(seat)
-        if self.deterministic:
+        if self.deterministic and self.masked:
             action, _ = self.policy.predict(obs, deterministic=True, action_masks=mask)
-        else:
-            action = self._sample(obs, mask)
-        action = int(action)
-        if not mask[action]:  # a policy without masking (another algorithm): fall back to a legal move
-            action = int(self.rng.choice(np.flatnonzero(mask)))
-        return action
+            return int(action)
+        probs = self._legal_probs(obs, mask)
+        if probs.sum() <= 0:
+            return int(self.rng.choice(np.flatnonzero(mask)))
+        if self.deterministic:
+            return int(np.argmax(probs))
+        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
 
-    def _sample(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        """Draw from the policy's distribution over the legal actions with the agent's own generator
-        (so seeded matches are reproducible)."""
+    def _legal_probs(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The policy's action probabilities with the illegal actions set to 0 (not renormalised); a
+        draw from them uses the agent's own generator, so seeded matches are reproducible."""
         import torch
 
         obs_t, _ = self.policy.obs_to_tensor(obs)
         with torch.no_grad():
-            try:
+            if self.masked:
                 dist = self.policy.get_distribution(obs_t, action_masks=mask)
-            except TypeError:  # a policy without masks
+            else:
                 dist = self.policy.get_distribution(obs_t)
             probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
-        probs = np.where(mask, probs, 0.0)
-        if probs.sum() <= 0:
-            return int(self.rng.choice(np.flatnonzero(mask)))
-        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
+        return np.where(mask, probs, 0.0)
 
 
 def model_path(spec: str | Path) -> Path:
@@ -393,15 +396,29 @@ def model_path(spec: str | Path) -> Path:
     return p
 
 
+def load_model(path: Path, algo: str | None = None):
+    """The saved model at ``path``, loaded by the algorithm ``algo`` or, when None, by the first of
+    :data:`training.algorithms.ALGORITHMS` that can load it (MaskablePPO first)."""
+    from training.algorithms import ALGORITHMS, get_algorithm
+
+    if algo is not None:
+        return get_algorithm(algo).load(path)
+    errors = []
+    for name, algorithm in ALGORITHMS.items():
+        try:
+            return algorithm.load(path)
+        except (ValueError, KeyError, TypeError) as e:  # saved by another algorithm
+            errors.append(f"{name}: {e}")
+    raise ValueError(f"no algorithm could load {path} ({'; '.join(errors)})")
+
+
 class ModelAgent(PolicyAgent):
-    """A saved model loaded from disk (MaskablePPO unless ``algo`` names another algorithm)."""
+    """A saved model loaded from disk (by ``algo``, or by whichever registered algorithm saved it)."""
 
-    def __init__(self, path: str | Path, algo: str = "maskable_ppo", deterministic: bool = True,
+    def __init__(self, path: str | Path, algo: str | None = None, deterministic: bool = True,
                  name: str | None = None, seed: int | None = None):
-        from training.algorithms import get_algorithm
-
         self.path = model_path(path)
-        model = get_algorithm(algo).load(self.path)
+        model = load_model(self.path, algo)
         super().__init__(model.policy, deterministic=deterministic, name=name or self.path.parent.name, seed=seed)
         self.model = model
 

@@ -91,8 +91,10 @@ def run_name(game: str, game_options: dict, seed: int) -> str:
     return f"{game}{f'_{players}p' if players else ''}_s{seed}"
 
 
-def make_vec_env(game: str, game_options: dict, cfg: dict, seed: int, n_envs: int, subproc: bool = False):
-    """``n_envs`` monitored :class:`~training.selfplay.SelfPlayEnv` in a Dummy (or Subproc) VecEnv."""
+def make_vec_env(game: str, game_options: dict, cfg: dict, seed: int, n_envs: int, subproc: bool = False,
+                 illegal_actions: str = "raise"):
+    """``n_envs`` monitored :class:`~training.selfplay.SelfPlayEnv` in a Dummy (or Subproc) VecEnv;
+    ``illegal_actions="random"`` for algorithms without action masks (see SingleAgentEnv)."""
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
@@ -103,7 +105,7 @@ def make_vec_env(game: str, game_options: dict, cfg: dict, seed: int, n_envs: in
     def factory(i):
         def make():
             env = SelfPlayEnv(game, game_options, weights=cfg["opponents"],
-                              max_snapshots=train.get("max_snapshots", 5))
+                              max_snapshots=train.get("max_snapshots", 5), illegal_actions=illegal_actions)
             env.reset(seed=seed * 1000 + i)
             return Monitor(env)
 
@@ -143,7 +145,8 @@ def train(game: str, game_options: dict, total_steps: int | None = None, seed: i
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
     algo = get_algorithm(tr.get("algorithm", "maskable_ppo"))
     n_envs = int(tr.get("n_envs", 8))
-    env = make_vec_env(game, game_options, cfg, seed, n_envs, subproc)
+    # An algorithm that does not see the masks gets a random legal action for each illegal choice.
+    env = make_vec_env(game, game_options, cfg, seed, n_envs, subproc, "raise" if algo.uses_masks else "random")
     if resume:
         model = algo.load(resume, env=env)
         model.tensorboard_log = str(run / "tb")

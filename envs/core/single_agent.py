@@ -26,7 +26,10 @@ How the learner's episode is built (the rules of self-play every trainer here re
   before anything is applied, then the joint action is played with ``apply_joint``.
 * **Masks.** :meth:`action_masks` (used by sb3-contrib's MaskablePPO, also through vectorized
   environments) and ``info["action_mask"]`` give the learner's legal actions. Illegal actions are
-  not hidden: ``step`` raises :class:`~envs.core.errors.IllegalActionError`.
+  not hidden: by default (``illegal_actions="raise"``) ``step`` raises
+  :class:`~envs.core.errors.IllegalActionError` and the game is unchanged. For algorithms that do not
+  see the masks (plain PPO, DQN...), ``illegal_actions="random"`` plays a uniformly random legal
+  action instead and sets ``info["illegal_action"] = True`` on that step.
 
 ``reset(options={"position": <notation>})`` starts from a position (``Game.from_text``) and
 ``options={"learner_seat": k}`` fixes the seat for that episode.
@@ -85,6 +88,9 @@ class SingleAgentEnv(gymnasium.Env):
             policy); the self-play trainer passes a snapshot of the learner.
         learner_seat: fixed seat of the learner, or None for a random seat each episode.
         render_mode: ``"ansi"`` or ``"rgb_array"``.
+        illegal_actions: ``"raise"`` (an illegal learner action raises IllegalActionError, the game
+            unchanged) or ``"random"`` (it is replaced by a uniformly random legal action, and
+            ``info["illegal_action"]`` is True), for algorithms that do not use action masks.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -97,6 +103,7 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: int | None = None,
         render_mode: str | None = None,
         partner=None,
+        illegal_actions: str = "raise",
     ):
         from envs.registry import make_game
 
@@ -108,6 +115,9 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if illegal_actions not in ("raise", "random"):
+            raise ValueError(f"illegal_actions must be 'raise' or 'random', got {illegal_actions!r}")
+        self.illegal_actions = illegal_actions
         self.render_mode = render_mode
         self.fixed_seat = learner_seat
         self.opponent = resolve_policy(opponent, self.game)
@@ -165,6 +175,13 @@ class SingleAgentEnv(gymnasium.Env):
         state = self.state
         if state.is_terminal():
             raise RuntimeError("the episode is over: call reset()")
+        replaced = False
+        if self.illegal_actions == "random":
+            mask = state.legal_mask(self.learner_seat)
+            a = action.item() if isinstance(action, np.ndarray) and action.size == 1 else action
+            ok = isinstance(a, (int, np.integer)) and not isinstance(a, bool) and 0 <= a < mask.shape[0] and mask[a]
+            if not ok:
+                action, replaced = int(self.np_random.choice(np.flatnonzero(mask))), True
         if self.game.info.simultaneous:
             # Every other seat chooses from the same state the learner saw.
             actions = [0] * self.game.info.num_seats
@@ -180,7 +197,10 @@ class SingleAgentEnv(gymnasium.Env):
             truncated = state.is_truncated()
             terminated = not truncated
             reward = float(state.returns()[self.learner_seat])
-        return self._obs(), reward, terminated, truncated, self._info()
+        info = self._info()
+        if replaced:
+            info["illegal_action"] = True
+        return self._obs(), reward, terminated, truncated, info
 
     def _play_others(self) -> None:
         """Play the other seats until the learner must act or the game is over."""

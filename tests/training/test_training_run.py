@@ -36,6 +36,23 @@ def test_short_run_saves_reloads_and_resumes(tmp_path):
     assert ModelAgent(run / "final.zip").model.num_timesteps == resumed["steps"]
 
 
+def test_an_algorithm_without_masks_trains_and_plays_legal_moves(tmp_path):
+    # plain PPO never sees the masks: its illegal choices are replaced by random legal actions while it
+    # trains (SingleAgentEnv(illegal_actions="random")), and restricted to the legal ones when it plays
+    run = tmp_path / "ppo"
+    model, _ = train("olix", {}, total_steps=512, seed=0, run_dir=str(run), progress_bar=False,
+                     sets=[*SMALL, "train.algorithm=ppo"])
+    assert type(model).__name__ == "PPO" and model.num_timesteps >= 512
+    game = make_game("olix")
+    agent = make_agent(str(run / "final.zip"), game)  # loaded by whichever algorithm saved it
+    assert type(agent.model).__name__ == "PPO" and not agent.masked
+    state = game.new_initial_state()
+    for _ in range(10):
+        state.apply(agent(state, state.current_seat))  # apply() checks legality
+    result = play_match(game, agent, make_agent("random", game), games=2, seed=0)
+    assert result.games == 2
+
+
 def test_config_overrides_by_player_count_and_set():
     cfg = load_config("dorix", {"num_players": 4}, sets=["algo.learning_rate=1e-4", "train.n_envs=3"])
     assert cfg["algo"]["learning_rate"] == 1e-4 and cfg["train"]["n_envs"] == 3
