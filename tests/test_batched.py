@@ -314,8 +314,48 @@ def test_sb3_vec_env_with_maskable_ppo():
     assert model.num_timesteps >= 32
 
 
-def test_engine_still_rejects_what_the_batch_never_checks():
-    """Batched steps are unchecked (actions come from the masks); the engine keeps its check."""
+@pytest.mark.parametrize("name", game_names())
+def test_batch_refuses_illegal_actions_and_plays_nothing(name):
+    b = BatchedGames(name, 4, seed=0)
+    for _ in range(3):
+        b.step(b.random_actions())
+    states, masks = b.states.copy(), b.masks.copy()
+    bad = b.random_actions().copy()
+    row = bad.reshape(-1, bad.shape[-1])[-1] if bad.ndim == 2 else bad
+    illegal = np.flatnonzero(~masks.reshape(-1, masks.shape[-1])[-1])[0]  # the last row's first illegal action
+    row[-1] = illegal
+    where = "game 3, seat 1" if bad.ndim == 2 else "game 3"
+    with pytest.raises(IllegalActionError, match=f"{where}: action {illegal} is illegal"):
+        b.step(bad)
+    row[-1] = -1
+    with pytest.raises(IllegalActionError, match="out of range"):
+        b.step(bad)
+    assert np.array_equal(b.states, states) and np.array_equal(b.masks, masks)
+
+
+def test_learner_batch_refuses_illegal_learner_and_opponent_actions():
+    lb = LearnerBatch("dorix", 3, seed=0)
+    lb.reset()
+    states = lb.states.copy()
+    with pytest.raises(IllegalActionError, match="game 0: action 276 is out of range"):
+        lb.step(np.array([276, 0, 0]))
+    assert np.array_equal(lb.states, states)
+
+    def falls(obs, masks):  # action 275 (a pawn of a collapse falls) is illegal outside a collapse
+        return np.full(len(masks), 275, dtype=np.int64)
+
+    lb = LearnerBatch("dorix", 3, opponent=falls, learner_seat=0, seed=0)
+    lb.reset()
+    with pytest.raises(IllegalActionError, match="opponent callback, row 0: action 275 is illegal"):
+        lb.step(np.array([np.flatnonzero(m)[0] for m in lb.masks]))
+    with pytest.raises(RuntimeError, match="call reset"):
+        lb.step(np.array([np.flatnonzero(m)[0] for m in lb.masks]))
+    lb.opponent = lambda obs, masks: np.array([np.flatnonzero(m)[0] for m in masks])
+    lb.reset()
+    lb.step(np.array([np.flatnonzero(m)[0] for m in lb.masks]))
+
+
+def test_engine_rejects_illegal_actions_too():
     state = env_module("dorix").make_game().new_initial_state()
     with pytest.raises(IllegalActionError):
         state.apply(275)

@@ -21,10 +21,25 @@ from collections.abc import Callable
 
 import numpy as np
 
+from envs.core.errors import IllegalActionError
 from envs.core.game import Game
-from envs.vector.kernels import batch_kernels, sample_actions, sample_actions_threaded, seed_rng
+from envs.vector.kernels import batch_kernels, first_illegal, sample_actions, sample_actions_threaded, seed_rng
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def check_actions(masks: np.ndarray, actions: np.ndarray, who: str = "game", seats: int = 1) -> None:
+    """IllegalActionError naming the first of ``actions`` (one per row of the 2-D ``masks``; with
+    ``seats`` > 1, row = game * seats + seat) that is not legal; nothing has been played then."""
+    i = int(first_illegal(masks, actions))
+    if i >= 0:
+        a = int(actions[i])
+        why = "out of range" if not 0 <= a < masks.shape[1] else "illegal"
+        where = f"{who} {i}" if seats == 1 else f"{who} {i // seats}, seat {i % seats}"
+        raise IllegalActionError(
+            f"{where}: action {a} is {why} (legal: {np.flatnonzero(masks[i]).tolist()[:20]}"
+            f"{' ...' if masks[i].sum() > 20 else ''}); nothing was played"
+        )
 
 
 def resolve_game(game, game_options: dict | None = None) -> Game:
@@ -112,11 +127,14 @@ class BatchedGames:
         self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
 
     def step(self, actions) -> None:
-        """Play ``actions`` (``(N,)`` for the seats to move, ``(N, seats)`` in a simultaneous game; drawn
-        from ``masks``, unchecked), restart the ended games, refresh every array."""
+        """Play ``actions`` (``(N,)`` for the seats to move, ``(N, seats)`` in a simultaneous game; each
+        legal in ``masks``, else IllegalActionError and nothing is played), restart the ended games,
+        refresh every array."""
         actions = np.asarray(actions, dtype=np.int64)
         if actions.shape != self._actions.shape:
             raise ValueError(f"expected actions of shape {self._actions.shape}, got {actions.shape}")
+        seats = self.num_seats if self.simultaneous else 1
+        check_actions(self.masks.reshape(-1, self.masks.shape[-1]), actions.reshape(-1), "game", seats)
         self._step(
             self.states,
             actions,
@@ -208,6 +226,7 @@ class LearnerBatch:
         self._seats = np.zeros(n * info.num_seats, dtype=np.int64)
         self._opp_actions = np.zeros((n, info.num_seats), dtype=np.int64)
         self._seed = seed
+        self._interrupted = False
         self.rng = seed_rng(seed, n)
 
     def seed(self, seed: int | None) -> None:
@@ -218,6 +237,7 @@ class LearnerBatch:
         """Restart every game (learner seats drawn, opponents play until each learner acts); the obs."""
         self.rng = seed_rng(self._seed, self.num_games)
         self._seed = None if self._seed is None else self._seed + 1  # the next reset differs
+        self._interrupted = False
         everyone = np.ones(self.num_games, dtype=np.bool_)
         self.k.restart(self.states, everyone, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats)
         self._play_others()
@@ -230,14 +250,21 @@ class LearnerBatch:
         return self.obs
 
     def step(self, actions) -> None:
-        """Play the learners' ``actions`` (drawn from ``masks``, unchecked) and the other seats' replies;
-        ended games give their reward and restart."""
+        """Play the learners' ``actions`` (each legal in ``masks``, else IllegalActionError and nothing is
+        played) and the other seats' replies; ended games give their reward and restart. An illegal
+        action from the opponent callback raises IllegalActionError too; the batch then needs
+        :meth:`reset` (some games may have moved on)."""
+        if self._interrupted:
+            raise RuntimeError("an opponent callback gave an illegal action during the last step: call reset()")
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_games)
+        check_actions(self.masks, actions)
         use_random = self.opponent == "random"
+        self._interrupted = True  # until the step is through
         if self.simultaneous and not use_random:
             self._ask_opponents_joint()
         self.k.apply_learner(self.states, self.learner, actions, self._opp_actions, use_random, self.rng, self._scratch)
         self._play_others()
+        self._interrupted = False
         self._settle()
         self.k.observe_learner(self.states, self.learner, self.masks, self.obs)
 
@@ -285,6 +312,7 @@ class LearnerBatch:
             obs = np.zeros((m,) + self.obs_shape, dtype=np.float32)
             self.k.observe_pairs(self.states, rows, seats, masks, obs)
             acts = np.asarray(self.opponent(obs, masks), dtype=np.int64).reshape(m)
+            check_actions(masks, acts, "opponent callback, row")
             self.k.apply_pairs(self.states, rows, acts)
 
     def _ask_opponents_joint(self) -> None:
@@ -297,5 +325,7 @@ class LearnerBatch:
         masks = np.zeros((len(rows), self.num_actions), dtype=np.bool_)
         obs = np.zeros((len(rows),) + self.obs_shape, dtype=np.float32)
         self.k.observe_pairs(self.states, rows, seats, masks, obs)
+        acts = np.asarray(self.opponent(obs, masks), dtype=np.int64).reshape(len(rows))
+        check_actions(masks, acts, "opponent callback, row")
         self._opp_actions[:] = 0
-        self._opp_actions[rows, seats] = np.asarray(self.opponent(obs, masks), dtype=np.int64).reshape(len(rows))
+        self._opp_actions[rows, seats] = acts

@@ -143,6 +143,18 @@ def pick_legal(mask, rng, i):
     return 0
 
 
+@njit(cache=True)
+def first_illegal(masks, actions):
+    """The first row ``i`` whose ``actions[i]`` is not a legal action of ``masks[i]`` (out of range
+    included), -1 when every action is legal: the batches check their inputs with it before playing."""
+    n_actions = masks.shape[1]
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= n_actions or not masks[i, a]:
+            return i
+    return -1
+
+
 def _sample_actions(masks, rng, out):
     """``out[i]``: a uniformly random legal action of ``masks[i]`` (generator of row i)."""
     for i in prange(masks.shape[0]):
