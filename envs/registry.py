@@ -9,6 +9,7 @@ iterate over this registry, so a new game is added here once.
 from __future__ import annotations
 
 import importlib
+import inspect
 from types import ModuleType
 
 from envs.core.errors import GameOptionError
@@ -37,6 +38,16 @@ def env_module(name: str) -> ModuleType:
     return importlib.import_module(ENV_MODULES[name])
 
 
+def game_option_names(name: str) -> list[str]:
+    """The options game ``name`` takes (the parameters of its module's ``make_game``)."""
+    return list(inspect.signature(env_module(name).make_game).parameters)
+
+
 def make_game(name: str, **options) -> Game:
-    """The rules engine of game ``name`` with ``options`` (e.g. ``num_players=3`` for Dorix)."""
+    """The rules engine of game ``name`` with ``options`` (e.g. ``num_players=3`` for Dorix);
+    GameOptionError for an option the game does not have."""
+    known = game_option_names(name)
+    unknown = [k for k in options if k not in known]
+    if unknown:
+        raise GameOptionError(f"{name} has no option {', '.join(map(repr, unknown))}; its options: {', '.join(known)}")
     return env_module(name).make_game(**options)

@@ -163,6 +163,23 @@ def test_malformed_position_is_rejected(name):
 
 
 @pytest.mark.parametrize("name", game_names())
+def test_wrong_seats_and_options_are_named(name):
+    from envs.core.errors import GameOptionError
+    from envs.registry import make_game
+
+    state = make_game(name).new_initial_state()
+    seats = state.game.info.num_seats
+    for bad in (-1, seats, 2.0, None, True):
+        with pytest.raises(ValueError, match="is not a seat of this"):
+            state.observation(bad)
+        if bad is not None:  # legal_mask(None) is the seat to act
+            with pytest.raises(ValueError, match="is not a seat of this"):
+                state.legal_mask(bad)
+    with pytest.raises(GameOptionError, match=f"{name} has no option 'board_size'; its options: "):
+        make_game(name, board_size=9)
+
+
+@pytest.mark.parametrize("name", game_names())
 def test_runs_without_jit(name):
     """NUMBA_DISABLE_JIT=1 must run the same rules as plain Python (for debugging)."""
     options = env_module(name).CONFORMANCE_OPTIONS[0]

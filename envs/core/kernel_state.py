@@ -77,9 +77,16 @@ class KernelState(State):
             return State.current_seat.fget(self)
         return -1 if self.rules.is_over(self.data) else int(self.data[self.rules.TO_MOVE])
 
+    def _check_seat(self, seat) -> int:
+        """``seat`` as an int; ValueError unless it is a seat of this game (the kernels do not check)."""
+        n = self.game.info.num_seats
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+            raise ValueError(f"{seat!r} is not a seat of this {n}-seat game (seats 0..{n - 1})")
+        return int(seat)
+
     def legal_mask(self, seat: int | None = None) -> np.ndarray:
         mask = np.zeros(self.rules.NUM_ACTIONS, dtype=np.bool_)
-        self.rules.legal_mask(self.data, self.current_seat if seat is None else int(seat), mask)
+        self.rules.legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
         return mask
 
     def _apply(self, action: int) -> None:
@@ -119,7 +126,7 @@ class KernelState(State):
 
     def observation(self, seat: int) -> np.ndarray:
         out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
-        self.rules.observe(self.data, int(seat), out)
+        self.rules.observe(self.data, self._check_seat(seat), out)
         return out
 
     def _renderer(self) -> ModuleType:
