@@ -97,10 +97,10 @@ class TinyState(KernelState):
     def to_text(self):
         return " ".join(map(str, self.data))
 
-    def action_to_text(self, action):
+    def action_to_text(self, action, seat=None):
         return str(action)
 
-    def text_to_action(self, text):
+    def text_to_action(self, text, seat=None):
         return int(text)
 
     def check_invariants(self):

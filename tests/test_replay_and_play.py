@@ -374,10 +374,10 @@ def _penny_state_class():
             last = ",".join("-" if a < 0 else "abc"[a] + "1" for a in self.data[3:5])
             return f"pennies {self.data[0]} {self.data[1]},{self.data[2]} {last}"
 
-        def action_to_text(self, action):
+        def action_to_text(self, action, seat=None):
             return "abc"[int(action)] + "1"
 
-        def text_to_action(self, text):
+        def text_to_action(self, text, seat=None):
             t = text.strip().lower()
             if t not in ("a1", "b1", "c1"):
                 raise IllegalActionError(f"{text!r} is not a1, b1 or c1")

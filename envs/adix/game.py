@@ -94,7 +94,7 @@ class AdixState(KernelState):
     def _mover(self) -> int:
         return int(self.data[R.TO_MOVE])
 
-    def action_to_text(self, action: int) -> str:
+    def action_to_text(self, action: int, seat: int | None = None) -> str:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"an action is an integer in 0..{R.NUM_ACTIONS - 1}, got {action!r}")
         a = int(action)
@@ -102,7 +102,7 @@ class AdixState(KernelState):
             raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
         return _abs_action_text(self.data, int(R.absolute_action(a, self._mover())))
 
-    def text_to_action(self, text: str) -> int:
+    def text_to_action(self, text: str, seat: int | None = None) -> int:
         if not isinstance(text, str):
             raise IllegalActionError(f"a move is a string like 'e2-e5', 'e2L' or 'e2~e3', got {text!r}")
         abs_action = _parse_move(text)

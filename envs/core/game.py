@@ -13,9 +13,13 @@ each game are numba-compiled kernels over that array (``legal_mask(data, out)``,
 ``apply(data, action)``, ...), so ``clone()`` is one array copy (cheap for MCTS) and a batch of
 games is simply a 2-D array whose rows the same kernels step (batched environments).
 
-Turn-based games have exactly one seat to act (``current_seat``) and use :meth:`State.apply`.
-Simultaneous games list every seat that acts (``current_seats()``) and use
-:meth:`State.apply_joint` with one action per seat.
+One entry point plays a decision in every game, as OpenSpiel's ``apply_actions``:
+:meth:`State.apply_actions` takes ``{seat: action}`` for the seats that act now
+(``current_seats()``: one seat in a turn-based game, every seat in a simultaneous one). The shorthands
+:meth:`State.apply` (turn-based: the one action of the seat to act) and :meth:`State.apply_joint`
+(simultaneous: one action per seat, in seat order) call it. Text goes the same way:
+:meth:`State.actions_to_text` / :meth:`State.text_to_actions` write and read a whole decision, and
+``action_to_text(action, seat)`` / ``text_to_action(text, seat)`` one seat's action.
 
 The PettingZoo and Gymnasium adapters in this package talk to nothing but this interface.
 """
@@ -29,6 +33,20 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from envs.core.errors import IllegalActionError
+
+JOINT_SEPARATOR = " | "
+"""Between the moves of the seats of one simultaneous decision in notation (``"b1-d3 | stay"``)."""
+
+
+def _action_of(actions, seat: int, info: GameInfo):
+    """``actions[seat]``, or IllegalActionError naming the seat when the decision has none for it."""
+    try:
+        action = actions[seat]
+    except (KeyError, IndexError, TypeError):
+        action = None
+    if action is None:
+        raise IllegalActionError(f"no action given for {info.seat_names[seat]} (seat {seat}), who acts now")
+    return action
 
 
 @dataclass(frozen=True)
@@ -66,6 +84,10 @@ class GameInfo:
     def partners(self, seat: int) -> tuple:
         """The other seats of ``seat``'s team (empty when it plays alone)."""
         return tuple(s for s in range(self.num_seats) if s != seat and self.teams[s] == self.teams[seat])
+
+    def sides(self) -> list:
+        """The seats of each side (a team, or a single seat), in side order."""
+        return [[s for s in range(self.num_seats) if self.teams[s] == t] for t in sorted(set(self.teams))]
 
 
 class Game(abc.ABC):
@@ -119,32 +141,78 @@ class State(abc.ABC):
         """Indices of the legal actions of ``seat`` (default: the seat to act)."""
         return np.flatnonzero(self.legal_mask(seat))
 
+    def apply_actions(self, actions, check: bool = True) -> None:
+        """Play one decision: ``actions`` maps each seat of :meth:`current_seats` to its action (a dict
+        ``{seat: action}``, or a sequence indexed by seat). Seats that do not act now are ignored.
+
+        With ``check`` (the default) a missing, malformed, out-of-range or illegal action raises
+        :class:`IllegalActionError` and leaves the state untouched. ``check=False`` skips the tests
+        for callers that drew the actions from the masks (search, batched play).
+        """
+        info = self.game.info
+        if not info.simultaneous:
+            seat = self.current_seat
+            if check:
+                if seat < 0:
+                    raise IllegalActionError("the game is over: no action can be played")
+                action = _action_of(actions, seat, info)
+                self._check_legal(seat, action)
+            else:
+                action = actions[seat]
+            self._apply(int(action))
+            return
+        seats = self.current_seats()
+        if check and not seats:
+            raise IllegalActionError("the game is over: no action can be played")
+        joint = np.zeros(info.num_seats, dtype=np.int64)
+        for seat in seats:
+            action = _action_of(actions, seat, info) if check else actions[seat]
+            if check:
+                self._check_legal(seat, action)
+            joint[seat] = action
+        self._apply_joint(joint)
+
+    def decision(self, move) -> dict:
+        """``{seat: action}`` from a move as records and callers write it: a dict already, one action
+        (of the seat to act), or a sequence with one action per seat (seats that do not act ignored)."""
+        if isinstance(move, dict):
+            return {int(s): int(a) for s, a in move.items()}
+        if np.ndim(move) == 0:
+            return {self.current_seat: int(move)}
+        return {s: int(move[s]) for s in self.current_seats()}
+
+    def move_of(self, actions: dict):
+        """The record form of a decision (see :meth:`decision`): the action itself in a turn-based
+        game, a tuple with one action per seat (0 for a seat that does not act) in a simultaneous one."""
+        info = self.game.info
+        if not info.simultaneous:
+            return int(actions[self.current_seat])
+        return tuple(int(actions.get(s, 0)) for s in range(info.num_seats))
+
     def apply(self, action: int, check: bool = True) -> None:
-        """Play ``action`` for the seat to act (turn-based games).
+        """Play ``action`` for the seat to act: the turn-based shorthand of :meth:`apply_actions`.
 
         With ``check`` (the default) an illegal or out-of-range action raises
         :class:`IllegalActionError` and leaves the state untouched. ``check=False`` skips the
         test for callers that drew the action from the mask (MCTS, batched play).
         """
         if self.game.info.simultaneous:
-            raise TypeError(f"{self.game.info.name} is simultaneous: use apply_joint()")
+            raise TypeError(f"{self.game.info.name} is simultaneous: use apply_actions() or apply_joint()")
         if check:
             self._check_legal(self.current_seat, action)
         self._apply(int(action))
 
     def apply_joint(self, actions: Sequence[int], check: bool = True) -> None:
-        """Play one action for every seat at once (simultaneous games); ``actions[i]`` is seat i's."""
+        """Play one action for every seat at once (simultaneous games); ``actions[i]`` is seat i's: the
+        simultaneous shorthand of :meth:`apply_actions` (seats that do not act get any value)."""
         if not self.game.info.simultaneous:
-            raise TypeError(f"{self.game.info.name} is turn-based: use apply()")
+            raise TypeError(f"{self.game.info.name} is turn-based: use apply() or apply_actions()")
         if len(actions) != self.game.info.num_seats:
             raise IllegalActionError(f"expected {self.game.info.num_seats} actions, got {len(actions)}")
-        if check:
-            for seat in self.current_seats():
-                self._check_legal(seat, actions[seat])
-        self._apply_joint(np.asarray(actions, dtype=np.int64))
+        self.apply_actions(actions, check)
 
     def _check_legal(self, seat: int, action) -> None:
-        if self.is_terminal():
+        if seat < 0 or self.is_terminal():
             raise IllegalActionError("the game is over: no action can be played")
         n = self.game.info.num_actions
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
@@ -153,7 +221,7 @@ class State(abc.ABC):
             raise IllegalActionError(f"action {action} is out of range 0..{n - 1}")
         if not self.legal_mask(seat)[action]:
             raise IllegalActionError(
-                f"action {action} ({self.action_to_text(int(action))}) is illegal for "
+                f"action {action} ({self.action_to_text(int(action), seat)}) is illegal for "
                 f"{self.game.info.seat_names[seat]} in position {self.to_text()!r}"
             )
 
@@ -202,13 +270,38 @@ class State(abc.ABC):
         """The position in the game's notation (read back by ``Game.from_text``)."""
 
     @abc.abstractmethod
-    def action_to_text(self, action: int) -> str:
-        """Readable name of ``action`` in the game's move notation."""
+    def action_to_text(self, action: int, seat: int | None = None) -> str:
+        """Readable name of ``action`` of ``seat`` (default: the seat to act; games whose action names
+        do not depend on the seat ignore it) in the game's move notation."""
 
     @abc.abstractmethod
-    def text_to_action(self, text: str) -> int:
-        """Parse a move written in the game's notation; raise IllegalActionError naming the
-        problem when it is malformed or not legal here."""
+    def text_to_action(self, text: str, seat: int | None = None) -> int:
+        """Parse a move of ``seat`` (default: the seat to act, or whoever the move names) written in
+        the game's notation; raise IllegalActionError naming the problem when it is malformed or not
+        legal here."""
+
+    def actions_to_text(self, actions) -> str:
+        """A whole decision (``{seat: action}`` or a sequence indexed by seat, as :meth:`apply_actions`
+        takes) in notation: the one move of the seat to act, or the moves of every acting seat in seat
+        order joined by ``" | "``."""
+        return JOINT_SEPARATOR.join(self.action_to_text(int(actions[s]), s) for s in self.current_seats())
+
+    def text_to_actions(self, text: str) -> dict:
+        """Read a decision written by :meth:`actions_to_text`: ``{seat: action}`` for every acting seat.
+        Raises IllegalActionError naming the problem (a wrong number of moves, a malformed or illegal
+        one)."""
+        if not isinstance(text, str):
+            raise IllegalActionError(f"a move is a string, got {text!r}")
+        seats = self.current_seats()
+        if not seats:
+            raise IllegalActionError("the game is over: no move can be played")
+        parts = text.split(JOINT_SEPARATOR.strip()) if len(seats) > 1 else [text]
+        if len(parts) != len(seats):
+            raise IllegalActionError(
+                f"expected {len(seats)} moves separated by '{JOINT_SEPARATOR.strip()}' "
+                f"(one per seat {', '.join(map(str, seats))}), got {text!r}"
+            )
+        return {s: self.text_to_action(part.strip(), s) for s, part in zip(seats, parts)}
 
     @abc.abstractmethod
     def check_invariants(self) -> None:

@@ -2,7 +2,7 @@
 animated GIF with one frame per position.
 
 A :class:`GameRecord` holds a start state and the moves played from it: one action per turn for
-turn-based games, one tuple of actions (one per seat) per turn for simultaneous games. Records are
+turn-based games, one tuple of actions (one per seat) per turn when every seat acts at once. Records are
 made from a list of states (``GameRecord.from_states``), from moves in notation
 (``GameRecord.from_moves`` / ``GameRecord.from_text``) or by playing (``record.play(action)``).
 
@@ -15,7 +15,7 @@ The move list format (``record.to_text()``, read back by ``GameRecord.from_text`
     ...
     # result: player_0 +1, player_1 -1
 
-Simultaneous games write every seat's order on the turn's line: ``1. player_0: c1-c2 | player_1: d6``.
+Games where every seat acts at once write each seat's order on the turn's line: ``1. player_0: c1-c2 | player_1: d6``.
 Lines starting with ``#`` are comments (the header and the result are informative only); the
 ``N.`` numbers and ``player_k:`` labels may be left out when reading.
 
@@ -25,7 +25,6 @@ with a caption under each frame naming the move that led to it.
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -35,20 +34,16 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from envs.core.errors import IllegalActionError, NotationError
-from envs.core.game import Game, State
+from envs.core.game import JOINT_SEPARATOR, Game, State
+from envs.core.play import play_game
 from envs.core.rendering import BACKGROUND, TEXT, font
 
 
 def parse_move(state: State, text: str, seat: int | None = None) -> int:
     """The action written ``text`` for ``seat`` (default: the seat to act) in ``state``.
 
-    Uses the game's ``text_to_action``; for a simultaneous game whose parser takes a seat, passes it.
     Raises :class:`IllegalActionError` naming the problem when the move is malformed or illegal."""
-    parser = state.text_to_action
-    if seat is not None and "seat" in inspect.signature(parser).parameters:
-        action = parser(text, seat=seat)
-    else:
-        action = parser(text)
+    action = state.text_to_action(text, seat)
     if seat is not None and not state.legal_mask(seat)[action]:
         name = state.game.info.seat_names[seat]
         raise IllegalActionError(f"move {text!r} is not legal for {name} here")
@@ -56,27 +51,22 @@ def parse_move(state: State, text: str, seat: int | None = None) -> int:
 
 
 def move_text(state: State, move, seat: int | None = None) -> str:
-    """The notation of ``move`` in ``state``: an action (of ``seat``), or a tuple of actions, one per
-    seat, for a simultaneous turn."""
-    if state.game.info.simultaneous and isinstance(move, (tuple, list, np.ndarray)):
-        names = state.game.info.seat_names
-        return " | ".join(f"{names[s]}: {_action_text(state, a, s)}" for s, a in enumerate(move))
-    return _action_text(state, int(move), seat)  # one action (of ``seat`` in a simultaneous game)
-
-
-def _action_text(state: State, action: int, seat: int | None) -> str:
-    writer = state.action_to_text
-    if seat is not None and "seat" in inspect.signature(writer).parameters:
-        return writer(int(action), seat=seat)
-    return writer(int(action))
+    """The notation of ``move`` in ``state``: one action (of ``seat``, default the seat to act), or a
+    whole decision (``{seat: action}`` or one action per seat) of several seats, written
+    ``player_0: <move> | player_1: <move>``."""
+    if np.ndim(move) == 0 and not isinstance(move, dict):
+        return state.action_to_text(int(move), seat)
+    decision = state.decision(move)
+    if len(decision) == 1:
+        ((s, a),) = decision.items()
+        return state.action_to_text(a, s)
+    names = state.game.info.seat_names
+    return JOINT_SEPARATOR.join(f"{names[s]}: {state.action_to_text(a, s)}" for s, a in decision.items())
 
 
 def apply_move(state: State, move) -> None:
-    """Play ``move`` on ``state`` (``apply`` or ``apply_joint`` as the game needs)."""
-    if state.game.info.simultaneous:
-        state.apply_joint([int(a) for a in move])
-    else:
-        state.apply(int(move))
+    """Play ``move`` (one action, or one action per seat; see :meth:`State.decision`) on ``state``."""
+    state.apply_actions(state.decision(move))
 
 
 def _game_line(game: Game) -> str:
@@ -96,23 +86,19 @@ class GameRecord:
 
     # building ---------------------------------------------------------------------------------
     def play(self, move) -> State:
-        """Play ``move`` (an action, or one action per seat for a simultaneous game) from the last
+        """Play ``move`` (an action, or one action per seat when several act; see :meth:`State.decision`) from the last
         position; returns the new position. Raises IllegalActionError for an illegal move."""
         state = self._states[-1].clone()
-        move = tuple(int(a) for a in move) if self.game.info.simultaneous else int(move)
-        apply_move(state, move)
-        self.moves.append(move)
+        decision = state.decision(move)
+        record_form = state.move_of(decision)
+        state.apply_actions(decision)
+        self.moves.append(record_form)
         self._states.append(state)
         return state
 
-    def play_text(self, text: str) -> State:
-        """Play a move written in notation (for a simultaneous game: ``"<order> | <order>"``, one
-        per seat in seat order, each optionally prefixed by ``player_k:``)."""
-        return self.play(self._parse_turn(self._states[-1], text))
-
     @classmethod
     def from_moves(cls, game: Game, moves: Sequence, start: State | str | None = None) -> GameRecord:
-        """A record from moves in notation: each move a string (for a simultaneous game, a string
+        """A record from moves in notation: each move a string (for a decision of several seats, a string
         ``"a | b"`` or a sequence with one order per seat) or an action index."""
         record = cls(_start_state(game, start))
         for i, move in enumerate(moves):
@@ -120,12 +106,12 @@ class GameRecord:
             try:
                 if isinstance(move, str):
                     parsed = record._parse_turn(state, move)
-                elif game.info.simultaneous:
+                elif np.ndim(move) == 0:
+                    parsed = int(move)
+                else:  # one order per seat, each a string or an action
                     parsed = tuple(
                         parse_move(state, m, s) if isinstance(m, str) else int(m) for s, m in enumerate(move)
                     )
-                else:
-                    parsed = int(move)
                 record.play(parsed)
             except (IllegalActionError, NotationError) as e:
                 raise IllegalActionError(f"move {i + 1} ({move!r}): {e}") from None
@@ -162,16 +148,19 @@ class GameRecord:
             record.play(move)
         return record
 
-    def _parse_turn(self, state: State, text: str):
+    def _parse_turn(self, state: State, text: str) -> dict:
+        """The decision written ``text``: one move per acting seat, separated by ``|``, each
+        optionally prefixed by ``player_k:``."""
         info = self.game.info
-        if not info.simultaneous:
-            return parse_move(state, _strip_seat(text, info.seat_names))
-        parts = [p for p in text.split("|")]
-        if len(parts) != info.num_seats:
+        seats = state.current_seats()
+        if len(seats) == 1:
+            return {seats[0]: parse_move(state, _strip_seat(text, info.seat_names))}
+        parts = text.split(JOINT_SEPARATOR.strip())
+        if len(parts) != len(seats):
             raise IllegalActionError(
-                f"a turn of {info.name} has {info.num_seats} orders separated by '|', got {text!r}"
+                f"a turn of {info.name} has {len(seats)} orders separated by '|', got {text!r}"
             )
-        return tuple(parse_move(state, _strip_seat(p, info.seat_names), s) for s, p in enumerate(parts))
+        return {s: parse_move(state, _strip_seat(p, info.seat_names), s) for s, p in zip(seats, parts)}
 
     # reading ----------------------------------------------------------------------------------
     @property
@@ -187,20 +176,17 @@ class GameRecord:
         return len(self.moves)
 
     def move_texts(self) -> list[str]:
-        """Each move in notation, in the position where it was played."""
-        out = []
-        for state, move in zip(self._states, self.moves):
-            seat = None if self.game.info.simultaneous else state.current_seat
-            out.append(move_text(state, move, seat))
-        return out
+        """Each move in notation, in the position where it was played (a decision of several seats
+        labelled ``player_k: <move>`` per seat)."""
+        return [move_text(state, move) for state, move in zip(self._states, self.moves)]
 
     def mover_labels(self) -> list[str]:
-        """``"player_k: <move>"`` for each move (the whole joint order for simultaneous games)."""
+        """``"player_k: <move>"`` for each move, one per acting seat, joined by ``|``."""
         names = self.game.info.seat_names
-        out = []
-        for state, text in zip(self._states, self.move_texts()):
-            out.append(text if self.game.info.simultaneous else f"{names[state.current_seat]}: {text}")
-        return out
+        return [
+            JOINT_SEPARATOR.join(f"{names[s]}: {state.action_to_text(a, s)}" for s, a in state.decision(move).items())
+            for state, move in zip(self._states, self.moves)
+        ]
 
     def to_text(self) -> str:
         """The move list in notation (see the module docstring)."""
@@ -244,19 +230,15 @@ def _start_state(game: Game, start: State | str | None) -> State:
 
 def _find_move(prev: State, nxt: State):
     """The action (or joint action) that turns ``prev`` into ``nxt``, None when none does."""
-    info = prev.game.info
     if prev.is_terminal():
         return None
-    if info.simultaneous:
-        options = [prev.legal_actions(s) if s in prev.current_seats() else [0] for s in range(info.num_seats)]
-        candidates = product(*options)
-    else:
-        candidates = prev.legal_actions()
-    for move in candidates:
+    seats = prev.current_seats()
+    for actions in product(*(prev.legal_actions(s) for s in seats)):
+        decision = dict(zip(seats, (int(a) for a in actions)))
         trial = prev.clone()
-        apply_move(trial, move)
+        trial.apply_actions(decision, check=False)
         if trial == nxt:
-            return tuple(int(a) for a in move) if info.simultaneous else int(move)
+            return prev.move_of(decision)
     return None
 
 
@@ -319,35 +301,33 @@ def move_list(game_or_states) -> str:
 
 def play_record(game: Game, seat_agents: Sequence, start: State | str | None = None, max_moves: int | None = None):
     """A game between agents: ``seat_agents[s]`` is a callable ``(state, seat) -> action`` for seat s
-    (random, greedy, MCTS or model agents of :mod:`training.agents`). Returns its :class:`GameRecord`
-    (to print as a move list or save as a GIF)."""
-    record = GameRecord(_start_state(game, start))
-    state = record.last
-    while not state.is_terminal() and (max_moves is None or len(record) < max_moves):
-        acting = state.current_seats()
-        if game.info.simultaneous:
-            view = state.clone()
-            move = tuple(int(seat_agents[s](view, s)) if s in acting else 0 for s in range(game.info.num_seats))
-        else:
-            move = int(seat_agents[acting[0]](state.clone(), acting[0]))
-        state = record.play(move)
-    return record
+    (the baseline agents of :mod:`envs.agents`, or model agents). Returns its :class:`GameRecord` (to
+    print as a move list or save as a GIF)."""
+    return _record_of(game, seat_agents, start, max_moves)
 
 
 def random_record(game: Game, seed: int = 0, max_moves: int | None = None, start: State | str | None = None):
     """A game of uniformly random legal moves (for pictures, tests and notebooks)."""
     rng = np.random.default_rng(seed)
+
+    def random_move(state: State, seat: int) -> int:
+        return int(rng.choice(state.legal_actions(seat)))
+
+    return _record_of(game, lambda seat: random_move, start, max_moves)
+
+
+def _record_of(game: Game, agents, start, max_moves: int | None) -> GameRecord:
+    """The record of :func:`envs.core.play.play_game` from ``start`` (at most ``max_moves`` moves)."""
     record = GameRecord(_start_state(game, start))
-    state = record.last
-    while not state.is_terminal() and (max_moves is None or len(record) < max_moves):
-        if game.info.simultaneous:
-            move = tuple(
-                int(rng.choice(state.legal_actions(s))) if s in state.current_seats() else 0
-                for s in range(game.info.num_seats)
-            )
-        else:
-            move = int(rng.choice(state.legal_actions()))
-        state = record.play(move)
+    states, moves = [], []
+
+    def note(state: State, actions: dict) -> None:
+        states.append(state.clone())
+        moves.append(state.move_of(actions))
+
+    stop = None if max_moves is None else (lambda state: len(moves) >= max_moves)
+    final = play_game(record.last, agents, on_decision=note, until=stop)
+    record.moves, record._states = moves, states + [final]
     return record
 
 

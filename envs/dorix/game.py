@@ -81,7 +81,7 @@ class DorixState(KernelState):
     def to_text(self) -> str:
         return _write_position(self)
 
-    def action_to_text(self, action: int) -> str:
+    def action_to_text(self, action: int, seat: int | None = None) -> str:
         a = int(action)
         if not 0 <= a < R.NUM_ACTIONS:
             raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
@@ -97,7 +97,7 @@ class DorixState(KernelState):
                 return ">" + SQ.name(nb)
         return ">" + "NESW"[d]
 
-    def text_to_action(self, text: str) -> int:
+    def text_to_action(self, text: str, seat: int | None = None) -> int:
         t = text.strip().lower()
         try:
             if t.startswith(">"):

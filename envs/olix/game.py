@@ -75,13 +75,13 @@ class OlixState(KernelState):
     def to_text(self) -> str:
         return _write_position(self)
 
-    def action_to_text(self, action: int) -> str:
+    def action_to_text(self, action: int, seat: int | None = None) -> str:
         a = int(action)
         if not 0 <= a < R.NUM_ACTIONS:
             raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
         return SQ.name(a)
 
-    def text_to_action(self, text: str) -> int:
+    def text_to_action(self, text: str, seat: int | None = None) -> int:
         if not isinstance(text, str):
             raise IllegalActionError(f"a move is a cell name like 'f6', got {text!r}")
         try:

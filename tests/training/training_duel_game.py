@@ -37,10 +37,10 @@ class DuelState(State):
     def to_text(self):
         return "duel"
 
-    def action_to_text(self, action):
+    def action_to_text(self, action, seat=None):
         return str(action)
 
-    def text_to_action(self, text):
+    def text_to_action(self, text, seat=None):
         return int(text)
 
     def check_invariants(self):
