@@ -30,7 +30,9 @@ from pathlib import Path
 import numpy as np
 
 from envs.core.game import Game
+from envs.core.play import play_game
 from training.agents import make_agent
+from training.cli import add_game_arguments, game_options_of
 
 
 @dataclass
@@ -70,36 +72,11 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def sides(game: Game) -> list:
-    """The seats of each side (a team, or a single seat), in side order."""
-    teams = game.info.teams
-    order = sorted(set(teams))
-    return [[s for s in range(game.info.num_seats) if teams[s] == t] for t in order]
-
-
-def play_game(game: Game, seat_agents: list, max_steps: int = 100000):
-    """Play one game; ``seat_agents[s]`` acts for seat s. Returns the final state."""
-    state = game.new_initial_state()
-    steps = 0
-    while not state.is_terminal():
-        seats = state.current_seats()
-        if game.info.simultaneous:
-            joint = [seat_agents[s](state, s) if s in seats else 0 for s in range(game.info.num_seats)]
-            state.apply_joint(joint)
-        else:
-            seat = seats[0]
-            state.apply(seat_agents[seat](state, seat))
-        steps += 1
-        if steps > max_steps:
-            raise RuntimeError("game did not end")
-    return state
-
-
 def play_match(game: Game, agent_a, agent_b, games: int, seed: int = 0, name_a: str = "A", name_b: str = "B",
                progress=None) -> PairResult:
     """``games`` games of A against B, A taking each side in turn (see the module docstring)."""
     result = PairResult(name_a, name_b)
-    side_list = sides(game)
+    side_list = game.info.sides()
     rng = np.random.default_rng(seed)
     for g in range(games):
         side = side_list[g % len(side_list)]
@@ -107,7 +84,7 @@ def play_match(game: Game, agent_a, agent_b, games: int, seed: int = 0, name_a: 
         for agent in (agent_a, agent_b):
             if hasattr(agent, "seed"):
                 agent.seed(int(rng.integers(2**31)))
-        state = play_game(game, seat_agents)
+        state = play_game(game, seat_agents)  # checked moves: an agent's illegal move is an error
         r = float(state.returns()[side[0]])
         if r > 0:
             result.wins += 1
@@ -243,12 +220,9 @@ def main(argv: list | None = None) -> None:
     import torch
 
     from envs.registry import make_game
-    from training.train import parse_options
 
     p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", default="dorix")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="other game option")
+    add_game_arguments(p, choices=False)
     p.add_argument("--agents", nargs="+", default=["random", "greedy"], help="agent specs (see above)")
     p.add_argument("--games", type=int, default=200, help="games per pair (default 200)")
     p.add_argument("--seed", type=int, default=0)
@@ -257,7 +231,7 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
-    options = parse_options(args.option, args.players)
+    options = game_options_of(args)
     game = make_game(args.game, **options)
     results, elo = round_robin(game, args.agents, args.games, args.seed, args.first_only,
                                show_progress=not args.no_progress)

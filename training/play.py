@@ -15,7 +15,7 @@ two clicks, a square clicked twice plays the one-square move when a longer one s
 several moves on the same squares are offered as a numbered list (press the number); any move can
 also be typed on the keyboard and sent with Enter; right click or Escape clears the selection.
 
-Opponents: ``random``, ``greedy``, ``mcts`` (baseline agents of :mod:`training.agents`) or the path of
+Opponents: ``random``, ``greedy``, ``mcts`` (the baseline agents of :mod:`envs.agents`) or the path of
 a saved model. Every seat but yours (``--seat``, default 0) is played by that agent, your partner
 included in team games (4-player Dorix). ``--save-moves`` and ``--save-gif`` keep the game as a move
 list in notation and as an animated GIF.
@@ -27,15 +27,16 @@ import argparse
 import re
 import sys
 from collections.abc import Callable
-from contextlib import contextmanager
 
 import numpy as np
 
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import Game, State
-from envs.core.replay import GameRecord, move_text, parse_move
+from envs.core.game import JOINT_SEPARATOR, Game, State
+from envs.core.replay import GameRecord, parse_move
 from envs.core.squares import square_name
-from envs.registry import game_names, make_game
+from envs.registry import make_game
+from training.agents import RandomAgent, make_agent
+from training.cli import add_game_arguments, game_options_of
 
 Policy = Callable[[State, int], int]
 
@@ -48,22 +49,13 @@ HELP = (
 
 # ----- opponents ----------------------------------------------------------------------------------
 def random_policy(seed: int | None = None) -> Policy:
-    """A uniformly random legal move."""
-    rng = np.random.default_rng(seed)
-
-    def policy(state: State, seat: int) -> int:
-        return int(rng.choice(state.legal_actions(seat)))
-
-    return policy
+    """A uniformly random legal move (the random baseline agent)."""
+    return RandomAgent(seed)
 
 
 def make_opponent(spec: str, game: Game, seed: int | None = 0) -> Policy:
     """The policy ``(state, seat) -> action`` named by ``spec``: ``random``, ``greedy``, ``mcts`` /
     ``mcts:<simulations>`` or the path of a saved model (the agents of :mod:`training.agents`)."""
-    if spec == "random":
-        return random_policy(seed)
-    from training.agents import make_agent
-
     try:
         return make_agent(spec, game, seed=seed)
     except (ValueError, FileNotFoundError) as e:
@@ -76,16 +68,9 @@ def opponent_move(state: State, human_seats: set, policies: dict) -> dict:
     return {s: int(policies[s](state.clone(), s)) for s in state.current_seats() if s not in human_seats}
 
 
-def joint_from(state: State, chosen: dict):
-    """The move to apply: the single action (turn-based) or one per seat (simultaneous)."""
-    if state.game.info.simultaneous:
-        return tuple(int(chosen.get(s, 0)) for s in range(state.game.info.num_seats))
-    return int(chosen[state.current_seat])
-
-
 def legal_move_texts(state: State, seat: int) -> list[str]:
-    seat_arg = seat if state.game.info.simultaneous else None
-    return [move_text(state, int(a), seat_arg) for a in state.legal_actions(seat)]
+    """The notation of each legal move of ``seat``, in action order."""
+    return [state.action_to_text(int(a), seat) for a in state.legal_actions(seat)]
 
 
 def result_text(state: State) -> str:
@@ -111,7 +96,6 @@ def play_terminal(
     """Play a game in the terminal; returns its record. ``read(prompt)`` gives the human's lines
     (``input`` by default); EOF or ``quit`` stops the game early."""
     record = GameRecord(start if start is not None else game.new_initial_state())
-    names = game.info.seat_names
     state = record.last
     while not state.is_terminal():
         write("")
@@ -127,20 +111,24 @@ def play_terminal(
                 return record
             chosen[seat] = action
         chosen.update(opponent_move(state, human_seats, policies))
-        move = joint_from(state, chosen)
-        seat = None if game.info.simultaneous else state.current_seat
-        label = move_text(state, move, seat)
-        state = record.play(move)
-        write(f"{len(record)}. {label}" if seat is None else f"{len(record)}. {names[seat]}: {label}")
+        label = record_label(state, chosen)
+        state = record.play(chosen)
+        write(f"{len(record)}. {label}")
     write("")
     write(state.render_text())
     write(result_text(state))
     return record
 
 
+def record_label(state: State, chosen: dict) -> str:
+    """``player_k: <move>`` for each seat of the decision ``chosen`` (joined by ``|``), as move lists
+    write it."""
+    names = state.game.info.seat_names
+    return JOINT_SEPARATOR.join(f"{names[s]}: {state.action_to_text(a, s)}" for s, a in sorted(chosen.items()))
+
+
 def _ask_move(state: State, seat: int, read, write) -> int | None:
     name = state.game.info.seat_names[seat]
-    seat_arg = seat if state.game.info.simultaneous else None
     write(f"{name} to move (a move in notation, 'moves', 'help' or 'quit'):")
     while True:
         try:
@@ -163,35 +151,15 @@ def _ask_move(state: State, seat: int, read, write) -> int | None:
             write(state.to_text())
             continue
         try:
-            return parse_move(state, text, seat_arg)
+            return parse_move(state, text, seat)
         except (IllegalActionError, NotationError) as e:
             write(f"Illegal move: {e}")
             write("Try again ('moves' lists the legal moves).")
 
 
 # ----- window -------------------------------------------------------------------------------------
-@contextmanager
-def capture_canvases():
-    """Collect every :class:`envs.core.rendering.BoardCanvas` made inside the block (to know where a
-    game's picture put its squares, whichever game drew it)."""
-    from envs.core import rendering
-
-    made = []
-    original = rendering.BoardCanvas.__init__
-
-    def init(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        made.append(self)
-
-    rendering.BoardCanvas.__init__ = init
-    try:
-        yield made
-    finally:
-        rendering.BoardCanvas.__init__ = original
-
-
 class BoardGeometry:
-    """Where the squares of a picture lie: from the first BoardCanvas its render made."""
+    """Where the squares of a picture lie: from the BoardCanvas the picture was drawn on."""
 
     def __init__(self, canvas):
         self.files, self.ranks = canvas.files, canvas.ranks
@@ -212,9 +180,11 @@ class BoardGeometry:
 def render_with_geometry(state: State):
     """The RGB picture of ``state`` and its :class:`BoardGeometry` (None when the game's picture does
     not use BoardCanvas)."""
-    with capture_canvases() as made:
-        frame = state.render_rgb()
-    return frame, (BoardGeometry(made[0]) if made else None)
+    render_canvas = getattr(state, "render_canvas", None)
+    if render_canvas is None:
+        return state.render_rgb(), None
+    canvas = render_canvas()
+    return canvas.to_array(), BoardGeometry(canvas)
 
 
 _SQUARE = re.compile(r"([a-z])(\d{1,2})(?!\d)")
@@ -329,9 +299,8 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
         acting = [s for s in state.current_seats() if s in human_seats and s not in chosen]
         if not state.is_terminal() and not acting:
             chosen.update(opponent_move(state, human_seats, policies))
-            move = joint_from(state, chosen)
-            note = move_text(state, move, None if game.info.simultaneous else state.current_seat)
-            state = record.play(move)
+            note = record_label(state, chosen)
+            state = record.play(chosen)
             chosen, selector = {}, None
             continue
         frame, geometry = render_with_geometry(state)
@@ -384,7 +353,7 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
                     selector.clear()
                 elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and typed.strip():
                     try:
-                        chosen[seat] = parse_move(state, typed, seat if game.info.simultaneous else None)
+                        chosen[seat] = parse_move(state, typed, seat)
                         selector, typed = None, ""
                     except (IllegalActionError, NotationError) as e:
                         selector.message = f"illegal: {e}"
@@ -402,15 +371,6 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
 
 
 # ----- command line -------------------------------------------------------------------------------
-def _parse_value(text: str):
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(text.lower(), text)
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m training.play",
@@ -418,9 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="\n\n".join(__doc__.split("\n\n")[1:]),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--game", required=True, choices=game_names())
-    p.add_argument("--players", type=int, default=None, help="number of players (games that allow several)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="another game option")
+    add_game_arguments(p, default=None)
     p.add_argument("--opponent", default="random", help="random, greedy, mcts, mcts:<simulations> or a saved model")
     p.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
     p.add_argument("--seed", type=int, default=0)
@@ -433,15 +391,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    options = {}
-    if args.players is not None:
-        options["num_players"] = args.players
-    for item in args.option:
-        key, eq, value = item.partition("=")
-        if not eq:
-            print(f"--option wants KEY=VALUE, got {item!r}", file=sys.stderr)
-            return 2
-        options[key] = _parse_value(value)
+    try:
+        options = game_options_of(args)
+    except SystemExit as e:
+        print(e, file=sys.stderr)
+        return 2
     try:
         game = make_game(args.game, **options)
         if not 0 <= args.seat < game.info.num_seats:

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from envs.core.game import Game
+from envs.core.play import play_game
+from training.agents import make_agent
 
 
 @dataclass
@@ -69,16 +71,26 @@ def collect(game: Game, teacher="greedy", opponents=None, games: int = 100, seed
             gamma: float = 0.99, max_steps: int = 100000) -> Demonstrations:
     """Play ``games`` games of ``teacher`` against ``opponents`` (agent specs, used in turn; default
     random and the teacher) and record each teacher decision from the deciding seat's point of view."""
-    from training.agents import make_agent
-    from training.evaluate import sides
-
     opponents = list(opponents) if opponents else ["random", teacher]
     rng = np.random.default_rng(seed)
     teacher_agent = make_agent(teacher, game, seed=seed)
     opp_agents = [make_agent(o, game, seed=seed + 1 + i) for i, o in enumerate(opponents)]
-    side_list = sides(game)
+    side_list = game.info.sides()
     n_seats = game.info.num_seats
     obs, masks, targets, ptr, values = [], [], [], [0], []
+    recorded: dict = {}
+
+    def teacher_move(state, s) -> int:
+        """The teacher's move for seat ``s``, its decision recorded from ``s``'s point of view."""
+        choice = _choices(teacher_agent, state, s)
+        recorded[s].append(len(obs))
+        obs.append(state.observation(s).astype(np.float16))
+        masks.append(np.packbits(state.legal_mask(s)))
+        targets.extend(choice)
+        ptr.append(len(targets))
+        values.append(0.0)
+        return choice[0] if len(choice) == 1 else int(teacher_agent.rng.choice(choice))
+
     for g in range(games):
         k = g % len(opponents)
         opponent = opp_agents[k]
@@ -88,30 +100,8 @@ def collect(game: Game, teacher="greedy", opponents=None, games: int = 100, seed
             if hasattr(agent, "seed"):
                 agent.seed(int(rng.integers(2**31)))
         recorded = {s: [] for s in range(n_seats)}  # per seat: indices of its decisions
-        state = game.new_initial_state()
-        steps = 0
-        while not state.is_terminal():
-            seats = state.current_seats()
-            joint = [0] * n_seats
-            for s in seats:
-                if s in side or everyone:
-                    choice = _choices(teacher_agent, state, s)
-                    recorded[s].append(len(obs))
-                    obs.append(state.observation(s).astype(np.float16))
-                    masks.append(np.packbits(state.legal_mask(s)))
-                    targets.extend(choice)
-                    ptr.append(len(targets))
-                    values.append(0.0)
-                    joint[s] = choice[0] if len(choice) == 1 else int(teacher_agent.rng.choice(choice))
-                else:
-                    joint[s] = int(opponent(state, s))
-            if game.info.simultaneous:
-                state.apply_joint(joint)
-            else:
-                state.apply(joint[seats[0]])
-            steps += 1
-            if steps > max_steps:
-                raise RuntimeError("game did not end")
+        seat_agents = [teacher_move if s in side or everyone else opponent for s in range(n_seats)]
+        state = play_game(game, seat_agents, max_steps=max_steps)
         if not state.is_truncated():
             returns = state.returns()
             for s, idx in recorded.items():

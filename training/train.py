@@ -22,25 +22,20 @@ there with ``run.json`` beside it. ``--resume CHECKPOINT.zip`` continues a run u
 from __future__ import annotations
 
 import argparse
-import ast
 import copy
 import json
 import shlex
 import sys
 import time
 import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import tomllib
 
+from training.cli import add_game_arguments, game_options_of, parse_sets
+
 CONFIG_DIR = Path(__file__).parent / "configs"
-
-
-def _parse_value(text: str):
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
 
 
 def _merge(base: dict, extra: dict) -> dict:
@@ -69,12 +64,8 @@ def load_config(game: str, game_options: dict, config_file: str | None = None, s
     if config_file:
         with open(config_file, "rb") as f:
             cfg = _merge(cfg, tomllib.load(f))
-    for item in sets or []:
-        dotted, eq, value = item.partition("=")
-        section, dot, key = dotted.partition(".")
-        if not eq or not dot:
-            raise SystemExit(f"--set takes section.key=value, got {item!r}")
-        cfg.setdefault(section, {})[key] = _parse_value(value)
+    for section, key, value in parse_sets(sets):
+        cfg.setdefault(section, {})[key] = value
     for section in ("train", "opponents", "algo"):
         cfg.setdefault(section, {})
     return cfg
@@ -115,13 +106,49 @@ def make_vec_env(game: str, game_options: dict, cfg: dict, seed: int, n_envs: in
     return cls([factory(i) for i in range(n_envs)])
 
 
-def train(game: str, game_options: dict, total_steps: int | None = None, seed: int = 0, run_dir: str | None = None,
-          config_file: str | None = None, sets: list | None = None, resume: str | None = None,
-          save: str | None = None, progress_bar: bool = True, subproc: bool = False, command: str | None = None,
-          pretrain: str | None = None, pretrain_games: int | None = None):
-    """Train (or resume) and return ``(model, run_dir)``; see the module docstring. ``pretrain`` (a teacher
-    agent spec) and ``pretrain_games`` override the ``[pretrain]`` settings (behaviour cloning of the
-    teacher before self-play, :mod:`training.pretrain`; skipped when resuming)."""
+@dataclass
+class TrainSpec:
+    """What a training run is asked to do (the flags of ``python -m training.train``).
+
+    Attributes:
+        game, game_options: the game and its options.
+        total_steps: environment steps in all (None: the config's ``train.total_steps``).
+        seed: the run's seed.
+        run_dir: output folder (default ``runs/<game>[_<n>p]_s<seed>``).
+        config_file: extra TOML merged over the game's config; ``sets``: ``section.key=value`` overrides.
+        resume: a checkpoint ``.zip`` to continue (up to ``total_steps`` in total).
+        save: also copy the final model there (with ``run.json`` beside it).
+        progress_bar: show SB3's progress bar; ``subproc``: one process per environment.
+        command: the command line recorded in ``run.json`` (default: this process's).
+        pretrain, pretrain_games: a teacher agent spec and its number of games for behaviour cloning
+            before self-play (override the ``[pretrain]`` settings; skipped when resuming).
+    """
+
+    game: str = "dorix"
+    game_options: dict = field(default_factory=dict)
+    total_steps: int | None = None
+    seed: int = 0
+    run_dir: str | None = None
+    config_file: str | None = None
+    sets: list = field(default_factory=list)
+    resume: str | None = None
+    save: str | None = None
+    progress_bar: bool = True
+    subproc: bool = False
+    command: str | None = None
+    pretrain: str | None = None
+    pretrain_games: int | None = None
+
+
+def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
+    """Train (or resume) and return ``(model, run_dir)``; see the module docstring and :class:`TrainSpec`.
+    ``train(TrainSpec(...))``, or ``train(game, game_options, total_steps=..., seed=..., ...)`` with the
+    fields of :class:`TrainSpec` as keywords."""
+    if not isinstance(spec, TrainSpec):
+        spec = TrainSpec(spec, dict(game_options or {}), **settings)
+    elif game_options is not None or settings:
+        raise TypeError("train(TrainSpec) takes no other argument")
+    game, game_options, seed, resume = spec.game, spec.game_options, spec.seed, spec.resume
     import torch
     from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
 
@@ -130,23 +157,23 @@ def train(game: str, game_options: dict, total_steps: int | None = None, seed: i
 
     torch.set_num_threads(1)
     warnings.filterwarnings("ignore", message="rich is experimental")  # SB3's progress bar (tqdm.rich)
-    cfg = load_config(game, game_options, config_file, sets)
-    if pretrain is not None:
-        cfg.setdefault("pretrain", {})["teacher"] = pretrain
-    if pretrain_games is not None:
-        cfg.setdefault("pretrain", {})["games"] = int(pretrain_games)
-    if pretrain is not None and "games" not in cfg["pretrain"]:
+    cfg = load_config(game, game_options, spec.config_file, spec.sets)
+    if spec.pretrain is not None:
+        cfg.setdefault("pretrain", {})["teacher"] = spec.pretrain
+    if spec.pretrain_games is not None:
+        cfg.setdefault("pretrain", {})["games"] = int(spec.pretrain_games)
+    if spec.pretrain is not None and "games" not in cfg["pretrain"]:
         from training.pretrain import DEFAULTS
 
         cfg["pretrain"]["games"] = DEFAULTS["games"]
     tr = cfg["train"]
-    total_steps = int(total_steps if total_steps is not None else tr.get("total_steps", 100000))
-    run = Path(run_dir or Path("runs") / run_name(game, game_options, seed))
+    total_steps = int(spec.total_steps if spec.total_steps is not None else tr.get("total_steps", 100000))
+    run = Path(spec.run_dir or Path("runs") / run_name(game, game_options, seed))
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
     algo = get_algorithm(tr.get("algorithm", "maskable_ppo"))
     n_envs = int(tr.get("n_envs", 8))
     # An algorithm that does not see the masks gets a random legal action for each illegal choice.
-    env = make_vec_env(game, game_options, cfg, seed, n_envs, subproc, "raise" if algo.uses_masks else "random")
+    env = make_vec_env(game, game_options, cfg, seed, n_envs, spec.subproc, "raise" if algo.uses_masks else "random")
     if resume:
         model = algo.load(resume, env=env)
         model.tensorboard_log = str(run / "tb")
@@ -171,10 +198,11 @@ def train(game: str, game_options: dict, total_steps: int | None = None, seed: i
         SnapshotCallback(int(tr.get("snapshot_every", 25000))),
     ])
     if remaining > 0:
-        model.learn(remaining, callback=callbacks, progress_bar=progress_bar, reset_num_timesteps=not resume,
+        model.learn(remaining, callback=callbacks, progress_bar=spec.progress_bar, reset_num_timesteps=not resume,
                     tb_log_name="run")
     wall = time.time() - start + float(previous.get("wall_time_s", 0.0))
     model.save(str(run / "final.zip"))
+    command = spec.command
     info = {
         "command": command or "python -m training.train " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
         "commands": previous.get("commands", []) + [command or " ".join(sys.argv)],  # every run that built it
@@ -189,8 +217,8 @@ def train(game: str, game_options: dict, total_steps: int | None = None, seed: i
     if pretrain_info is not None or "pretrain" in previous:
         info["pretrain"] = pretrain_info if pretrain_info is not None else previous["pretrain"]
     info_path.write_text(json.dumps(info, indent=2))
-    if save:
-        dest = Path(save)
+    if spec.save:
+        dest = Path(spec.save)
         dest.parent.mkdir(parents=True, exist_ok=True)
         ship_model(model, dest)
         (dest.parent / "run.json").write_text(json.dumps(info, indent=2))
@@ -208,23 +236,9 @@ def ship_model(model, dest: str | Path) -> Path:
     return Path(dest)
 
 
-def parse_options(items: list | None, players: int | None) -> dict:
-    options = {}
-    for item in items or []:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise SystemExit(f"--option takes key=value, got {item!r}")
-        options[key] = _parse_value(value)
-    if players is not None:
-        options["num_players"] = players
-    return options
-
-
 def main(argv: list | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", default="dorix", help="registered game name (default dorix)")
-    p.add_argument("--players", type=int, default=None, help="player count (games with a num_players option)")
-    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="other game option, e.g. max_turns=100")
+    add_game_arguments(p, choices=False)
     p.add_argument("--steps", type=int, default=None, help="total environment steps (default: config)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--config", default=None, help="extra TOML file merged over the game's defaults")
@@ -241,13 +255,13 @@ def main(argv: list | None = None) -> None:
     args = p.parse_args(argv)
     from envs.registry import make_game
 
-    options = parse_options(args.option, args.players)
+    options = game_options_of(args)
     make_game(args.game, **options)  # fail early on a bad game or option
     argv_text = " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
-    model, run = train(args.game, options, args.steps, args.seed, args.run_dir, args.config, args.set, args.resume,
-                       args.save, not args.no_progress, args.subproc,
-                       command=f"python -m training.train {argv_text}", pretrain=args.pretrain,
-                       pretrain_games=args.pretrain_games)
+    spec = TrainSpec(args.game, options, args.steps, args.seed, args.run_dir, args.config, args.set or [], args.resume,
+                     args.save, not args.no_progress, args.subproc, command=f"python -m training.train {argv_text}",
+                     pretrain=args.pretrain, pretrain_games=args.pretrain_games)
+    model, run = train(spec)
     print(f"trained {model.num_timesteps} steps; model: {run / 'final.zip'}; TensorBoard: tensorboard --logdir {run}")
 
 

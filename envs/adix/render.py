@@ -128,11 +128,9 @@ def _crown(draw, x: float, y: float, w: float, colour: tuple) -> None:
     draw.polygon(pts, fill=colour, outline=(90, 60, 10))
 
 
-def render_rgb(state, cell_px: int = 80) -> np.ndarray:
-    """The board as an RGB array: each cube a square of its owner's colour (a captain in a thick gold
-    frame with a crown), its active weapon drawn large in the middle (a green house for the shelter),
-    the letters of its north, east, south and west faces on its edges; the last action outlined; at
-    the side the pieces, the repeat limit (A9) in words and a key."""
+def render_canvas(state, cell_px: int = 80) -> BoardCanvas:
+    """The picture of :func:`render_rgb` as the :class:`BoardCanvas` it was drawn on (which also says
+    where each square lies: ``canvas.cell(square)``)."""
     d = state.data
     canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=360)
     draw = canvas.draw
@@ -198,4 +196,12 @@ def render_rgb(state, cell_px: int = 80) -> np.ndarray:
     y = canvas.panel_text(x, y, "edge letters: the side faces")
     draw.rectangle((x, y + 3, x + 22, y + 21), outline=LAST_MOVE, width=3)
     canvas.panel_text(x + 34, y + 2, "last action")
-    return canvas.to_array()
+    return canvas
+
+
+def render_rgb(state, cell_px: int = 80) -> np.ndarray:
+    """The board as an RGB array: each cube a square of its owner's colour (a captain in a thick gold
+    frame with a crown), its active weapon drawn large in the middle (a green house for the shelter),
+    the letters of its north, east, south and west faces on its edges; the last action outlined; at
+    the side the pieces, the repeat limit (A9) in words and a key."""
+    return render_canvas(state, cell_px).to_array()

@@ -83,12 +83,9 @@ def _winning_lines(state) -> list:
     return lines
 
 
-def render_rgb(state, cell_px: int = 104) -> np.ndarray:
-    """The board as an RGB array: each stack drawn as its pawns bottom to top (one bar per pawn in its
-    player's colour), with a badge in the top pawn's colour giving the height; last turn's orders as
-    thick arrows (orange for South, blue for North, their tails in the mover's colour, crossed out when
-    they cancelled); a line through any 3 aligned; a panel with the stack counts, the orders in
-    notation and a key."""
+def render_canvas(state, cell_px: int = 104) -> BoardCanvas:
+    """The picture of :func:`render_rgb` as the :class:`BoardCanvas` it was drawn on (which also says
+    where each square lies: ``canvas.cell(square)``)."""
     canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=300)
     draw = canvas.draw
     canvas.title(status(state))
@@ -130,4 +127,13 @@ def render_rgb(state, cell_px: int = 104) -> np.ndarray:
                       "badge: its height, in the colour\n"
                       "  of the top pawn (its owner)\n"
                       "arrows: last turn's orders" + ("\ngreen: 3 aligned" if aligned else ""))
-    return canvas.to_array()
+    return canvas
+
+
+def render_rgb(state, cell_px: int = 104) -> np.ndarray:
+    """The board as an RGB array: each stack drawn as its pawns bottom to top (one bar per pawn in its
+    player's colour), with a badge in the top pawn's colour giving the height; last turn's orders as
+    thick arrows (orange for South, blue for North, their tails in the mover's colour, crossed out when
+    they cancelled); a line through any 3 aligned; a panel with the stack counts, the orders in
+    notation and a key."""
+    return render_canvas(state, cell_px).to_array()

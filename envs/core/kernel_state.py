@@ -138,6 +138,11 @@ class KernelState(State):
     def render_rgb(self) -> np.ndarray:
         return self._renderer().render_rgb(self)
 
+    def render_canvas(self):
+        """The :class:`envs.core.rendering.BoardCanvas` that :meth:`render_rgb` draws on (its
+        ``cell(square)`` says where each square lies, e.g. to turn clicks into squares)."""
+        return self._renderer().render_canvas(self)
+
 
 def check_max_turns(max_turns) -> int:
     """The ``max_turns`` option as an int; :class:`GameOptionError` unless it is a positive integer."""

@@ -338,20 +338,18 @@ def main(argv=None) -> int:
     import argparse
     import sys
 
+    from envs.core.options import parse_options
     from envs.registry import game_names, make_game
 
     p = argparse.ArgumentParser(prog="python -m envs.core.replay", description=main.__doc__.split("\n")[0])
     p.add_argument("moves", help="a move list file in notation, or - for standard input")
     p.add_argument("--game", required=True, choices=game_names())
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (ints)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     p.add_argument("--start", default=None, help="the start position in notation (else the list's # start:)")
     p.add_argument("--gif", default=None, metavar="PATH", help="write the game as an animated GIF")
     p.add_argument("--duration-ms", type=int, default=700, help="time per frame")
     args = p.parse_args(argv)
-    options = {}
-    for item in args.option:
-        key, _, value = item.partition("=")
-        options[key] = int(value) if value.lstrip("-").isdigit() else value
+    options = parse_options(args.option)
     text = sys.stdin.read() if args.moves == "-" else open(args.moves).read()
     try:
         record = GameRecord.from_text(make_game(args.game, **options), text, start=args.start)

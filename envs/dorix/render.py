@@ -56,10 +56,9 @@ def render_text(state) -> str:
     return "\n".join(lines)
 
 
-def render_rgb(state, cell_px: int = 110) -> np.ndarray:
-    """The board as an RGB array: each stack drawn as its pawns bottom to top (one bar per pawn in its
-    seat's colour) with a badge in the top pawn's colour giving the height; the two long diagonals
-    outlined, the last move and a collapse highlighted; hands and a key at the side."""
+def render_canvas(state, cell_px: int = 110) -> BoardCanvas:
+    """The picture of :func:`render_rgb` as the :class:`BoardCanvas` it was drawn on (which also says
+    where each square lies: ``canvas.cell(square)``)."""
     d = state.data
     n = state.game.num_players
     canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=300, checkered=False)
@@ -94,4 +93,11 @@ def render_rgb(state, cell_px: int = 110) -> np.ndarray:
     for colour, what in key:
         canvas.draw.rectangle((x, y + 1, x + 22, y + 19), outline=colour, width=3)
         y = canvas.panel_text(x + 30, y, what)
-    return canvas.to_array()
+    return canvas
+
+
+def render_rgb(state, cell_px: int = 110) -> np.ndarray:
+    """The board as an RGB array: each stack drawn as its pawns bottom to top (one bar per pawn in its
+    seat's colour) with a badge in the top pawn's colour giving the height; the two long diagonals
+    outlined, the last move and a collapse highlighted; hands and a key at the side."""
+    return render_canvas(state, cell_px).to_array()

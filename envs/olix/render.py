@@ -89,11 +89,9 @@ def render_text(state) -> str:
     return "\n".join(lines)
 
 
-def render_rgb(state, cell_px: int = 52) -> np.ndarray:
-    """The grid as an RGB array: pawns as discs, the last one ringed in red; beside it the four score
-    columns (lowest value at the top), each value in large type, the cell holding the column's markers
-    outlined and the markers as discs in the players' colours; then the pawns left and columns held of
-    each player, and the patterns the last pawn made."""
+def render_canvas(state, cell_px: int = 52) -> BoardCanvas:
+    """The picture of :func:`render_rgb` as the :class:`BoardCanvas` it was drawn on (which also says
+    where each square lies: ``canvas.cell(square)``)."""
     d = state.data
     col_w, row_h = 80, 62
     canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=4 * col_w + 40, checkered=False)
@@ -146,4 +144,12 @@ def render_rgb(state, cell_px: int = 52) -> np.ndarray:
     if extra:
         draw.ellipse((x + 2, y + 2, x + 22, y + 22), outline=LAST_RING, width=4)
         canvas.panel_text(x + 32, y + 2, extra.replace(" by ", "\nby "))
-    return canvas.to_array()
+    return canvas
+
+
+def render_rgb(state, cell_px: int = 52) -> np.ndarray:
+    """The grid as an RGB array: pawns as discs, the last one ringed in red; beside it the four score
+    columns (lowest value at the top), each value in large type, the cell holding the column's markers
+    outlined and the markers as discs in the players' colours; then the pawns left and columns held of
+    each player, and the patterns the last pawn made."""
+    return render_canvas(state, cell_px).to_array()

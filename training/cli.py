@@ -1,0 +1,48 @@
+"""What every command line of the project shares: ``--game``, ``--players`` and ``--option KEY=VALUE``
+for the game, ``--set SECTION.KEY=VALUE`` for settings, and one reading of their values.
+
+A value is read as a Python literal when it is one (``3``, ``1e-4``, ``True``, ``[64, 64]``,
+``'text'``), ``true``/``false`` in any case as booleans, and as the plain string otherwise, so
+``--option max_turns=100`` gives the int 100 and ``--set algo.net_arch=[128,128]`` a list, in every
+command (train, evaluate, play, benchmarks; ``python -m envs.core.replay`` reads its options with the
+same :mod:`envs.core.options`, since ``envs`` never imports ``training``).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from envs.core.options import parse_assignment, parse_options, parse_value
+from envs.registry import game_names
+
+__all__ = ["add_game_arguments", "game_options_of", "parse_assignment", "parse_options", "parse_sets", "parse_value"]
+
+
+def parse_sets(items: list | None) -> list[tuple[str, str, object]]:
+    """``(section, key, value)`` of each ``--set SECTION.KEY=VALUE`` item."""
+    out = []
+    for item in items or []:
+        dotted, value = parse_assignment(item, "--set")
+        section, dot, key = dotted.partition(".")
+        if not dot or not section or not key:
+            raise SystemExit(f"--set takes section.key=value, got {item!r}")
+        out.append((section, key, value))
+    return out
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = "dorix", choices: bool = True) -> None:
+    """``--game``, ``--players`` and ``--option`` on ``parser`` (``default=None`` makes ``--game``
+    required)."""
+    kwargs = {"choices": game_names()} if choices else {}
+    if default is None:
+        parser.add_argument("--game", required=True, **kwargs, help="registered game name")
+    else:
+        parser.add_argument("--game", default=default, **kwargs, help=f"registered game name (default {default})")
+    parser.add_argument("--players", type=int, default=None, help="player count (games with a num_players option)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="another game option, e.g. max_turns=100")
+
+
+def game_options_of(args: argparse.Namespace) -> dict:
+    """The game options given by :func:`add_game_arguments`'s flags."""
+    return parse_options(args.option, args.players)
