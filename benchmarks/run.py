@@ -111,8 +111,11 @@ def pettingzoo_turns(make_env, seed: int, parallel: bool = False):
 
 def engine_turns(game, seed: int, clone: bool = False):
     """A function playing one random game on the raw engine (optionally cloning before each apply)."""
-    seats = range(game.info.num_seats)
     r = random.Random(seed).random
+
+    def pick(state, seat) -> int:
+        legal = state.legal_actions(seat)
+        return int(legal[int(r() * len(legal))])
 
     def one_game() -> int:
         state = game.new_initial_state()
@@ -120,15 +123,7 @@ def engine_turns(game, seed: int, clone: bool = False):
         while not state.is_terminal():
             if clone:
                 state = state.clone()
-            if game.info.simultaneous:
-                joint = []
-                for s in seats:
-                    legal = state.legal_actions(s)
-                    joint.append(int(legal[int(r() * len(legal))]) if len(legal) else 0)
-                state.apply_joint(joint, check=False)
-            else:
-                legal = state.legal_actions()
-                state.apply(int(legal[int(r() * len(legal))]), check=False)
+            state.apply_actions({s: pick(state, s) for s in state.current_seats()}, check=False)
             turns += 1
         return turns
 
