@@ -1,21 +1,21 @@
 """Registers every game with PettingZoo's and Gymnasium's registries (done on ``import envs``).
 
-* PettingZoo: ``pettingzoo.make("aec", "boardgames/dorix-v0", num_players=3)``, and for simultaneous
-  games also ``pettingzoo.make("parallel", "boardgames/barc-v0")``;
+* PettingZoo: ``pettingzoo.make("aec", "boardgames/dorix-v0", num_players=3)``, and for the games whose
+  seats act at once (:func:`envs.registry.parallel_games`) also ``pettingzoo.make("parallel", "boardgames/barc-v0")``;
 * Gymnasium (single-agent, the other seats played by opponents):
   ``gymnasium.make("boardgames/dorix-v0", game_options={"num_players": 3}, opponent="greedy")``;
 * Gymnasium vector: ``gymnasium.make_vec("boardgames/dorix-v0", num_envs=256)`` builds the compiled
   batch :class:`envs.vector.BatchedVectorEnv` (random opponents or a batch callback, autoreset in the
   same step); ``vectorization_mode="sync"`` or ``"async"`` vectorizes :class:`SingleAgentEnv` instead.
 
-Entry points are strings, so registering imports no game module.
+Entry points are strings; which games get a Parallel entry is read from their GameInfo.
 """
 
 from __future__ import annotations
 
 import gymnasium
 
-from envs.registry import ENV_MODULES, SIMULTANEOUS_GAMES
+from envs.registry import ENV_MODULES, parallel_games
 
 NAMESPACE = "boardgames"
 
@@ -35,7 +35,7 @@ def register_all() -> None:
         eid = env_id(name)
         if register is not None and eid not in aec_registry:
             register("aec", eid, entry_point=f"{module}:env")
-            if name in SIMULTANEOUS_GAMES:
+            if name in parallel_games():
                 register("parallel", eid, entry_point=f"{module}:parallel_env")
         if eid not in gymnasium.registry:
             gymnasium.register(

@@ -1,8 +1,9 @@
 """The list of games in the library: name -> environment module.
 
 Each module ``envs.<name>_v0`` provides ``make_game(**options) -> Game`` (the rules engine alone),
-``raw_env(**options)`` and ``env(**options)`` (PettingZoo AEC), and for simultaneous games
-``parallel_env(**options)`` (PettingZoo Parallel). Shared tests, training, evaluation and benchmarks
+``raw_env(**options)`` and ``env(**options)`` (PettingZoo AEC), and for the games whose seats act at
+once (``GameInfo.simultaneous``, see :func:`parallel_games`) ``parallel_env(**options)`` (PettingZoo
+Parallel). Shared tests, training, evaluation and benchmarks
 iterate over this registry, so a new game is added here once.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from functools import cache
 from types import ModuleType
 
 from envs.core.errors import GameOptionError
@@ -21,9 +23,6 @@ ENV_MODULES = {
     "adix": "envs.adix_v0",
     "barc": "envs.barc_v0",
 }
-
-# Games whose seats act at the same time (they also have a PettingZoo Parallel environment).
-SIMULTANEOUS_GAMES = {"barc"}
 
 
 def game_names() -> list[str]:
@@ -51,3 +50,20 @@ def make_game(name: str, **options) -> Game:
     if unknown:
         raise GameOptionError(f"{name} has no option {', '.join(map(repr, unknown))}; its options: {', '.join(known)}")
     return env_module(name).make_game(**options)
+
+
+@cache
+def _acts_at_once(name: str) -> bool:
+    return bool(make_game(name).info.simultaneous)
+
+
+def parallel_games() -> frozenset[str]:
+    """The games with a PettingZoo Parallel environment: those whose seats act at once, as their
+    :class:`~envs.core.game.GameInfo` says (with their default options)."""
+    return frozenset(name for name in ENV_MODULES if _acts_at_once(name))
+
+
+def __getattr__(attr: str):
+    if attr == "SIMULTANEOUS_GAMES":  # the former constant, now derived from GameInfo
+        return set(parallel_games())
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")

@@ -22,8 +22,8 @@ How the learner's episode is built (the rules of self-play every trainer here re
   and it arrives on the transition of the learner's last action, whichever seat made the move that
   ended the game (a loss on the opponent's reply gives -1 on the learner's last step). A game ended
   by the turn limit sets ``truncated`` (reward 0), a real ending sets ``terminated``.
-* **Simultaneous games.** The other seats' actions are drawn from the same state the learner saw,
-  before anything is applied, then the joint action is played with ``apply_joint``.
+* **Seats acting at once** (Barc duel): the other seats' actions are drawn from the same state the
+  learner saw, before anything is applied, then the whole decision is played with ``apply_actions``.
 * **Masks.** :meth:`action_masks` (used by sb3-contrib's MaskablePPO, also through vectorized
   environments) and ``info["action_mask"]`` give the learner's legal actions. Illegal actions are
   not hidden: by default (``illegal_actions="raise"``) ``step`` raises
@@ -43,34 +43,23 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from envs.core.errors import GameOptionError
 from envs.core.game import Game, State
+from envs.core.play import decide, play_game
 
 Policy = Callable[[State, int], int]
 
 
-class RandomPolicy:
-    """Uniform random legal action; uses the generator given to :meth:`seed` (or its own)."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
-
-    def seed(self, seed: int | None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def __call__(self, state: State, seat: int) -> int:
-        return int(self.rng.choice(np.flatnonzero(state.legal_mask(seat))))
-
-
 def resolve_policy(policy, game: Game):
-    """A policy object from ``"random"``, ``"greedy"``, ``"mcts"``, a callable or a pool."""
+    """A policy object from a baseline agent's spec (``"random"``, ``"greedy"``, ``"mcts"``,
+    ``"mcts:<simulations>"``: :func:`envs.agents.make_baseline_agent`), a callable or a pool."""
     if isinstance(policy, str):
-        if policy == "random":
-            return RandomPolicy()
-        from training.agents import make_agent  # lazy: training depends on envs, not the reverse
+        from envs.agents import make_baseline_agent  # lazy: it loads every game's heuristic
 
-        return make_agent(policy, game)
+        try:
+            return make_baseline_agent(policy, game)
+        except ValueError as e:
+            raise ValueError(f"{e} (a saved model: pass training.agents.make_agent(path, game))") from None
     if policy is None or callable(policy) or hasattr(policy, "sample"):
         return policy
     raise TypeError(f"an opponent is 'random', 'greedy', a callable (state, seat) -> action or a pool, got {policy!r}")
@@ -112,11 +101,11 @@ class SingleAgentEnv(gymnasium.Env):
         self.game = game if isinstance(game, Game) else make_game(game, **self.game_options)
         info = self.game.info
         if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
-            raise ValueError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat}")
+            raise GameOptionError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+            raise GameOptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         if illegal_actions not in ("raise", "random"):
-            raise ValueError(f"illegal_actions must be 'raise' or 'random', got {illegal_actions!r}")
+            raise GameOptionError(f"illegal_actions must be 'raise' or 'random', got {illegal_actions!r}")
         self.illegal_actions = illegal_actions
         self.render_mode = render_mode
         self.fixed_seat = learner_seat
@@ -182,14 +171,13 @@ class SingleAgentEnv(gymnasium.Env):
             ok = isinstance(a, (int, np.integer)) and not isinstance(a, bool) and 0 <= a < mask.shape[0] and mask[a]
             if not ok:
                 action, replaced = int(self.np_random.choice(np.flatnonzero(mask))), True
-        if self.game.info.simultaneous:
-            # Every other seat chooses from the same state the learner saw.
-            actions = [0] * self.game.info.num_seats
-            for seat in state.current_seats():
-                actions[seat] = action if seat == self.learner_seat else self._policy_for(seat)(state, seat)
-            state.apply_joint(actions)
-        else:
-            state.apply(action)
+        # Every other seat acting now chooses from the same state the learner saw; then all play at once.
+        learner = self.learner_seat
+
+        def learner_move(_state, _seat):
+            return action
+
+        state.apply_actions(decide(state, lambda seat: learner_move if seat == learner else self._policy_for(seat)))
         self._play_others()
         reward = 0.0
         terminated = truncated = False
@@ -204,17 +192,8 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _play_others(self) -> None:
         """Play the other seats until the learner must act or the game is over."""
-        state = self.state
-        while not state.is_terminal():
-            seats = state.current_seats()
-            if self.learner_seat in seats:
-                return
-            if self.game.info.simultaneous:
-                state.apply_joint([self._policy_for(s)(state, s) if s in seats else 0
-                                   for s in range(self.game.info.num_seats)])
-            else:
-                seat = seats[0]
-                state.apply(self._policy_for(seat)(state, seat))
+        learner = self.learner_seat
+        play_game(self.state, self._policy_for, until=lambda state: learner in state.current_seats())
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False once the game is over)."""
