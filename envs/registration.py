@@ -27,13 +27,11 @@ def env_id(name: str) -> str:
 
 def register_all() -> None:
     """Register every game in ``envs.registry`` once."""
-    try:
-        from pettingzoo.env_registry.registration import aec_registry, register
-    except ImportError:  # PettingZoo < 1.27 has no registry
-        register = None
+    from pettingzoo.env_registry.registration import aec_registry, register  # PettingZoo >= 1.27
+
     for name, module in ENV_MODULES.items():
         eid = env_id(name)
-        if register is not None and eid not in aec_registry:
+        if eid not in aec_registry:
             register("aec", eid, entry_point=f"{module}:env")
             if name in parallel_games():
                 register("parallel", eid, entry_point=f"{module}:parallel_env")

@@ -19,6 +19,7 @@ from envs.core.errors import GameOptionError, IllegalActionError, NotationError
 from envs.core.game import GameInfo
 from envs.core.kernel_state import KernelGame, KernelState, check_max_turns
 from envs.core.squares import BoardSquares, parse_int, split_position
+from envs.dorix import observe as O
 from envs.dorix import rules as R
 
 DEFAULT_MAX_TURNS = 200
@@ -39,7 +40,7 @@ class DorixGame(KernelGame):
             name="dorix",
             num_seats=self.num_players,
             num_actions=R.NUM_ACTIONS,
-            observation_shape=(R.SIZE, R.SIZE, R.obs_channels(self.num_players)),
+            observation_shape=(R.SIZE, R.SIZE, O.obs_channels(self.num_players)),
             max_turns=self.max_turns,
             teams=teams,
             options={"num_players": self.num_players, "max_turns": self.max_turns},
@@ -54,12 +55,8 @@ class DorixState(KernelState):
 
     __slots__ = ()
     rules = R
+    encoder = O
     render_module = "envs.dorix.render"
-
-    @property
-    def winner_side(self) -> int:
-        """The winning side (team at 4 players, seat otherwise), -1 when none: :attr:`winner`."""
-        return self.winner
 
     # board access -----------------------------------------------------------------------------
     def stack(self, square: int | str) -> list:
@@ -142,7 +139,7 @@ class DorixState(KernelState):
             assert counts[s] + hand == per, f"seat {s}: {counts[s]} on board + {hand} in hand != {per}"
         if not self.is_terminal():
             assert self.legal_mask().any(), "the seat to act has no legal action"
-        if d[R.PHASE] == R.OVER and not d[R.TRUNCATED] and d[R.WINNER] >= 0:
+        if d[R.OVER] and not d[R.TRUNCATED] and d[R.WINNER] >= 0:
             assert R.diagonal_winner(d) == d[R.WINNER], "the winner does not hold a diagonal"
 
 
@@ -187,7 +184,7 @@ def _write_position(state: DorixState) -> str:
         src = int(d[R.SOURCE])
         targets = [SQ.name(R.NEIGHBOURS[src, k]) for k in range(4) if d[R.TARGETS + k]]
         parts.append(f"collapse={SQ.name(src)}:{int(d[R.LEFT])}:{','.join(targets)}")
-    if d[R.PHASE] == R.OVER:
+    if d[R.OVER]:
         parts.append(state.over_field())
     return " ".join(parts)
 
@@ -259,7 +256,8 @@ def _parse_collapse(data: np.ndarray, value: str) -> None:
 
 
 def _parse_over(data: np.ndarray, value: str, n: int) -> None:
-    data[R.PHASE] = R.OVER
+    data[R.OVER] = 1
+    data[R.PHASE] = R.PLAY  # a collapse= field of an ended game is not written back
     if value == "limit":
         data[R.TRUNCATED] = 1
     elif value.startswith("win:"):
