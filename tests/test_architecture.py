@@ -113,7 +113,9 @@ def test_training_never_imports_benchmarks():
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_import_cycle(package):
     graph = import_graph()
-    sub = {m: {d for d in deps if d.split(".")[0] == package} for m, deps in graph.items() if m.split(".")[0] == package}
+    sub = {
+        m: {d for d in deps if d.split(".")[0] == package} for m, deps in graph.items() if m.split(".")[0] == package
+    }
     cycle = find_cycle(sub)
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
 

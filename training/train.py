@@ -27,11 +27,10 @@ import json
 import shlex
 import sys
 import time
+import tomllib
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import tomllib
 
 from training.cli import add_game_arguments, game_options_of, parse_sets
 
