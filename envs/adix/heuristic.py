@@ -1,0 +1,13 @@
+"""ADIX's position score for the greedy agent (:mod:`envs.agents.greedy`)."""
+
+from __future__ import annotations
+
+from envs.adix.game import AdixState
+
+
+def heuristic(state: AdixState, seat: int) -> float:
+    """Material, own minus the opponent's: 5 per captain (captains decide the game) and 1 per teammate
+    on the board. Higher is better for ``seat``."""
+    own_captains, own_mates = state.pieces(seat)
+    opp_captains, opp_mates = state.pieces(1 - seat)
+    return 5.0 * (own_captains - opp_captains) + (own_mates - opp_mates)

@@ -1,0 +1,34 @@
+"""The agent interface: ``agent.act(state, seat) -> action``, also ``agent(state, seat)``.
+
+An agent is any callable ``(state, seat) -> action`` (what :func:`envs.core.play.play_game` and the
+opponents of :class:`envs.core.single_agent.SingleAgentEnv` take); :class:`Agent` adds a seeded random
+generator. Agents never modify the state they are given.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.game import State
+
+
+class Agent:
+    """Chooses an action for a seat. Subclasses implement :meth:`act`."""
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed the agent's random generator."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, state: State, seat: int) -> int:
+        raise NotImplementedError
+
+    def __call__(self, state: State, seat: int) -> int:
+        return self.act(state, seat)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"

@@ -1,0 +1,89 @@
+"""The greedy agent: one-move lookahead with each game's heuristic (``envs/<game>/heuristic.py``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from envs.adix.heuristic import heuristic as _adix
+from envs.agents.base import Agent
+from envs.barc.heuristic import heuristic as _barc
+from envs.core.game import Game, State
+from envs.dorix.heuristic import heuristic as _dorix
+from envs.olix.heuristic import heuristic as _olix
+
+HEURISTICS: dict[str, Callable[[State, int], float]] = {
+    "dorix": _dorix,
+    "olix": _olix,
+    "adix": _adix,
+    "barc": _barc,
+}
+"""Per-game position scores for the greedy agent: ``heuristic(state, seat) -> float``, higher is
+better for ``seat``. Games not listed use 0 (the greedy agent then only looks for wins)."""
+
+
+class GreedyAgent(Agent):
+    """One-move lookahead: an immediate win if any, else the best heuristic score (random tie-break).
+
+    Each own action is played together with the actions of the other seats that act at the same time
+    (simultaneous games): ``samples`` draws of theirs, uniform over their legal actions, drawn once per
+    decision (the same draws for every own action); the action's value is its average over them. When
+    no other seat acts now (turn-based games) there is one draw, with no action in it.
+
+    Args:
+        game: the game, to take its heuristic from :data:`HEURISTICS` (else looked up per state).
+        seed: seeds the draws and the tie-break.
+        heuristic: ``heuristic(state, seat) -> float`` instead of the game's.
+    """
+
+    samples = 4
+
+    name = "greedy"
+
+    def __init__(self, game: Game | None = None, seed: int | None = None, heuristic=None):
+        super().__init__(seed)
+        self.heuristic = heuristic
+        if heuristic is None and game is not None:
+            self.heuristic = HEURISTICS.get(game.info.name)
+
+    def act(self, state: State, seat: int) -> int:
+        best = self.choices(state, seat)
+        if len(best) == 1 and state.legal_mask(seat).sum() == 1:
+            return best[0]
+        return int(self.rng.choice(best))
+
+    def choices(self, state: State, seat: int) -> list:
+        """The actions :meth:`act` chooses from (the best-scoring ones, ties included): the target
+        distribution when a policy imitates the greedy agent (``training.pretrain``)."""
+        heuristic = self.heuristic or HEURISTICS.get(state.game.info.name)
+        actions = np.flatnonzero(state.legal_mask(seat))
+        if len(actions) == 1:
+            return [int(actions[0])]
+        draws = self._draw_others(state, seat)
+        best, best_value = [], -math.inf
+        for a in actions:
+            value = 0.0
+            for others in draws:
+                child = state.clone()
+                child.apply_actions({**others, seat: int(a)}, check=False)
+                if child.is_terminal():
+                    value += 1000.0 * float(child.returns()[seat])
+                else:
+                    value += heuristic(child, seat) if heuristic else 0.0
+            value /= len(draws)
+            if value > best_value + 1e-9:
+                best, best_value = [int(a)], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(int(a))
+        return best
+
+    def _draw_others(self, state: State, seat: int) -> list:
+        """``samples`` decisions ``{seat: action}`` of the other seats acting now, each seat's action
+        uniform over its legal ones (drawn sample by sample, seat by seat in the order of
+        ``current_seats()``); ``[{}]`` when no other seat acts now."""
+        legal = {s: np.flatnonzero(state.legal_mask(s)) for s in state.current_seats() if s != seat}
+        if not legal:
+            return [{}]
+        return [{s: int(self.rng.choice(actions)) for s, actions in legal.items()} for _ in range(self.samples)]

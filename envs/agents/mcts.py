@@ -1,0 +1,138 @@
+"""The MCTS agent: UCT with random rollouts on the engine (``clone()`` + ``apply_actions``).
+
+Simultaneous games run decoupled UCT: at a node each acting seat keeps its own statistics per action
+and picks its action by UCB independently; the children are keyed by the joint action.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from envs.agents.base import Agent
+from envs.core.game import State
+
+
+class _Node:
+    __slots__ = ("visits", "value", "children", "untried", "seat", "stats")
+
+    def __init__(self, state: State, rng: np.random.Generator):
+        self.visits = 0
+        self.value = None  # sum of returns per seat of the playouts through this node
+        self.children: dict = {}
+        seats = state.current_seats()
+        self.seat = seats[0] if len(seats) == 1 else -1
+        if state.is_terminal():
+            self.untried = []
+        elif state.game.info.simultaneous:
+            self.untried = None
+            # decoupled UCT: per acting seat, its legal actions and {action: (visits, summed value)}
+            self.stats = {s: (np.flatnonzero(state.legal_mask(s)), {}) for s in seats}
+        else:
+            self.untried = list(rng.permutation(np.flatnonzero(state.legal_mask(self.seat))))
+
+
+class MCTSAgent(Agent):
+    """UCT with random rollouts (decoupled UCT for simultaneous games).
+
+    Args:
+        simulations: playouts per move.
+        c: exploration constant of UCB1 on values in [-1, 1].
+        rollout_limit: stop a rollout after this many moves and score it 0 (None: play to the end).
+        seed: seeds the search.
+    """
+
+    name = "mcts"
+
+    def __init__(self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = None,
+                 seed: int | None = None):
+        super().__init__(seed)
+        self.simulations = int(simulations)
+        self.c = float(c)
+        self.rollout_limit = rollout_limit
+        self.name = f"mcts{self.simulations}"
+
+    def act(self, state: State, seat: int) -> int:
+        actions = np.flatnonzero(state.legal_mask(seat))
+        if len(actions) == 1:
+            return int(actions[0])
+        root = _Node(state, self.rng)
+        for _ in range(self.simulations):
+            self._simulate(root, state.clone())
+        if state.game.info.simultaneous:
+            _, table = root.stats[seat]
+            return int(max(table, key=lambda a: table[a][0]))
+        return int(max(root.children, key=lambda a: root.children[a].visits))
+
+    def _simulate(self, node: _Node, state: State) -> np.ndarray:
+        """One playout from ``node`` (whose position ``state`` is, modified in place); returns its
+        result per seat after adding it to the statistics along the path."""
+        if state.is_terminal():
+            result = state.returns().astype(np.float64)
+        elif state.game.info.simultaneous:
+            joint = []
+            for s in range(state.game.info.num_seats):
+                if s not in node.stats:
+                    joint.append(0)
+                    continue
+                legal, table = node.stats[s]
+                untried = [a for a in legal if a not in table]
+                if untried:
+                    joint.append(int(self.rng.choice(untried)))
+                else:
+                    joint.append(self._ucb(table, node.visits))
+            key = tuple(joint)
+            child = node.children.get(key)
+            state.apply_actions(joint, check=False)
+            if child is None:
+                node.children[key] = _Node(state, self.rng)
+                result = self._rollout(state)
+            else:
+                result = self._simulate(child, state)
+            for s in node.stats:
+                _, table = node.stats[s]
+                v, w = table.get(joint[s], (0, 0.0))
+                table[joint[s]] = (v + 1, w + result[s])
+        elif node.untried:
+            action = int(node.untried.pop())
+            state.apply_actions({node.seat: action}, check=False)
+            child = _Node(state, self.rng)
+            node.children[action] = child
+            result = self._rollout(state)
+            child.visits += 1
+            child.value = result.copy()
+        else:
+            seat = node.seat
+            table = {a: (ch.visits, ch.value[seat]) for a, ch in node.children.items()}
+            action = self._ucb(table, node.visits)
+            state.apply_actions({seat: action}, check=False)
+            child = node.children[action]
+            result = self._simulate(child, state)
+        node.visits += 1
+        node.value = result.copy() if node.value is None else node.value + result
+        return result
+
+    def _ucb(self, table: dict, parent_visits: int) -> int:
+        """The action of ``table`` ({action: (visits, summed value)}) with the best UCB1 score (a tiny
+        random term breaks ties)."""
+        log_n = math.log(max(parent_visits, 1))
+        best, best_score = None, -math.inf
+        for a, (v, w) in table.items():
+            score = w / v + self.c * math.sqrt(log_n / v) + 1e-6 * self.rng.random()
+            if score > best_score:
+                best, best_score = a, score
+        return int(best)
+
+    def _rollout(self, state: State) -> np.ndarray:
+        """Uniformly random decisions to the end (or to ``rollout_limit``, scored 0); the returns."""
+        rng = self.rng
+        steps = 0
+        seats = state.current_seats()  # empty once the game is over
+        while seats:
+            if self.rollout_limit is not None and steps >= self.rollout_limit:
+                return np.zeros(state.game.info.num_seats)
+            state.apply_actions({s: int(rng.choice(np.flatnonzero(state.legal_mask(s)))) for s in seats}, check=False)
+            steps += 1
+            seats = state.current_seats()
+        return state.returns().astype(np.float64)
