@@ -31,17 +31,10 @@ class BatchedVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(
-        self,
-        game="dorix",
-        num_envs: int = 64,
-        game_options: dict | None = None,
-        opponent="random",
-        learner_seat: int | None = None,
-    ):
-        self.batch = LearnerBatch(
-            game, num_envs, game_options=game_options, opponent=opponent, learner_seat=learner_seat
-        )
+    def __init__(self, game="dorix", num_envs: int = 64, **options):
+        """``options``: the keywords of :class:`LearnerBatch` (``game_options``, ``opponent``,
+        ``learner_seat``, ``seed``)."""
+        self.batch = LearnerBatch(game, num_envs, **options)
         b = self.batch
         self.num_envs = b.num_games
         self.single_observation_space = spaces.Box(0.0, 1.0, shape=b.obs_shape, dtype=np.float32)

@@ -24,18 +24,10 @@ class BatchedVecEnv(VecEnv):
     """SB3 vector environment of ``num_envs`` games of ``game`` (see :class:`LearnerBatch` for
     ``game_options``, ``opponent`` and ``learner_seat``)."""
 
-    def __init__(
-        self,
-        game="dorix",
-        num_envs: int = 64,
-        game_options: dict | None = None,
-        opponent="random",
-        learner_seat: int | None = None,
-        seed: int | None = None,
-    ):
-        self.batch = LearnerBatch(
-            game, num_envs, game_options=game_options, opponent=opponent, learner_seat=learner_seat, seed=seed
-        )
+    def __init__(self, game="dorix", num_envs: int = 64, **options):
+        """``options``: the keywords of :class:`LearnerBatch` (``game_options``, ``opponent``,
+        ``learner_seat``, ``seed``)."""
+        self.batch = LearnerBatch(game, num_envs, **options)
         b = self.batch
         self.render_mode = None
         super().__init__(

@@ -3,12 +3,9 @@ notation (round trips and errors), and random playouts with the game's invariant
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 import pytest
 from adix_helpers import notation, play, position
-from pettingzoo.test import api_test, render_test, seed_test
 
 from envs import adix_v0
 from envs.adix import rules as R
@@ -21,16 +18,7 @@ KINGS = "Crps@a1 crps@i9 thps@i7"
 # --- PettingZoo ---------------------------------------------------------------------------------
 
 
-def test_api_test():
-    api_test(adix_v0.env(), num_cycles=1000)
-
-
-def test_seed_test():
-    seed_test(adix_v0.env, num_cycles=100)
-
-
-def test_render_test():
-    render_test(partial(adix_v0.env))
+# api_test, seed_test and render_test run for every game in tests/test_conformance.py.
 
 
 def test_env_spaces_and_start_from_a_position():

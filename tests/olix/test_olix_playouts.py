@@ -10,11 +10,9 @@ from ruling O5 (one marker per player and column, markers below a column's highe
 from __future__ import annotations
 
 import time
-from functools import partial
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
 
 from envs import olix_v0
 from envs.olix.game import OlixGame
@@ -227,16 +225,7 @@ def test_a_random_game_takes_well_under_a_millisecond_per_move():
     assert per_move < 2.5e-4, f"{per_move * 1e6:.0f} us per move"
 
 
-def test_pettingzoo_api_test():
-    api_test(olix_v0.env(), num_cycles=1000)
-
-
-def test_pettingzoo_seed_test():
-    seed_test(olix_v0.env, num_cycles=100)
-
-
-def test_pettingzoo_render_test():
-    render_test(partial(olix_v0.env))
+# api_test, seed_test and render_test run for every game in tests/test_conformance.py.
 
 
 def test_env_reset_from_a_position_and_render_modes():
