@@ -1,0 +1,104 @@
+"""The timed loops of the benchmark: random legal play through each of our interfaces (the PettingZoo
+API, the raw engine with or without a clone per move, the batched environments, compiled playouts),
+each as a function that plays some turns and says how many, and the timer that runs them."""
+
+from __future__ import annotations
+
+import random
+import time
+
+
+def timed(step_fn, seconds: float) -> float:
+    """Call ``step_fn()`` (which returns how many turns it played) until ``seconds`` pass; turns/s."""
+    step_fn()  # warm-up: compile and fill caches
+    turns, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        turns += step_fn()
+    return turns / (time.perf_counter() - start)
+
+
+def picker(seed: int):
+    """``pick(mask_or_indices)``: a uniformly random legal action, cheap (the same for us and for peers)."""
+    r = random.Random(seed).random
+
+    def pick(mask) -> int:
+        legal = mask.nonzero()[0]
+        return int(legal[int(r() * len(legal))])
+
+    return pick
+
+
+def pettingzoo_turns(make_env, seed: int, parallel: bool = False):
+    """A function playing one random game through the PettingZoo API, returning its number of turns."""
+    env = make_env()
+    pick = picker(seed)
+    seeds = iter([seed])  # seeded once, as a user's loop does: later resets continue the sequence
+
+    def one_game() -> int:
+        turns = 0
+        if parallel:
+            obs, _ = env.reset(seed=next(seeds, None))
+            while env.agents:
+                obs, *_ = env.step({a: pick(obs[a]["action_mask"]) for a in env.agents})
+                turns += 1
+            return turns
+        env.reset(seed=next(seeds, None))
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                action = pick(obs["action_mask"])
+                turns += 1
+            env.step(action)
+        return turns
+
+    return one_game
+
+
+def engine_turns(game, seed: int, clone: bool = False):
+    """A function playing one random game on the raw engine (optionally cloning before each apply)."""
+    r = random.Random(seed).random
+
+    def pick(state, seat) -> int:
+        legal = state.legal_actions(seat)
+        return int(legal[int(r() * len(legal))])
+
+    def one_game() -> int:
+        state = game.new_initial_state()
+        turns = 0
+        while not state.is_terminal():
+            if clone:
+                state = state.clone()
+            state.apply_actions({s: pick(state, s) for s in state.current_seats()}, check=False)
+            turns += 1
+        return turns
+
+    return one_game
+
+
+def batched_turns(game, size: int, observe: bool = True, threads: bool = False):
+    """A function stepping a BatchedGames of ``size`` games with random legal actions; turns played."""
+    from envs.vector import BatchedGames
+
+    batch = BatchedGames(game, size, observe=observe, seed=0, threads=threads)
+    steps = max(1, 2048 // size)
+
+    def some_steps() -> int:
+        for _ in range(steps):
+            batch.step(batch.random_actions())
+        return steps * size
+
+    return some_steps
+
+
+def compiled_playouts(game, size: int = 1024, turns: int = 64):
+    from envs.vector import BatchedGames
+
+    batch = BatchedGames(game, size, observe=False, seed=0)
+
+    def some_turns() -> int:
+        batch.random_playouts(turns)
+        return turns * size
+
+    return some_turns

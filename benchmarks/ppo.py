@@ -1,0 +1,57 @@
+"""MaskablePPO frames per second with the batched SB3 VecEnv against SB3's DummyVecEnv of single
+environments (same settings, random opponents, one torch thread)."""
+
+from __future__ import annotations
+
+import time
+
+# Large-batch PPO, the setting batched environments are for: 128 games, 4096 frames per rollout.
+PPO_SETTINGS = dict(n_steps=32, batch_size=2048, n_epochs=2, learning_rate=3e-4, policy_kwargs={"net_arch": [64, 64]})
+
+
+def ppo_frames_per_second(
+    game_name: str, frames: int, n_envs: int = 128, settings: dict | None = None, rounds: int = 1
+) -> dict:
+    """MaskablePPO frames/s with the batched VecEnv and with DummyVecEnv of single envs (same settings,
+    random opponents, one torch thread); the clock runs over ``learn(frames)`` after a warm-up. Also
+    ``rollout``: frames/s of acting alone (masked policy inference + environment steps, no gradient
+    step), the part of training an environment can speed up."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from envs.core.single_agent import SingleAgentEnv
+    from envs.vector.sb3 import BatchedVecEnv
+
+    settings = dict(settings or PPO_SETTINGS)
+    torch.set_num_threads(1)
+    result = {
+        "n_envs": n_envs,
+        "frames": frames,
+        **{k: v for k, v in settings.items() if k != "policy_kwargs"},
+        "net_arch": settings["policy_kwargs"]["net_arch"],
+    }
+    makers = {
+        "batched": lambda: BatchedVecEnv(game_name, n_envs, seed=0),
+        "dummy": lambda: DummyVecEnv([lambda: SingleAgentEnv(game_name) for _ in range(n_envs)]),
+    }
+    venvs = {name: make() for name, make in makers.items()}
+    for venv in venvs.values():
+        MaskablePPO("MlpPolicy", venv, seed=0, **settings).learn(n_envs * settings["n_steps"])  # warm-up
+    for _ in range(rounds):  # alternating, the best of each kept (see main)
+        for name, venv in venvs.items():
+            model = MaskablePPO("MlpPolicy", venv, seed=0, **settings)
+            start = time.perf_counter()
+            model.learn(frames)
+            result[name] = max(result.get(name, 0.0), model.num_timesteps / (time.perf_counter() - start))
+            obs, steps = venv.reset(), max(1, frames // (4 * n_envs))
+            start = time.perf_counter()
+            for _ in range(steps):
+                actions, _ = model.predict(obs, action_masks=get_action_masks(venv))
+                obs, *_ = venv.step(actions)
+            key = f"{name} rollout"
+            result[key] = max(result.get(key, 0.0), steps * n_envs / (time.perf_counter() - start))
+    result["ratio"] = result["batched"] / result["dummy"]
+    result["rollout ratio"] = result["batched rollout"] / result["dummy rollout"]
+    return result
