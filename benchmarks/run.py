@@ -38,7 +38,7 @@ import json
 import os
 import platform
 
-from benchmarks.loops import timed, batched_turns, compiled_playouts, engine_turns, pettingzoo_turns
+from benchmarks.loops import batched_turns, compiled_playouts, engine_turns, pettingzoo_turns, timed
 from benchmarks.peers import peer_tasks
 from benchmarks.ppo import PPO_SETTINGS, ppo_frames_per_second
 from envs.registry import env_module, game_names
