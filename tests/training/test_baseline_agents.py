@@ -3,8 +3,10 @@
 import numpy as np
 import pytest
 
+from envs.agents import GreedyAgent, MCTSAgent, RandomAgent
+from envs.core.play import decide
 from envs.registry import game_names, make_game
-from training.agents import GreedyAgent, MCTSAgent, RandomAgent, make_agent
+from training.agents import make_agent
 from training.evaluate import play_match, wilson_interval
 
 # seat 1 to move tops a1, b2, c3 of the a1-d4 diagonal: d4 wins at once.
@@ -28,11 +30,7 @@ def test_every_agent_plays_legal_moves_on_every_game(name):
         for _ in range(6):
             if state.is_terminal():
                 break
-            seats = state.current_seats()
-            if game.info.simultaneous:
-                state.apply_joint([agent(state, s) if s in seats else 0 for s in range(game.info.num_seats)])
-            else:
-                state.apply(agent(state, seats[0]))  # checked: raises on an illegal action
+            state.apply_actions(decide(state, [agent] * game.info.num_seats))  # checked: raises if illegal
 
 
 def test_greedy_beats_random_at_dorix():
