@@ -8,7 +8,7 @@ For each game (its default options; every option set of its ``CONFORMANCE_OPTION
 ``--all-options``) it prints turns per second of uniformly random legal play through
 
 * (a) ``pettingzoo``: the PettingZoo API as a user's loop drives it (AEC: ``agent_iter`` / ``last`` /
-  ``step``; simultaneous games: the Parallel API, one joint turn per ``step``);
+  ``step``; the games with a Parallel environment: the Parallel API, one turn of every seat per ``step``);
 * (b) ``engine``: the raw engine in Python (``legal_actions`` + ``apply`` on the Game/State interface);
 * (c) ``batched N``: :class:`envs.vector.BatchedGames` at each batch size N, one compiled call per step
   of all N games, masks and observations refreshed (random actions drawn by its compiled sampler);
@@ -41,7 +41,7 @@ import platform
 from benchmarks.loops import batched_turns, compiled_playouts, engine_turns, pettingzoo_turns, timed
 from benchmarks.peers import peer_tasks
 from benchmarks.ppo import PPO_SETTINGS, ppo_frames_per_second
-from envs.registry import env_module, game_names
+from envs.registry import env_module, game_names, parallel_games
 
 # Targets of issue 8 (ratios to peers measured in the same run).
 TARGETS = {
@@ -86,16 +86,16 @@ def main(argv=None) -> dict:
         module = env_module(name)
         for options in module.CONFORMANCE_OPTIONS if args.all_options else [{}]:
             game = module.make_game(**options)
-            simultaneous = game.info.simultaneous
+            parallel = name in parallel_games()
             make = (
                 (lambda m=module, o=options: m.parallel_env(**o))
-                if simultaneous
+                if parallel
                 else (lambda m=module, o=options: m.env(**o))
             )
             row = {"game": _label(name, options), "name": name, "options": options}
             rows.append(row)
             tasks += [
-                (row, "pettingzoo", pettingzoo_turns(make, 0, parallel=simultaneous)),
+                (row, "pettingzoo", pettingzoo_turns(make, 0, parallel=parallel)),
                 (row, "engine", engine_turns(game, 0)),
                 (row, "clone_apply", engine_turns(game, 0, clone=True)),
             ]
