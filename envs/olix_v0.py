@@ -1,12 +1,12 @@
 """Olix: Reiner Knizia's placement game on an 11x11 grid, for 2 players.
 
-| Import             | ``from envs import olix_v0``                           |
-|--------------------|--------------------------------------------------------|
-| Actions            | Discrete(121), masked                                  |
-| Parallel API       | No (AEC; turn-based)                                   |
-| Agents             | ``player_0`` (moves first), ``player_1``               |
-| Observation shape  | (11, 11, 37), float32 in [0, 1]                        |
-| Rewards            | +1 win, -1 loss, 0 draw/truncation                     |
+| Import            | `from envs import olix_v0`           |
+|-------------------|--------------------------------------|
+| Actions           | Discrete(121), masked                |
+| Parallel API      | No (AEC; turn-based)                 |
+| Agents            | `player_0` (moves first), `player_1` |
+| Observation shape | (11, 11, 37), float32 in [0, 1]      |
+| Rewards           | +1 win, -1 loss, 0 draw/truncation   |
 
 Players take turns placing one of their 46 pawns on an empty cell. A pawn that creates or extends a
 pattern of the player's own pawns scores it on the pattern's column: O (a rectangle's border, pawns
@@ -14,36 +14,35 @@ of either colour inside adding to its value), L (two arms of 3+ at a right angle
 orthogonal line of 4+) and X (a diagonal line of 4+). Each column keeps only its highest value, which
 both players may share. A pattern worth more than the top of its column (O 10+, L 9+, I 8+, X 8+)
 wins at once; otherwise, once all pawns are placed, the player holding more columns wins, ties going
-to the more advanced markers. Full rules with the rulings: ``docs/rules/olix.md``.
+to the more advanced markers. Full rules with the rulings: `docs/rules/olix.md`.
 
-Arguments: ``env(max_turns=92, render_mode=None)``; ``max_turns`` below 92 truncates the game (a full
-game is 92 placements); ``render_mode`` is ``"ansi"``, ``"rgb_array"`` or ``"human"`` (pygame window).
+Arguments: `env(max_turns=92, render_mode=None)`; `max_turns` below 92 truncates the game (a full
+game is 92 placements); `render_mode` is `"ansi"`, `"rgb_array"` or `"human"` (pygame window).
 
-Action space: ``a`` in ``0..120`` places a pawn on cell ``a = 11 * (rank - 1) + file`` (a1 = 0,
-b1 = 1, ..., k11 = 120); the ``action_mask`` marks the empty cells.
+## Action space
 
-Observation (egocentric: "own" is the observing player), planes over the 11x11 grid (rank-major,
-``obs[rank - 1, file]``):
+<!-- spec:actions --><!-- /spec:actions -->
 
-* ``0``: own pawns; ``1``: the opponent's pawns;
-* ``2``: own pawns left / 46; ``3``: the opponent's pawns left / 46 (constant planes);
-* ``4 + 4*t + k``: own marker on row k (k = 0 for the column's lowest value .. 3 for its highest) of
-  score column t (t = 0 O, 1 L, 2 I, 3 X) (constant plane); ``20 + 4*t + k``: the opponent's;
-* ``36``: the cell of the last pawn placed (by either player).
+## Observation
+
+<!-- spec:observation --><!-- /spec:observation -->
 
 Rewards: at the end only, +1 to the winner and -1 to the loser, 0 to both on a draw or truncation.
 
-Notation: ``reset(options={"position": "olix 11/11/11/11/11/11/11/11/11/11/wwwb7 move=1 turn=4"})``.
-The grid lists ranks 11 to 1, ``w`` = player_0, ``b`` = player_1, digits count empty cells; the
-fields are ``move=`` (seat to act), ``turn=`` (pawns placed), optional ``limit=``, ``last=``,
-``marks=O..,L..,I..,X..`` (each column ``-`` or its value and holders, like ``I5wb``) and ``over=``.
-Moves are cell names (``f6``). See ``envs.olix.game`` and the rules page.
+## Notation
+
+`reset(options={"position": text})` starts from a position.
+
+<!-- spec:notation --><!-- /spec:notation -->
 
 Version history: v0 (first release).
 """
 
 from envs.core.aec_env import TurnBasedAECEnv, wrap_aec
 from envs.olix.game import DEFAULT_MAX_TURNS, OlixGame
+from envs.olix.spec import SPEC
+
+__doc__ = SPEC.fill_doc(__doc__)  # the action, observation and notation sections, from envs/olix/spec.py
 
 CONFORMANCE_OPTIONS = [dict(), dict(max_turns=30)]
 
