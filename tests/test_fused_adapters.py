@@ -157,9 +157,51 @@ def test_aec_fused_path_gives_what_the_one_by_one_path_gives(name, monkeypatch):
         assert _same(a, b)
 
 
+def _barc_top(R, data, sq) -> int:
+    h = int(data[R.HEIGHT + sq])
+    return -1 if h == 0 else (int(data[R.COLOURS + sq]) >> (h - 1)) & 1
+
+
+def _barc_target(R, origin, direction, distance) -> int:
+    r = origin // R.SIZE + int(R.DIR_DR[direction]) * distance
+    f = origin % R.SIZE + int(R.DIR_DF[direction]) * distance
+    return r * R.SIZE + f if 0 <= r < R.SIZE and 0 <= f < R.SIZE else -1
+
+
+def _barc_legal_by_the_rule(R, data, seat, action) -> bool:
+    """B2 written out in Python, rule by rule: STAY, or a stack topped by ``seat`` moved 1..height squares
+    in a straight line over empty squares onto a square of the board not topped by ``seat``."""
+    if data[R.OVER] == 1 or not 0 <= action < R.NUM_ACTIONS:
+        return False
+    if action == R.STAY:
+        return True
+    o, d, k = action // (R.NUM_DIRS * R.MAX_DIST), (action // R.MAX_DIST) % R.NUM_DIRS, action % R.MAX_DIST + 1
+    if seat == 1:
+        o, d = R.CELLS - 1 - o, (d + 4) % R.NUM_DIRS
+    if _barc_top(R, data, o) != seat or k > data[R.HEIGHT + o]:
+        return False
+    dst = _barc_target(R, o, d, k)
+    if dst < 0 or _barc_top(R, data, dst) == seat:
+        return False
+    return all(data[R.HEIGHT + _barc_target(R, o, d, step)] == 0 for step in range(1, k))
+
+
+def _barc_victory_by_the_rule(R, data, seat) -> bool:
+    """B5 written out in Python: 3 neighbouring squares in a line topped by ``seat``, or the other seat
+    tops 2 stacks or fewer."""
+    tops = [_barc_top(R, data, sq) for sq in range(R.CELLS)]
+    for sq in range(R.CELLS):
+        for d in range(4):
+            line = [sq, _barc_target(R, sq, d, 1), _barc_target(R, sq, d, 2)]
+            if min(line) >= 0 and all(tops[x] == seat for x in line):
+                return True
+    return sum(t == 1 - seat for t in tops) <= 2
+
+
 def test_barc_table_driven_kernels_agree_with_the_rule_by_rule_ones():
-    """Barc's legal_mask (ray tables) gives exactly the orders is_legal_order allows, and the one-pass
-    _victories used by apply_joint gives victory() of both seats, on positions from random play."""
+    """Barc's legal_mask (ray tables) gives exactly the orders is_legal_order allows, and both give B2
+    written out rule by rule; the one-pass victories used by apply_joint gives victory() of both seats
+    and B5 written out; on positions from random play."""
     from envs.barc import rules as R
 
     env = env_module("barc").parallel_env()
@@ -170,11 +212,13 @@ def test_barc_table_driven_kernels_agree_with_the_rule_by_rule_ones():
         obs, _ = env.reset()
         while True:
             data = env.game_state.data
-            assert R._victories(data) == (R.victory(data, 0), R.victory(data, 1))
+            assert R.victories(data) == (R.victory(data, 0), R.victory(data, 1))
+            assert R.victories(data) == (_barc_victory_by_the_rule(R, data, 0), _barc_victory_by_the_rule(R, data, 1))
             for seat in range(2):
                 R.legal_mask(data, seat, mask)
                 expected = [bool(R.is_legal_order(data, seat, a)) for a in range(R.NUM_ACTIONS)]
                 assert mask.tolist() == expected
+                assert expected == [_barc_legal_by_the_rule(R, data, seat, a) for a in range(R.NUM_ACTIONS)]
             positions += 1
             if not env.agents:
                 break
@@ -182,9 +226,55 @@ def test_barc_table_driven_kernels_agree_with_the_rule_by_rule_ones():
     assert positions > 300
 
 
+def _adix_board_action(R, action, seat) -> int:
+    """The board-frame action of ``seat``'s egocentric ``action``, written out (Black's is turned 180 degrees)."""
+    if seat == 0:
+        return action
+    sq, k = divmod(action, R.ACTIONS_PER_SQUARE)
+    if k < 64:
+        k = ((k // 8 + 4) % 8) * 8 + k % 8
+    elif k >= R.K_TILT:
+        k = R.K_TILT + (k - R.K_TILT + 2) % 4
+    return (R.CELLS - 1 - sq) * R.ACTIONS_PER_SQUARE + k
+
+
+def _adix_legal_by_the_rule(R, data, seat, abs_action) -> bool:
+    """A4-A9 written out in Python, rule by rule, for the board-frame ``abs_action``."""
+    if data[R.OVER] == 1 or seat != data[R.TO_MOVE]:
+        return False
+    src, k = divmod(abs_action, R.ACTIONS_PER_SQUARE)
+    if data[R.OWNER + src] != seat:
+        return False
+    top = int(data[R.TOP + src])
+    r, f = divmod(src, R.SIZE)
+    if k < 64:  # displacement: A5, A6, 8-3, 8-5
+        d, n = k // 8, k % 8 + 1
+        dr, df = int(R.DR[d]), int(R.DF[d])
+        rr, ff = r + dr * n, f + df * n
+        if not (0 <= rr < R.SIZE and 0 <= ff < R.SIZE) or top == R.SHELTER:
+            return False
+        along = top == R.ROCK or (top == R.PAPER and d % 2 == 0) or (top == R.SCISSORS and d % 2 == 1)
+        if not along or (data[R.KIND + src] == R.CAPTAIN and n > 1):
+            return False
+        if any(data[R.OWNER + (r + dr * i) * R.SIZE + f + df * i] != -1 for i in range(1, n)):
+            return False
+        occupant = data[R.OWNER + rr * R.SIZE + ff]
+        victim = int(data[R.TOP + rr * R.SIZE + ff])
+        return occupant == -1 or (occupant != seat and victim != R.SHELTER and victim == (top + 2) % 3)
+    movement = k - R.K_LEFT  # rotate left, right, tilt N, E, S, W
+    rep = data[R.REP_SQ + seat] == src and data[R.REP_MOVE + seat] == movement and data[R.REP_COUNT + seat] >= 2
+    if rep:  # A9
+        return False
+    if movement <= R.M_RIGHT:  # A6, A7
+        return top != R.SHELTER
+    dr, df = ((1, 0), (0, 1), (-1, 0), (0, -1))[movement - R.M_TILT_N]  # A8
+    rr, ff = r + dr, f + df
+    return 0 <= rr < R.SIZE and 0 <= ff < R.SIZE and data[R.OWNER + rr * R.SIZE + ff] == -1
+
+
 def test_adix_table_driven_legal_mask_agrees_with_is_legal_abs():
-    """ADIX's legal_mask (ray and mirror tables) gives exactly the actions is_legal_abs allows, for both
-    seats, on positions from random play."""
+    """ADIX's legal_mask (ray and mirror tables) gives exactly the actions is_legal_abs allows, and both
+    give A4-A9 written out rule by rule, for both seats, on positions from random play."""
     from envs.adix import rules as R
 
     env = env_module("adix").env()
@@ -201,6 +291,9 @@ def test_adix_table_driven_legal_mask_agrees_with_is_legal_abs():
                     expected = [bool(R.is_legal_abs(data, seat, R.absolute_action(a, seat)))
                                 for a in range(R.NUM_ACTIONS)]
                     assert mask.tolist() == expected
+                    by_rule = [_adix_legal_by_the_rule(R, data, seat, _adix_board_action(R, a, seat))
+                               for a in range(R.NUM_ACTIONS)]
+                    assert expected == by_rule
             positions += 1
             obs, _, term, trunc, _ = env.last()
             env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))

@@ -11,9 +11,13 @@ import numpy as np
 import pytest
 from numba import njit
 
+from envs.adix import observe as AO
 from envs.adix import rules as A
+from envs.barc import observe as BO
 from envs.barc import rules as B
+from envs.dorix import observe as DO
 from envs.dorix import rules as D
+from envs.olix import observe as OO
 from envs.olix import rules as O
 from envs.registry import env_module, make_game
 
@@ -27,7 +31,7 @@ POSITIONS = 300  # per option set
 def dorix_observe_ref(data, seat, out):
     n = data[D.NUM_PLAYERS]
     out[:] = 0.0
-    base = D.OBS_DEPTH * n
+    base = DO.OBS_DEPTH * n
     pawns = 15.0 if n == 2 else (12.0 if n == 3 else 10.0)
     for sq in range(D.SQUARES):
         r = sq // D.SIZE
@@ -37,7 +41,7 @@ def dorix_observe_ref(data, seat, out):
             owner = data[D.STACKS + sq * D.MAXH + i]
             k = (owner - seat + n) % n
             depth = h - 1 - i
-            if depth < D.OBS_DEPTH:
+            if depth < DO.OBS_DEPTH:
                 out[r, f, depth * n + k] = 1.0
             else:  # was ``+= 1.0 / 15.0``: spelled out as compiled (float64 sum, rounded to float32), which
                 # plain Python under NUMBA_DISABLE_JIT (NumPy 2: a float32 sum) would not reproduce
@@ -69,21 +73,21 @@ def olix_observe_ref(data, seat, out):
         r = c // O.SIZE
         f = c % O.SIZE
         if o == seat:
-            out[r, f, O.OBS_OWN] = 1.0
+            out[r, f, OO.OBS_OWN] = 1.0
         elif o == opp:
-            out[r, f, O.OBS_OPP] = 1.0
-    out[:, :, O.OBS_OWN_LEFT] = data[O.LEFT + seat] / O.PAWNS
-    out[:, :, O.OBS_OPP_LEFT] = data[O.LEFT + opp] / O.PAWNS
+            out[r, f, OO.OBS_OPP] = 1.0
+    out[:, :, OO.OBS_OWN_LEFT] = data[O.LEFT + seat] / O.PAWNS
+    out[:, :, OO.OBS_OPP_LEFT] = data[O.LEFT + opp] / O.PAWNS
     for t in range(4):
         row = O.column_row(data, t)
         if row > 0:
             if data[O.COL_HOLD + 2 * t + seat] == 1:
-                out[:, :, O.OBS_OWN_MARKS + 4 * t + row - 1] = 1.0
+                out[:, :, OO.OBS_OWN_MARKS + 4 * t + row - 1] = 1.0
             if data[O.COL_HOLD + 2 * t + opp] == 1:
-                out[:, :, O.OBS_OPP_MARKS + 4 * t + row - 1] = 1.0
+                out[:, :, OO.OBS_OPP_MARKS + 4 * t + row - 1] = 1.0
     last = data[O.LAST]
     if last >= 0:
-        out[last // O.SIZE, last % O.SIZE, O.OBS_LAST] = 1.0
+        out[last // O.SIZE, last % O.SIZE, OO.OBS_LAST] = 1.0
 
 
 @njit
@@ -101,9 +105,9 @@ def adix_observe_ref(data, seat, out):
             f = S - 1 - f
         kind = data[A.KIND + sq]
         if o == seat:
-            out[r, f, A.OBS_OWN_CAPTAIN if kind == A.CAPTAIN else A.OBS_OWN_TEAMMATE] = 1.0
+            out[r, f, AO.OBS_OWN_CAPTAIN if kind == A.CAPTAIN else AO.OBS_OWN_TEAMMATE] = 1.0
         else:
-            out[r, f, A.OBS_OPP_CAPTAIN if kind == A.CAPTAIN else A.OBS_OPP_TEAMMATE] = 1.0
+            out[r, f, AO.OBS_OPP_CAPTAIN if kind == A.CAPTAIN else AO.OBS_OPP_TEAMMATE] = 1.0
         top = data[A.TOP + sq]
         north = data[A.NORTH + sq]
         east = data[A.EAST + sq]
@@ -113,12 +117,12 @@ def adix_observe_ref(data, seat, out):
             up, right, down, left = south, west, north, east
         else:
             up, right, down, left = north, east, south, west
-        out[r, f, A.OBS_FACES + top] = 1.0
-        out[r, f, A.OBS_FACES + 4 + up] = 1.0
-        out[r, f, A.OBS_FACES + 8 + right] = 1.0
-        out[r, f, A.OBS_FACES + 12 + down] = 1.0
-        out[r, f, A.OBS_FACES + 16 + left] = 1.0
-        out[r, f, A.OBS_FACES + 20 + A.opposite(top, kind)] = 1.0
+        out[r, f, AO.OBS_FACES + top] = 1.0
+        out[r, f, AO.OBS_FACES + 4 + up] = 1.0
+        out[r, f, AO.OBS_FACES + 8 + right] = 1.0
+        out[r, f, AO.OBS_FACES + 12 + down] = 1.0
+        out[r, f, AO.OBS_FACES + 16 + left] = 1.0
+        out[r, f, AO.OBS_FACES + 20 + A.opposite(top, kind)] = 1.0
     for s in range(2):
         sq = data[A.REP_SQ + s]
         m = data[A.REP_MOVE + s]
@@ -131,12 +135,12 @@ def adix_observe_ref(data, seat, out):
             f = S - 1 - f
             if m >= A.M_TILT_N:
                 m = A.M_TILT_N + (m - A.M_TILT_N + 2) % 4
-        base = A.OBS_OWN_REP if s == seat else A.OBS_OPP_REP
+        base = AO.OBS_OWN_REP if s == seat else AO.OBS_OPP_REP
         out[r, f, base + m] = min(data[A.REP_COUNT + s], 2) / 2.0
-    out[:, :, A.OBS_QUIET] = min(data[A.QUIET], A.QUIET_DRAW) / A.QUIET_DRAW
-    out[:, :, A.OBS_TURN] = min(data[A.TURN], data[A.MAX_TURNS]) / max(data[A.MAX_TURNS], 1)
+    out[:, :, AO.OBS_QUIET] = min(data[A.QUIET], A.QUIET_DRAW) / A.QUIET_DRAW
+    out[:, :, AO.OBS_TURN] = min(data[A.TURN], data[A.MAX_TURNS]) / max(data[A.MAX_TURNS], 1)
     if data[A.OVER] == 0 and data[A.TO_MOVE] == seat:
-        out[:, :, A.OBS_TO_MOVE] = 1.0
+        out[:, :, AO.OBS_TO_MOVE] = 1.0
 
 
 @njit
@@ -168,30 +172,30 @@ def barc_observe_ref(data, seat, out):
         f = v % B.SIZE
         owner = B.top(data, sq)
         if owner == seat:
-            out[r, f, B.OBS_OWN] = 1.0
+            out[r, f, BO.OBS_OWN] = 1.0
         else:
-            out[r, f, B.OBS_OPP] = 1.0
+            out[r, f, BO.OBS_OPP] = 1.0
         north = 0
         c = data[B.COLOURS + sq]
         for i in range(h):
             north += (c >> i) & 1
         mine = north if seat == 1 else h - north
-        out[r, f, B.OBS_HEIGHT] = h / B.MAX_HEIGHT
-        out[r, f, B.OBS_OWN_PAWNS] = mine / B.PAWNS
-        out[r, f, B.OBS_OPP_PAWNS] = (h - mine) / B.PAWNS
+        out[r, f, BO.OBS_HEIGHT] = h / B.MAX_HEIGHT
+        out[r, f, BO.OBS_OWN_PAWNS] = mine / B.PAWNS
+        out[r, f, BO.OBS_OPP_PAWNS] = (h - mine) / B.PAWNS
     own, other = data[B.LAST_ORDER + seat], data[B.LAST_ORDER + opp]
-    _barc_mark_order_ref(data, seat, seat, own, out, B.OBS_OWN_FROM, B.OBS_OWN_TO, B.OBS_OWN_STAYED)
-    _barc_mark_order_ref(data, opp, seat, other, out, B.OBS_OPP_FROM, B.OBS_OPP_TO, B.OBS_OPP_STAYED)
+    _barc_mark_order_ref(data, seat, seat, own, out, BO.OBS_OWN_FROM, BO.OBS_OWN_TO, BO.OBS_OWN_STAYED)
+    _barc_mark_order_ref(data, opp, seat, other, out, BO.OBS_OPP_FROM, BO.OBS_OPP_TO, BO.OBS_OPP_STAYED)
     if data[B.LAST_CANCELLED] == 1:
-        out[:, :, B.OBS_CANCELLED] = 1.0
-    out[:, :, B.OBS_TURN] = min(1.0, data[B.TURN] / max(1, data[B.MAX_TURNS]))
+        out[:, :, BO.OBS_CANCELLED] = 1.0
+    out[:, :, BO.OBS_TURN] = min(1.0, data[B.TURN] / max(1, data[B.MAX_TURNS]))
 
 
 REFERENCES = {
-    "dorix": (D, dorix_observe_ref),
-    "olix": (O, olix_observe_ref),
-    "adix": (A, adix_observe_ref),
-    "barc": (B, barc_observe_ref),
+    "dorix": (D, DO, dorix_observe_ref),
+    "olix": (O, OO, olix_observe_ref),
+    "adix": (A, AO, adix_observe_ref),
+    "barc": (B, BO, barc_observe_ref),
 }
 
 CASES = [
@@ -230,7 +234,7 @@ def _positions(name, options, count, seed):
 
 @pytest.mark.parametrize("name, options", CASES)
 def test_observe_matches_frozen_reference(name, options):
-    rules, reference = REFERENCES[name]
+    rules, encoder, reference = REFERENCES[name]
     info = make_game(name, **options).info
     shape = tuple(info.observation_shape)
     expected = np.zeros(shape, dtype=np.float32)
@@ -242,7 +246,7 @@ def test_observe_matches_frozen_reference(name, options):
         for seat in range(info.num_seats):
             reference(data, seat, expected)
             got[...] = garbage
-            rules.observe(data, seat, got)
+            encoder.observe(data, seat, got)
             assert np.array_equal(got, expected), (name, options, seat, np.argwhere(got != expected)[:5])
     assert terminal > 0 or name == "adix"  # terminal positions seen (ADIX games run long)
 
@@ -272,7 +276,7 @@ def test_dorix_observe_deep_stacks(num_players):
         for seat in range(num_players):
             dorix_observe_ref(data, seat, expected)
             got[...] = 7.0
-            D.observe(data, seat, got)
+            DO.observe(data, seat, got)
             assert np.array_equal(got, expected)
 
 
@@ -298,5 +302,5 @@ def test_barc_observe_ignores_colour_bits_above_the_height():
         for seat in range(2):
             barc_observe_ref(data, seat, expected)
             got[...] = 7.0
-            B.observe(data, seat, got)
+            BO.observe(data, seat, got)
             assert np.array_equal(got, expected)

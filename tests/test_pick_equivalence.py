@@ -1,4 +1,4 @@
-"""``envs.vector.kernels.pick_legal`` against a frozen copy of the implementation it replaced: the same
+"""``envs.vector.sampling.pick_legal`` against a frozen copy of the implementation it replaced: the same
 action and the same generator state afterwards, for masks of every size class (the large-mask block
 path included) and densities from none to all legal."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from envs.vector.kernels import _BYTES, _S56, pick_legal, rand_below
+from envs.vector.sampling import _BYTES, _S56, pick_legal, rand_below
 
 
 @njit

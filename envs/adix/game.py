@@ -25,6 +25,7 @@ import re
 
 import numpy as np
 
+from envs.adix import observe as O
 from envs.adix import rules as R
 from envs.core.errors import IllegalActionError, NotationError
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
@@ -49,6 +50,7 @@ class AdixState(KernelState):
 
     __slots__ = ()
     rules = R
+    encoder = O
     render_module = "envs.adix.render"
 
     @property

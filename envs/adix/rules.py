@@ -2,36 +2,8 @@
 
 Board: 9x9, square index = rank * 9 + file (a1 = 0, i9 = 80), a1 dark (A1). White = seat 0 moves first.
 
-Cube model
-----------
-Weapon codes: ``ROCK`` 0, ``PAPER`` 1, ``SCISSORS`` 2, ``SHELTER`` 3 (the blank face, "abri").
-A cube is described by the weapons on three of its faces, **top**, **north** and **east**; the other
-three follow from the cube's kind (A3), because opposite faces are fixed pairs:
-
-* captain: rock/rock, paper/paper, scissors/scissors, so ``opposite(w) = w``;
-* teammate: rock/shelter, paper/paper, scissors/scissors, so rock and shelter swap, the others stay.
-
-bottom = opposite(top), south = opposite(north), west = opposite(east). A triple is a valid
-orientation when its three faces come from three different opposite pairs (and a captain never
-shows a shelter): 6 orientations for a captain, 12 for a teammate (24 physical orientations of a
-cube, less the symmetries of its faces: two identical paper faces look the same). Storing the
-visible faces, not a physical orientation index, makes two cubes that look the same compare equal.
-
-Tilt (A8) and rotation (A7), on (top, north, east):
-
-===========  ====================  ====================  ====================
-movement     new top               new north             new east
-===========  ====================  ====================  ====================
-tilt north   opposite(north)       top                   east
-tilt south   north                 opposite(top)         east
-tilt east    opposite(east)        north                 top
-tilt west    east                  north                 opposite(top)
-rotate left  top                   east                  opposite(north)
-rotate right top                   opposite(east)        north
-===========  ====================  ====================  ====================
-
-(rolling north the old south face comes on top and the old top faces north, A8; a left rotation is a
-quarter turn counter-clockwise seen from above: the east face turns to the north.)
+The cube model (weapons, faces, tilts and rotations: A3, A5, A7, A8) is :mod:`envs.adix.cube`;
+its names are importable from here too.
 
 State layout (``data``, int32, length ``STATE_SIZE``)
 ------------------------------------------------------
@@ -78,6 +50,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too: R.ROCK, R.opposite...)
+    CAPTAIN,
+    M_LEFT,
+    M_RIGHT,
+    M_TILT_E,
+    M_TILT_N,
+    M_TILT_S,
+    M_TILT_W,
+    MOVEMENT_NAMES,
+    PAPER,
+    ROCK,
+    SCISSORS,
+    SHELTER,
+    TEAMMATE,
+    WEAPON_LETTERS,
+    beats,
+    opposite,
+    turn_cube,
+    valid_orientation,
+    weapon_moves_along,
+)
 from envs.core.kernels import two_player_returns
 
 SIZE = 9
@@ -88,18 +81,12 @@ DEFAULT_MAX_TURNS = 300
 QUIET_DRAW = 30  # A11
 TEAMMATES = 9
 
-ROCK, PAPER, SCISSORS, SHELTER = 0, 1, 2, 3
-WEAPON_LETTERS = "rpsh"
-TEAMMATE, CAPTAIN = 0, 1
-
 # directions (rank step, file step): N, NE, E, SE, S, SW, W, NW
 DR = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
 DF = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
 DIR_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
-# movements (A7, A8): the rotations and tilts the A9 record tracks
-M_LEFT, M_RIGHT, M_TILT_N, M_TILT_E, M_TILT_S, M_TILT_W = 0, 1, 2, 3, 4, 5
-MOVEMENT_NAMES = ("L", "R", "N", "E", "S", "W")
+# action codes k of a square (see the module doc): the movements M_* of envs.adix.cube are K_LEFT + movement
 K_LEFT = 64
 K_RIGHT = 65
 K_TILT = 66  # + 0 N, 1 E, 2 S, 3 W
@@ -127,88 +114,6 @@ REP_COUNT = REP_MOVE + 2
 LAST_FROM = REP_COUNT + 2
 LAST_TO = LAST_FROM + 1
 STATE_SIZE = LAST_TO + 1
-
-# Observation planes over the 9x9 board, egocentric (see observe()).
-OBS_OWN_CAPTAIN, OBS_OWN_TEAMMATE, OBS_OPP_CAPTAIN, OBS_OPP_TEAMMATE = 0, 1, 2, 3
-OBS_FACES = 4  # + 4 * face + weapon; faces 0 top, 1 up, 2 right, 3 down, 4 left, 5 bottom
-OBS_OWN_REP = OBS_FACES + 24  # + movement (L, R, tilt up, right, down, left): count / 2
-OBS_OPP_REP = OBS_OWN_REP + 6
-OBS_QUIET = OBS_OPP_REP + 6
-OBS_TURN = OBS_QUIET + 1
-OBS_TO_MOVE = OBS_TURN + 1
-OBS_CHANNELS = OBS_TO_MOVE + 1
-
-
-# ----- cubes ---------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def opposite(weapon, kind):
-    """The weapon on the face opposite ``weapon`` on a cube of ``kind`` (A3)."""
-    if kind == TEAMMATE:
-        if weapon == ROCK:
-            return SHELTER
-        if weapon == SHELTER:
-            return ROCK
-    return weapon
-
-
-# observe()'s tables: opposite(weapon, kind) as _OPPOSITE[kind, weapon]; the piece plane of a cube,
-# _PIECE_PLANE[is the enemy's, kind].
-_OPPOSITE = np.array([[SHELTER, PAPER, SCISSORS, ROCK], [ROCK, PAPER, SCISSORS, SHELTER]], dtype=np.int64)
-_PIECE_PLANE = np.array([[OBS_OWN_TEAMMATE, OBS_OWN_CAPTAIN], [OBS_OPP_TEAMMATE, OBS_OPP_CAPTAIN]], dtype=np.int64)
-
-
-@njit(cache=True)
-def valid_orientation(kind, top, north, east):
-    """True when (top, north, east) is a reachable orientation of a cube of ``kind``."""
-    if kind != TEAMMATE and kind != CAPTAIN:
-        return False
-    for w in (top, north, east):
-        if w < 0 or w > 3 or (kind == CAPTAIN and w == SHELTER):
-            return False
-    # three different opposite pairs: rock and shelter form one pair
-    pt = 0 if top == SHELTER else top
-    pn = 0 if north == SHELTER else north
-    pe = 0 if east == SHELTER else east
-    return pt != pn and pt != pe and pn != pe
-
-
-@njit(cache=True)
-def turn_cube(kind, top, north, east, movement):
-    """(top, north, east) after ``movement`` (M_*): the tilt and rotation table of the module doc."""
-    if movement == M_TILT_N:
-        return opposite(north, kind), top, east
-    if movement == M_TILT_S:
-        return north, opposite(top, kind), east
-    if movement == M_TILT_E:
-        return opposite(east, kind), north, top
-    if movement == M_TILT_W:
-        return east, north, opposite(top, kind)
-    if movement == M_LEFT:
-        return top, east, opposite(north, kind)
-    return top, opposite(east, kind), north  # M_RIGHT
-
-
-@njit(cache=True)
-def beats(attacker, defender):
-    """Rock beats scissors, scissors beats paper, paper beats rock (8-3); nothing beats a shelter (8-5)."""
-    if attacker == SHELTER or defender == SHELTER:
-        return False
-    return defender == (attacker + 2) % 3
-
-
-@njit(cache=True)
-def weapon_moves_along(weapon, direction):
-    """A5: rock along all 8 directions, paper orthogonally (even indices), scissors diagonally."""
-    if weapon == ROCK:
-        return True
-    if weapon == PAPER:
-        return direction % 2 == 0
-    if weapon == SCISSORS:
-        return direction % 2 == 1
-    return False
-
 
 # ----- actions ---------------------------------------------------------------------------------
 
@@ -332,39 +237,6 @@ def movement_allowed(data, seat, sq, movement):
     return not (data[REP_SQ + seat] == sq and data[REP_MOVE + seat] == movement and data[REP_COUNT + seat] >= 2)
 
 
-@njit(cache=True)
-def is_legal_abs(data, seat, abs_action):
-    """Whether board-frame ``abs_action`` is legal for ``seat`` now (A4-A9)."""
-    if data[OVER] == 1 or seat != data[TO_MOVE] or abs_action < 0 or abs_action >= NUM_ACTIONS:
-        return False
-    src, dst, movement = decode(abs_action)
-    if data[OWNER + src] != seat:
-        return False
-    top = data[TOP + src]
-    if movement < 0:  # displacement (A5, A6)
-        if dst < 0 or top == SHELTER:
-            return False
-        k = abs_action % ACTIONS_PER_SQUARE
-        d = k // 8
-        n = k % 8 + 1
-        if not weapon_moves_along(top, d) or (data[KIND + src] == CAPTAIN and n > 1):
-            return False
-        r = src // SIZE
-        f = src % SIZE
-        for i in range(1, n):  # no jumping
-            if data[OWNER + (r + DR[d] * i) * SIZE + f + DF[d] * i] != -1:
-                return False
-        occupant = data[OWNER + dst]
-        if occupant == -1:
-            return True
-        return occupant != seat and beats(top, data[TOP + dst])
-    if not movement_allowed(data, seat, src, movement):
-        return False
-    if movement <= M_RIGHT:  # rotation (A6, A7)
-        return top != SHELTER
-    return dst >= 0 and data[OWNER + dst] == -1  # tilt onto an empty square (A8)
-
-
 def _move_tables():
     """``RAYS[sq, d, n - 1]``: the square ``n`` steps from ``sq`` in direction ``d`` (-1 off the board);
     ``TILTS[sq, t]``: the square a tilt ``t`` (N, E, S, W) moves to (-1 off the board);
@@ -383,16 +255,58 @@ def _move_tables():
     ego = np.empty((2, NUM_ACTIONS), dtype=np.int64)
     for a in range(NUM_ACTIONS):
         ego[0, a] = a
-        sq, k = divmod(a, ACTIONS_PER_SQUARE)
-        if k < 64:
-            k = ((k // 8 + 4) % 8) * 8 + k % 8
-        elif k >= K_TILT:
-            k = K_TILT + (k - K_TILT + 2) % 4
-        ego[1, a] = (CELLS - 1 - sq) * ACTIONS_PER_SQUARE + k  # mirror_action, written out
+        ego[1, a] = mirror_action(a)
     return rays, tilts, ego
 
 
 RAYS, TILTS, EGO = _move_tables()
+
+
+@njit(cache=True)
+def reach(data, seat, src, d):
+    """A5, A6, the one implementation of a displacement's legality: how far ``seat`` may displace its
+    cube on ``src`` in direction ``d``. Its displacements of 1..reach squares are the legal ones: none
+    under shelter or along a line its weapon does not move along; one square for a captain; never
+    jumping, onto an empty square or an enemy cube its weapon beats (8-3, 8-5)."""
+    top = data[TOP + src]
+    if not weapon_moves_along(top, d):
+        return 0
+    n = 1 if data[KIND + src] == CAPTAIN else SIZE - 1
+    for k in range(n):
+        dst = RAYS[src, d, k]
+        if dst < 0:
+            return k
+        occupant = data[OWNER + dst]
+        if occupant != -1:
+            return k + 1 if occupant != seat and beats(top, data[TOP + dst]) else k
+    return n
+
+
+@njit(cache=True)
+def can_turn(data, seat, src, movement):
+    """A7, A8, A9, the one implementation of a rotation's or tilt's legality: whether ``seat``'s cube on
+    ``src`` may make ``movement`` (M_*) now. Not three times in a row (A9); a rotation not under
+    shelter (A6); a tilt onto an empty square of the board (A8)."""
+    if not movement_allowed(data, seat, src, movement):
+        return False
+    if movement <= M_RIGHT:
+        return data[TOP + src] != SHELTER
+    dst = TILTS[src, movement - M_TILT_N]
+    return dst >= 0 and data[OWNER + dst] == -1
+
+
+@njit(cache=True)
+def is_legal_abs(data, seat, abs_action):
+    """Whether board-frame ``abs_action`` is legal for ``seat`` now (A4-A9)."""
+    if data[OVER] == 1 or seat != data[TO_MOVE] or abs_action < 0 or abs_action >= NUM_ACTIONS:
+        return False
+    src = abs_action // ACTIONS_PER_SQUARE
+    if data[OWNER + src] != seat:
+        return False
+    k = abs_action % ACTIONS_PER_SQUARE
+    if k < K_LEFT:
+        return k % 8 + 1 <= reach(data, seat, src, k // 8)
+    return can_turn(data, seat, src, k - K_LEFT)
 
 
 @njit(cache=True)
@@ -407,32 +321,12 @@ def legal_mask(data, seat, mask):
         if data[OWNER + src] != seat:
             continue
         base = src * ACTIONS_PER_SQUARE
-        top = data[TOP + src]
-        if top != SHELTER:
-            reach = 1 if data[KIND + src] == CAPTAIN else SIZE - 1
-            for d in range(8):
-                if not weapon_moves_along(top, d):
-                    continue
-                for n in range(reach):
-                    dst = RAYS[src, d, n]
-                    if dst < 0:
-                        break
-                    occupant = data[OWNER + dst]
-                    if occupant == -1:
-                        mask[ego[base + d * 8 + n]] = True
-                        continue
-                    if occupant != seat and beats(top, data[TOP + dst]):
-                        mask[ego[base + d * 8 + n]] = True
-                    break
-            for movement in (M_LEFT, M_RIGHT):
-                if movement_allowed(data, seat, src, movement):
-                    mask[ego[base + K_LEFT + movement - M_LEFT]] = True
-        for t in range(4):
-            dst = TILTS[src, t]
-            if dst < 0 or data[OWNER + dst] != -1:
-                continue
-            if movement_allowed(data, seat, src, M_TILT_N + t):
-                mask[ego[base + K_TILT + t]] = True
+        for d in range(8):
+            for n in range(reach(data, seat, src, d)):
+                mask[ego[base + d * 8 + n]] = True
+        for movement in range(M_TILT_W + 1):
+            if can_turn(data, seat, src, movement):
+                mask[ego[base + K_LEFT + movement]] = True
 
 
 @njit(cache=True)
@@ -443,15 +337,8 @@ def has_legal_action(data, seat):
             continue
         if data[TOP + src] != SHELTER:
             return True  # A9 forbids at most one rotation direction: the other one is legal
-        r = src // SIZE
-        f = src % SIZE
-        for t in range(4):
-            d = TILT_DIRS[t]
-            rr = r + DR[d]
-            ff = f + DF[d]
-            if rr < 0 or rr >= SIZE or ff < 0 or ff >= SIZE or data[OWNER + rr * SIZE + ff] != -1:
-                continue
-            if movement_allowed(data, seat, src, M_TILT_N + t):
+        for movement in range(M_TILT_N, M_TILT_W + 1):
+            if can_turn(data, seat, src, movement):
                 return True
     return False
 
@@ -530,98 +417,11 @@ def returns(data, out):
     two_player_returns(data[WINNER], out)
 
 
-@njit(cache=True)
-def observe(data, seat, out):
-    """Egocentric observation of ``seat``: (9, 9, OBS_CHANNELS) float32 in [0, 1]. For Black the
-    board is turned 180 degrees: ``out[r, f]`` shows board square (8 - r, 8 - f), "up" is the board's
-    south and "right" its west. Planes:
+def __getattr__(name: str):
+    """``observe`` lives in :mod:`envs.adix.observe` (the encoder is not part of the rules); it stays
+    reachable as ``rules.observe`` for callers written before the split."""
+    if name == "observe":
+        from envs.adix.observe import observe
 
-    * 0 own captain, 1 own teammate, 2 enemy captain, 3 enemy teammate;
-    * ``4 + 4*face + weapon`` (weapon 0 rock, 1 paper, 2 scissors, 3 shelter): the weapon on each
-      face of the cube, face 0 top (the active weapon), 1 up, 2 right, 3 down, 4 left, 5 bottom;
-    * ``28 + m``: own A9 record, on the square of the cube that made movement m (0 rotate left,
-      1 rotate right, 2..5 tilt up, right, down, left) on its last own turns: count / 2 (at 1.0 that
-      movement is illegal now); ``34 + m``: the same for the enemy;
-    * 40: quiet turns / 30 (A11); 41: turn / turn limit; 42: 1 when the observer is to move
-      (constant planes).
-    """
-    # One fast zero-fill, then only the nonzero entries, cell by cell in the output's memory order.
-    out[:] = 0.0
-    quiet = np.float32(min(data[QUIET], QUIET_DRAW) / QUIET_DRAW)
-    turn = np.float32(min(data[TURN], data[MAX_TURNS]) / max(data[MAX_TURNS], 1))
-    to_move = np.float32(data[OVER] == 0 and data[TO_MOVE] == seat)
-    flip = seat == 1
-    v = 0
-    for r in range(SIZE):
-        for f in range(SIZE):
-            cell = out[r, f]
-            cell[OBS_QUIET] = quiet
-            cell[OBS_TURN] = turn
-            cell[OBS_TO_MOVE] = to_move
-            sq = CELLS - 1 - v if flip else v
-            v += 1
-            o = data[OWNER + sq]
-            if o < 0:
-                continue
-            kind = data[KIND + sq]
-            cell[_PIECE_PLANE[o ^ seat, kind]] = 1.0  # seats are 0 and 1
-            top = data[TOP + sq]
-            north = data[NORTH + sq]
-            east = data[EAST + sq]
-            south = _OPPOSITE[kind, north]
-            west = _OPPOSITE[kind, east]
-            if flip:
-                up, right, down, left = south, west, north, east
-            else:
-                up, right, down, left = north, east, south, west
-            cell[OBS_FACES + top] = 1.0
-            cell[OBS_FACES + 4 + up] = 1.0
-            cell[OBS_FACES + 8 + right] = 1.0
-            cell[OBS_FACES + 12 + down] = 1.0
-            cell[OBS_FACES + 16 + left] = 1.0
-            cell[OBS_FACES + 20 + _OPPOSITE[kind, top]] = 1.0
-    for s in range(2):
-        sq = data[REP_SQ + s]
-        m = data[REP_MOVE + s]
-        if sq < 0 or m < 0 or data[REP_COUNT + s] <= 0:
-            continue
-        if flip:
-            sq = CELLS - 1 - sq
-            if m >= M_TILT_N:
-                m = M_TILT_N + (m - M_TILT_N + 2) % 4
-        base = OBS_OWN_REP if s == seat else OBS_OPP_REP
-        out[sq // SIZE, sq % SIZE, base + m] = min(data[REP_COUNT + s], 2) / 2.0
-
-
-# ----- fused kernels for the AEC adapter (envs.core.aec_env) --------------------------------------------
-# One compiled call per turn instead of several: the adapter falls back to the kernels above, one by
-# one, for a game whose rules module has none of these. Codes returned: bits 0-1 the seat to move, bit 2
-# the game is over, bit 3 truncated, the turn above.
-ENV_SEAT_BITS = 3
-ENV_OVER_BIT = 4
-ENV_TRUNCATED_BIT = 8
-ENV_TURN_SHIFT = 4
-
-
-@njit(cache=True)
-def env_refresh(data, own, obs, mask):
-    """Unless the game is over: the legal mask of the seat to move into ``own`` (bool, the adapter's
-    own copy for its checks) and ``mask`` (int8, handed out), its observation into ``obs``. Returns
-    the code (nothing is written once the game is over)."""
-    turn = data[TURN] << ENV_TURN_SHIFT
-    if data[OVER] == 1:
-        return turn | ENV_OVER_BIT | (ENV_TRUNCATED_BIT * data[TRUNCATED])
-    seat = data[TO_MOVE]
-    legal_mask(data, seat, own)
-    for a in range(NUM_ACTIONS):
-        mask[a] = own[a]
-    observe(data, seat, obs)
-    return turn | seat
-
-
-@njit(cache=True)
-def env_apply(data, action, own, obs, mask):
-    """:func:`apply_action` of the legal ``action`` (the adapter checked it against ``own``), then
-    :func:`env_refresh`; returns its code."""
-    apply_action(data, action)
-    return env_refresh(data, own, obs, mask)
+        return observe
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,6 +23,7 @@ import re
 
 import numpy as np
 
+from envs.barc import observe as O
 from envs.barc import rules as R
 from envs.core.errors import IllegalActionError, NotationError
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
@@ -44,6 +45,7 @@ class BarcState(KernelState):
 
     __slots__ = ()
     rules = R
+    encoder = O
     render_module = "envs.barc.render"
 
     # board access -----------------------------------------------------------------------------

@@ -47,6 +47,7 @@ STAY = CELLS * NUM_DIRS * MAX_DIST
 NUM_ACTIONS = STAY + 1
 DEFAULT_MAX_TURNS = 200
 OUT_LIMIT = 2  # B5: a player topping this many stacks or fewer is out
+MAX_HEIGHT = 2 * PAWNS  # every pawn of the game in one stack
 
 # Absolute directions: rank step and file step (0 N, 1 NE, 2 E, 3 SE, 4 S, 5 SW, 6 W, 7 NW).
 DIR_DR = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
@@ -73,14 +74,6 @@ LAST_ORDER = TRUNCATED + 1
 LAST_CANCELLED = LAST_ORDER + 2
 TO_MOVE = LAST_CANCELLED + 1
 STATE_SIZE = TO_MOVE + 1
-
-# Observation planes over the 6x6 board (see observe()).
-OBS_OWN, OBS_OPP, OBS_HEIGHT, OBS_OWN_PAWNS, OBS_OPP_PAWNS = 0, 1, 2, 3, 4
-OBS_OWN_FROM, OBS_OWN_TO, OBS_OPP_FROM, OBS_OPP_TO = 5, 6, 7, 8
-OBS_OWN_STAYED, OBS_OPP_STAYED, OBS_CANCELLED, OBS_TURN = 9, 10, 11, 12
-OBS_CHANNELS = 13
-MAX_HEIGHT = 2 * PAWNS
-
 
 @njit(cache=True)
 def init_state(data, max_turns):
@@ -156,26 +149,6 @@ def order_target(seat, action):
     return target(o, d, k)
 
 
-@njit(cache=True)
-def is_legal_order(data, seat, action):
-    """B2: STAY, or a stack topped by ``seat``, moved 1..height squares in a straight line over empty
-    squares onto a square of the board not topped by ``seat``. False once the game is over."""
-    if data[OVER] == 1 or action < 0 or action >= NUM_ACTIONS:
-        return False
-    if action == STAY:
-        return True
-    o, d, k = decode(seat, action)
-    if top(data, o) != seat or k > data[HEIGHT + o]:
-        return False
-    dst = target(o, d, k)
-    if dst < 0 or top(data, dst) == seat:
-        return False
-    for step in range(1, k):
-        if data[HEIGHT + target(o, d, step)] != 0:
-            return False
-    return True
-
-
 def _ray_tables():
     """``RAYS[o, d, k]``: the square ``k + 1`` steps from ``o`` in absolute direction ``d`` (-1 off the
     board); ``RAY_ACTIONS[seat, o, d, k]``: ``seat``'s action moving the stack on ``o`` there."""
@@ -198,65 +171,53 @@ RAYS, RAY_ACTIONS = _ray_tables()
 
 
 @njit(cache=True)
+def reach(data, seat, origin, direction):
+    """B2, the one implementation of a move's legality: how far ``seat`` may move the stack on
+    ``origin`` (a stack it tops) in absolute ``direction``. Its moves of 1..reach squares are the legal
+    ones: at most the stack's height, in a straight line over empty squares, onto a square of the
+    board not topped by ``seat`` (a stack blocks the squares beyond it)."""
+    n = min(data[HEIGHT + origin], MAX_DIST)
+    for k in range(n):
+        dst = RAYS[origin, direction, k]
+        if dst < 0:
+            return k
+        hd = data[HEIGHT + dst]
+        if hd != 0:
+            return k + 1 if ((data[COLOURS + dst] >> (hd - 1)) & 1) != seat else k
+    return n
+
+
+@njit(cache=True)
+def is_legal_order(data, seat, action):
+    """B2: STAY, or a move of a stack topped by ``seat`` within its :func:`reach`. False once the game
+    is over."""
+    if data[OVER] == 1 or action < 0 or action >= NUM_ACTIONS:
+        return False
+    if action == STAY:
+        return True
+    o, d, k = decode(seat, action)
+    return top(data, o) == seat and k <= reach(data, seat, o, d)
+
+
+@njit(cache=True)
 def legal_mask(data, seat, mask):
     """Write ``seat``'s legal orders into ``mask`` (bool, NUM_ACTIONS): STAY plus every move of a
-    stack it tops (B2); all False once the game is over."""
+    stack it tops within its :func:`reach` (B2); all False once the game is over."""
     mask[:] = False
     if data[OVER] == 1:
         return
     mask[STAY] = True
     for o in range(CELLS):
-        h = data[HEIGHT + o]
-        if h == 0 or ((data[COLOURS + o] >> (h - 1)) & 1) != seat:
+        if top(data, o) != seat:
             continue
-        reach = min(h, MAX_DIST)
         for d in range(NUM_DIRS):
-            for k in range(reach):
-                dst = RAYS[o, d, k]
-                if dst < 0:
-                    break
-                hd = data[HEIGHT + dst]
-                if hd == 0:
-                    mask[RAY_ACTIONS[seat, o, d, k]] = True
-                    continue
-                if ((data[COLOURS + dst] >> (hd - 1)) & 1) != seat:
-                    mask[RAY_ACTIONS[seat, o, d, k]] = True
-                break  # a stack blocks the squares beyond it
-
-
-@njit(cache=True)
-def stacks_of(data, seat):
-    """Number of stacks topped by ``seat``."""
-    n = 0
-    for sq in range(CELLS):
-        if top(data, sq) == seat:
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def aligned(data, seat):
-    """B5: True when 3 neighbouring squares in a row, column or diagonal are all topped by ``seat``."""
-    for sq in range(CELLS):
-        if top(data, sq) != seat:
-            continue
-        for d in range(4):  # N, NE, E, SE: every line of 3 is seen once from one of its ends
-            a = target(sq, d, 1)
-            b = target(sq, d, 2)
-            if b >= 0 and top(data, a) == seat and top(data, b) == seat:
-                return True
-    return False
-
-
-@njit(cache=True)
-def victory(data, seat):
-    """B5: ``seat`` reaches victory when it is aligned or the other seat tops 2 stacks or fewer."""
-    return aligned(data, seat) or stacks_of(data, 1 - seat) <= OUT_LIMIT
+            for k in range(reach(data, seat, o, d)):
+                mask[RAY_ACTIONS[seat, o, d, k]] = True
 
 
 def _line_masks():
-    """Every line of 3 neighbouring squares (B5) as a bit mask of its squares, as :func:`aligned` sees
-    them: from one end towards N, NE, E or SE."""
+    """Every line of 3 neighbouring squares (B5) as a bit mask of its squares, from one end towards N,
+    NE, E or SE."""
     lines = []
     for sq in range(CELLS):
         r, f = divmod(sq, SIZE)
@@ -272,8 +233,8 @@ LINES = _line_masks()
 
 
 @njit(cache=True)
-def _victories(data):
-    """``(victory(data, 0), victory(data, 1))`` in one pass over the board (B5)."""
+def _tops(data):
+    """The squares topped by each seat (B4) as bit masks, and how many: ``(tops0, n0, tops1, n1)``."""
     tops0 = np.int64(0)
     tops1 = np.int64(0)
     n0 = 0
@@ -288,15 +249,46 @@ def _victories(data):
         else:
             tops0 |= np.int64(1) << sq
             n0 += 1
-    aligned0 = False
-    aligned1 = False
+    return tops0, n0, tops1, n1
+
+
+@njit(cache=True)
+def _has_line(tops):
+    """Whether the squares of bit mask ``tops`` hold 3 neighbouring squares in a row, column or diagonal."""
     for i in range(LINES.shape[0]):
         line = LINES[i]
-        if (tops0 & line) == line:
-            aligned0 = True
-        if (tops1 & line) == line:
-            aligned1 = True
-    return aligned0 or n1 <= OUT_LIMIT, aligned1 or n0 <= OUT_LIMIT
+        if (tops & line) == line:
+            return True
+    return False
+
+
+@njit(cache=True)
+def stacks_of(data, seat):
+    """Number of stacks topped by ``seat``."""
+    _, n0, _, n1 = _tops(data)
+    return n1 if seat == 1 else n0
+
+
+@njit(cache=True)
+def aligned(data, seat):
+    """B5: True when 3 neighbouring squares in a row, column or diagonal are all topped by ``seat``."""
+    tops0, _, tops1, _ = _tops(data)
+    return _has_line(tops1 if seat == 1 else tops0)
+
+
+@njit(cache=True)
+def victories(data):
+    """B5, the one implementation of the end: whether each seat reaches victory, ``(South, North)``. A
+    seat reaches it when it is aligned or the other seat tops ``OUT_LIMIT`` (2) stacks or fewer."""
+    tops0, n0, tops1, n1 = _tops(data)
+    return _has_line(tops0) or n1 <= OUT_LIMIT, _has_line(tops1) or n0 <= OUT_LIMIT
+
+
+@njit(cache=True)
+def victory(data, seat):
+    """B5: whether ``seat`` reaches victory (see :func:`victories`)."""
+    v0, v1 = victories(data)
+    return v1 if seat == 1 else v0
 
 
 @njit(cache=True)
@@ -352,7 +344,7 @@ def apply_joint(data, actions):
     data[LAST_ORDER + 1] = a1
     data[LAST_CANCELLED] = cancelled
     data[TURN] += 1
-    v0, v1 = _victories(data)
+    v0, v1 = victories(data)
     if v0 or v1:
         data[OVER] = 1
         if v0 and not v1:
@@ -371,117 +363,11 @@ def returns(data, out):
     two_player_returns(data[WINNER], out)
 
 
-@njit(cache=True)
-def _mark_order(data, seat, viewer, action, out, plane_from, plane_to):
-    """Write the origin and destination of ``seat``'s last order (a move, not STAY or none) into the
-    observation planes of ``viewer``."""
-    o, d, k = decode(seat, action)
-    t = target(o, d, k)
-    if viewer == 1:
-        o = CELLS - 1 - o
-        t = CELLS - 1 - t
-    out[o // SIZE, o % SIZE, plane_from] = 1.0
-    out[t // SIZE, t % SIZE, plane_to] = 1.0
+def __getattr__(name: str):
+    """``observe`` lives in :mod:`envs.barc.observe` (the encoder is not part of the rules); it stays
+    reachable as ``rules.observe`` for callers written before the split."""
+    if name == "observe":
+        from envs.barc.observe import observe
 
-
-@njit(cache=True)
-def _pawns_of_north(colours, h):
-    """How many of the ``h`` (<= 16) lowest bits of ``colours`` are set: North's pawns in the stack."""
-    x = colours & ((1 << h) - 1)
-    x = x - ((x >> 1) & 0x5555)
-    x = (x & 0x3333) + ((x >> 2) & 0x3333)
-    x = (x + (x >> 4)) & 0x0F0F
-    return (x + (x >> 8)) & 0x1F
-
-
-@njit(cache=True)
-def observe(data, seat, out):
-    """Egocentric observation of ``seat``: (6, 6, OBS_CHANNELS) float32, values in [0, 1]; for seat 1
-    the board is turned half a turn (``out[r, f]`` is square ``35 - (r * 6 + f)``).
-
-    * ``0``: stacks the observer tops; ``1``: stacks the opponent tops;
-    * ``2``: stack height / 12; ``3``: the observer's pawns in the stack / 6; ``4``: the opponent's;
-    * ``5``, ``6``: origin and destination of the observer's last order; ``7``, ``8``: the opponent's;
-    * ``9``: the observer's last order was STAY (constant plane); ``10``: the opponent's;
-    * ``11``: last turn's orders named the same destination (constant plane);
-    * ``12``: turns played / turn limit (constant plane).
-
-    The other seat's order for the current turn is never part of the state, so it cannot leak.
-    """
-    # One fast zero-fill, then only the nonzero entries, cell by cell in the output's memory order.
-    out[:] = 0.0
-    opp = 1 - seat
-    own_order = data[LAST_ORDER + seat]
-    opp_order = data[LAST_ORDER + opp]
-    own_stayed = np.float32(own_order == STAY)
-    opp_stayed = np.float32(opp_order == STAY)
-    cancelled = np.float32(data[LAST_CANCELLED] == 1)
-    turn = np.float32(min(1.0, data[TURN] / max(1, data[MAX_TURNS])))
-    flip = seat == 1
-    v = 0
-    for r in range(SIZE):
-        for f in range(SIZE):
-            cell = out[r, f]
-            cell[OBS_OWN_STAYED] = own_stayed
-            cell[OBS_OPP_STAYED] = opp_stayed
-            cell[OBS_CANCELLED] = cancelled
-            cell[OBS_TURN] = turn
-            sq = CELLS - 1 - v if flip else v
-            v += 1
-            h = data[HEIGHT + sq]
-            if h == 0:
-                continue
-            c = data[COLOURS + sq]
-            if ((c >> (h - 1)) & 1) == seat:  # the stack's owner (B4)
-                cell[OBS_OWN] = 1.0
-            else:
-                cell[OBS_OPP] = 1.0
-            north = _pawns_of_north(c, h)
-            mine = north if flip else h - north
-            cell[OBS_HEIGHT] = h / MAX_HEIGHT
-            cell[OBS_OWN_PAWNS] = mine / PAWNS
-            cell[OBS_OPP_PAWNS] = (h - mine) / PAWNS
-    if own_order >= 0 and own_order != STAY:
-        _mark_order(data, seat, seat, own_order, out, OBS_OWN_FROM, OBS_OWN_TO)
-    if opp_order >= 0 and opp_order != STAY:
-        _mark_order(data, opp, seat, opp_order, out, OBS_OPP_FROM, OBS_OPP_TO)
-
-
-# ----- fused kernels for the Parallel adapter (envs.core.parallel_env) ---------------------------------
-# One compiled call per reset and per turn instead of a dozen: the adapter falls back to the kernels
-# above, one by one, for a game whose rules module has none of these. Codes returned: bits 0-1 the seats
-# whose order was not legal (played as STAY), bit 2 the game is over, bit 3 truncated, the turn above.
-ENV_OVER_BIT = 4
-ENV_TRUNCATED_BIT = 8
-ENV_TURN_SHIFT = 4
-
-
-@njit(cache=True)
-def env_refresh(data, own, obs, masks):
-    """Both seats' legal masks into ``own`` (bool (2, NUM_ACTIONS), the adapter's own copy for its
-    checks) and ``masks`` (int8 (2, NUM_ACTIONS), handed out), both observations into ``obs``
-    ((2, 6, 6, OBS_CHANNELS)). Returns the turn, over and truncated bits of the code."""
-    for s in range(2):
-        o = own[s]
-        legal_mask(data, s, o)
-        m = masks[s]
-        for a in range(NUM_ACTIONS):
-            m[a] = o[a]
-        observe(data, s, obs[s])
-    return (data[TURN] << ENV_TURN_SHIFT) | (ENV_OVER_BIT * data[OVER]) | (ENV_TRUNCATED_BIT * data[TRUNCATED])
-
-
-@njit(cache=True)
-def env_step(data, actions, void, own, obs, masks):
-    """One turn for the Parallel adapter: ``actions`` (int64, both in range) checked against ``own``
-    (this turn's masks). An order the mask forbids returns -1 with nothing changed unless ``void``;
-    with ``void`` it is played as STAY (as :func:`apply_joint` does) and its seat's bit is set. Then
-    :func:`env_refresh` of the new position; returns the code."""
-    illegal = 0
-    for s in range(2):
-        if not own[s, actions[s]]:
-            illegal |= 1 << s
-    if illegal != 0 and not void:
-        return -1
-    apply_joint(data, actions)
-    return env_refresh(data, own, obs, masks) | illegal
+        return observe
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -58,11 +58,19 @@ def fused_rules(state: State, names: tuple) -> ModuleType | None:
 
 
 class KernelState(State):
-    """A :class:`State` whose rules are the numba kernels of ``rules`` over ``self.data``."""
+    """A :class:`State` whose rules are the numba kernels of ``rules`` over ``self.data``, and whose
+    observations are written by ``encoder.observe(data, seat, out)`` (the game's ``observe`` module;
+    a subclass that names no encoder gets its rules module, for rules that encode their own)."""
 
     __slots__ = ()
     rules: ModuleType
+    encoder: ModuleType
     render_module: str
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "rules" in cls.__dict__ and "encoder" not in cls.__dict__:
+            cls.encoder = cls.rules
 
     def current_seats(self) -> tuple:
         if self.rules.is_over(self.data):
@@ -126,7 +134,7 @@ class KernelState(State):
 
     def observation(self, seat: int) -> np.ndarray:
         out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
-        self.rules.observe(self.data, self._check_seat(seat), out)
+        self.encoder.observe(self.data, self._check_seat(seat), out)
         return out
 
     def _renderer(self) -> ModuleType:
@@ -151,15 +159,17 @@ def check_max_turns(max_turns) -> int:
     return int(max_turns)
 
 
-def two_player_board_info(name: str, rules: ModuleType, max_turns: int, **extra) -> GameInfo:
+def two_player_board_info(name: str, state_class: type[KernelState], max_turns: int, **extra) -> GameInfo:
     """The :class:`GameInfo` of a two-player game on a ``rules.SIZE`` square board whose one option is
-    the turn limit: ``rules.NUM_ACTIONS`` actions, observations ``(SIZE, SIZE, rules.OBS_CHANNELS)``;
-    ``extra`` holds any other GameInfo field (``simultaneous=True``, ``seat_names``...)."""
+    the turn limit (``rules`` and ``encoder`` of ``state_class``): ``rules.NUM_ACTIONS`` actions,
+    observations ``(SIZE, SIZE, encoder.OBS_CHANNELS)``; ``extra`` holds any other GameInfo field
+    (``simultaneous=True``, ``seat_names``...)."""
+    rules = state_class.rules
     return GameInfo(
         name=name,
         num_seats=2,
         num_actions=rules.NUM_ACTIONS,
-        observation_shape=(rules.SIZE, rules.SIZE, rules.OBS_CHANNELS),
+        observation_shape=(rules.SIZE, rules.SIZE, state_class.encoder.OBS_CHANNELS),
         max_turns=max_turns,
         options={"max_turns": max_turns},
         **extra,
@@ -203,4 +213,4 @@ class TwoPlayerBoardGame(KernelGame):
     def __init__(self, max_turns: int | None = None):
         rules = self.state_class.rules
         self.max_turns = check_max_turns(rules.DEFAULT_MAX_TURNS if max_turns is None else max_turns)
-        self.info = two_player_board_info(self.name, rules, self.max_turns, **self.info_extra)
+        self.info = two_player_board_info(self.name, self.state_class, self.max_turns, **self.info_extra)

@@ -17,7 +17,7 @@ def _status(state) -> str:
     d = state.data
     game = state.game
     head = f"Dorix, {game.num_players} players, turn {state.turn}"
-    if d[R.PHASE] == R.OVER:
+    if d[R.OVER]:
         if d[R.TRUNCATED]:
             return head + ": turn limit reached, no winner"
         w = int(d[R.WINNER])
@@ -81,7 +81,7 @@ def render_canvas(state, cell_px: int = 110) -> BoardCanvas:
     y = canvas.panel_text(x, y, "pawns in hand:", bold=True) + 4
     for s in range(n):
         team = f" (team {s % 2})" if n == 4 else ""
-        acting = "  < to play" if d[R.PHASE] != R.OVER and s == d[R.TO_MOVE] else ""
+        acting = "  < to play" if not d[R.OVER] and s == d[R.TO_MOVE] else ""
         canvas.swatch(x, y, s, size=22, square=True)
         canvas.panel_text(x + 30, y + 1, f"player_{s}{team}: {state.hand(s)}{acting}")
         y += 32

@@ -12,10 +12,11 @@ offset             content
 ``TO_MOVE``        seat to act (meaningless once the game is over)
 ``TURN``           turns played (a forced pass counts as a turn)
 ``MAX_TURNS``      turn limit (D8)
-``PHASE``          PLAY, COLLAPSE (the mover chooses where the next pawn falls) or OVER
+``PHASE``          PLAY, or COLLAPSE (the mover chooses where the next pawn falls)
 ``SOURCE``         square whose stack collapses (during COLLAPSE)
 ``LEFT``           pawns still to hand out (during COLLAPSE)
 ``TARGETS``        4 flags, N/E/S/W: lower neighbour still to receive a pawn (during COLLAPSE)
+``OVER``           1 once the game is over
 ``WINNER``         winning side (team at 4 players, seat otherwise), -1 none
 ``TRUNCATED``      1 when the turn limit ended the game
 ``LAST_FROM``      origin square of the last move (-1: from the hand or none)
@@ -38,7 +39,7 @@ from numba import njit
 SIZE = 4
 SQUARES = 16
 MAXH = 40  # never more pawns than 4 x 10 = 40 on the board
-PAWNS_PER_PLAYER = (0, 0, 15, 12, 10)  # D2, indexed by player count
+PAWNS_PER_PLAYER = (0, 0, 15, 12, 10)  # D2, indexed by player count: read it through pawns_per_player()
 
 STACKS = 0
 HEIGHTS = STACKS + SQUARES * MAXH
@@ -51,13 +52,14 @@ PHASE = MAX_TURNS + 1
 SOURCE = PHASE + 1
 LEFT = SOURCE + 1
 TARGETS = LEFT + 1
-WINNER = TARGETS + 4
+OVER = TARGETS + 4
+WINNER = OVER + 1
 TRUNCATED = WINNER + 1
 LAST_FROM = TRUNCATED + 1
 LAST_TO = LAST_FROM + 1
 STATE_SIZE = LAST_TO + 1
 
-PLAY, COLLAPSE, OVER = 0, 1, 2
+PLAY, COLLAPSE = 0, 1  # PHASE values
 
 PLACE = 0
 MOVE = 16
@@ -74,19 +76,11 @@ for _sq in range(SQUARES):
 NEIGHBOURS = _NEIGHBOURS
 DIAGONALS = np.array([[0, 5, 10, 15], [12, 9, 6, 3]], dtype=np.int64)  # a1-d4 and a4-d1 (D1)
 
-# observe()'s deep-pawn counts: _FIFTEENTHS[j] is 1/15 added j times to a float32 (rounded to float32
-# after each addition, as the plane was first computed), for j up to every pawn of the game.
-_FIFTEENTHS = np.zeros(MAXH + 1, dtype=np.float32)
-for _j in range(1, MAXH + 1):
-    _FIFTEENTHS[_j] = np.float32(np.float64(_FIFTEENTHS[_j - 1]) + 1.0 / 15.0)
 
-# Observation: (4, 4, OBS_CHANNELS(num_players)); see observe().
-OBS_DEPTH = 6
-
-
-def obs_channels(num_players: int) -> int:
-    """Number of observation planes for ``num_players`` seats."""
-    return OBS_DEPTH * num_players + 3 * num_players + 4
+@njit(cache=True)
+def pawns_per_player(num_players):
+    """D2: each player's pawns (15 at 2 players, 12 at 3, 10 at 4)."""
+    return PAWNS_PER_PLAYER[num_players]
 
 
 @njit(cache=True)
@@ -94,7 +88,7 @@ def init_state(data, num_players, max_turns):
     """Write the start position: empty board, full hands, seat 0 to play."""
     data[:] = 0
     data[STACKS:HEIGHTS] = -1
-    pawns = 15 if num_players == 2 else (12 if num_players == 3 else 10)
+    pawns = pawns_per_player(num_players)
     for s in range(num_players):
         data[HANDS + s] = pawns
     data[NUM_PLAYERS] = num_players
@@ -108,7 +102,7 @@ def init_state(data, num_players, max_turns):
 @njit(cache=True)
 def is_over(data):
     """True once the game has ended (won, drawn or truncated)."""
-    return data[PHASE] == OVER
+    return data[OVER] == 1
 
 
 @njit(cache=True)
@@ -132,7 +126,7 @@ def side_of(data, seat):
 def legal_mask(data, seat, mask):
     """Write the legal actions of ``seat`` into ``mask`` (bool, NUM_ACTIONS); all False if it does not act."""
     mask[:] = False
-    if data[PHASE] == OVER or seat != data[TO_MOVE]:
+    if data[OVER] == 1 or seat != data[TO_MOVE]:
         return
     if data[PHASE] == COLLAPSE:
         for d in range(4):
@@ -293,14 +287,14 @@ def _end_turn(data):
     w = diagonal_winner(data)
     if w >= 0:
         data[WINNER] = w
-        data[PHASE] = OVER
+        data[OVER] = 1
         return
     n = data[NUM_PLAYERS]
     passes = 0
     while True:
         if data[TURN] >= data[MAX_TURNS]:
             data[TRUNCATED] = 1
-            data[PHASE] = OVER
+            data[OVER] = 1
             return
         data[TO_MOVE] = (data[TO_MOVE] + 1) % n
         if has_legal_action(data, data[TO_MOVE]):
@@ -308,7 +302,7 @@ def _end_turn(data):
         data[TURN] += 1  # D5: this seat passes; the pass is a turn
         passes += 1
         if passes > n:  # nobody can act (cannot happen under these rules): end as a draw
-            data[PHASE] = OVER
+            data[OVER] = 1
             return
 
 
@@ -352,80 +346,11 @@ def returns(data, out):
             out[s] = -1.0
 
 
-@njit(cache=True)
-def observe(data, seat, out):
-    """Egocentric observation of ``seat``: (4, 4, C) float32, seats in turn order from ``seat``.
+def __getattr__(name: str):
+    """``observe`` lives in :mod:`envs.dorix.observe` (the encoder is not part of the rules); it stays
+    reachable as ``rules.observe`` for callers written before the split."""
+    if name == "observe":
+        from envs.dorix.observe import observe
 
-    Planes, with k = relative seat (0 = the observer, then the next seats in turn order):
-    * ``d*n + k`` for depth d < OBS_DEPTH from the top: the pawn d levels below the top is seat k's;
-    * ``D*n + k``: seat k's pawns deeper than OBS_DEPTH in the stack / 15;
-    * ``D*n + n + k``: seat k's hand / pawns per player (constant plane);
-    * ``D*n + 2n + k``: seat k is on the observer's team (constant plane; the partner at 4 players);
-    * ``D*n + 3n``: stack height / MAXH;
-    * ``+1``: the stack that is collapsing; ``+2``: the lower neighbours still to receive a pawn;
-    * ``+3``: the observer must choose where the next collapsing pawn falls (constant plane).
-    """
-    # One fast zero-fill, then only the nonzero entries, square by square in memory order; the
-    # constant planes' values (relative seat k: hand, same side) are kept in scalars.
-    n = data[NUM_PLAYERS]
-    out[:] = 0.0
-    base = OBS_DEPTH * n
-    pawns = 15.0 if n == 2 else (12.0 if n == 3 else 10.0)
-    side = side_of(data, seat)
-    h0 = h1 = h2 = h3 = np.float32(0.0)
-    t0 = t1 = t2 = t3 = np.float32(0.0)
-    for k in range(n):
-        other = seat + k
-        if other >= n:
-            other -= n
-        hand = np.float32(data[HANDS + other] / pawns)
-        team = np.float32(side_of(data, other) == side)
-        if k == 0:
-            h0, t0 = hand, team
-        elif k == 1:
-            h1, t1 = hand, team
-        elif k == 2:
-            h2, t2 = hand, team
-        else:
-            h3, t3 = hand, team
-    collapse = data[PHASE] == COLLAPSE
-    choose = np.float32(collapse and data[TO_MOVE] == seat)
-    for sq in range(SQUARES):
-        cell = out[sq >> 2, sq & 3]
-        cell[base + n] = h0
-        cell[base + n + 1] = h1
-        cell[base + 2 * n] = t0
-        cell[base + 2 * n + 1] = t1
-        if n >= 3:
-            cell[base + n + 2] = h2
-            cell[base + 2 * n + 2] = t2
-            if n == 4:
-                cell[base + n + 3] = h3
-                cell[base + 2 * n + 3] = t3
-        cell[base + 3 * n + 3] = choose
-        h = data[HEIGHTS + sq]
-        cell[base + 3 * n] = h / MAXH
-        if h == 0:
-            continue
-        stack = STACKS + sq * MAXH
-        deep = h - OBS_DEPTH
-        for i in range(max(deep, 0), h):  # the top OBS_DEPTH pawns
-            k = data[stack + i] - seat
-            if k < 0:
-                k += n
-            cell[(h - 1 - i) * n + k] = 1.0
-        if deep > 0:  # the pawns below them: counted in the plane, then / 15 as the sum of 1/15s
-            for i in range(deep):
-                k = data[stack + i] - seat
-                if k < 0:
-                    k += n
-                cell[base + k] += 1.0
-            for k in range(n):
-                cell[base + k] = _FIFTEENTHS[int(cell[base + k])]
-    if collapse:
-        src = data[SOURCE]
-        out[src >> 2, src & 3, base + 3 * n + 1] = 1.0
-        for d in range(4):
-            if data[TARGETS + d] == 1:
-                nb = NEIGHBOURS[src, d]
-                out[nb >> 2, nb & 3, base + 3 * n + 2] = 1.0
+        return observe
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,6 +22,7 @@ import numpy as np
 from envs.core.errors import IllegalActionError, NotationError
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
 from envs.core.squares import BoardSquares, parse_int, split_position
+from envs.olix import observe as O
 from envs.olix import rules as R
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
@@ -34,6 +35,7 @@ class OlixState(KernelState):
 
     __slots__ = ()
     rules = R
+    encoder = O
     render_module = "envs.olix.render"
 
     @property

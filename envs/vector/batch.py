@@ -23,7 +23,8 @@ import numpy as np
 
 from envs.core.errors import IllegalActionError
 from envs.core.game import Game
-from envs.vector.kernels import batch_kernels, first_illegal, sample_actions, sample_actions_threaded, seed_rng
+from envs.vector.kernels import batch_kernels
+from envs.vector.sampling import first_illegal, sample_actions, sample_actions_threaded, seed_rng
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -51,13 +52,13 @@ def resolve_game(game, game_options: dict | None = None) -> Game:
     return make_game(game, **(game_options or {}))
 
 
-def rules_of(game: Game):
-    """The rules module (numba kernels) behind ``game``'s states."""
-    state = game.new_initial_state()
-    rules = getattr(type(state), "rules", None)
+def kernels_of(game: Game) -> tuple:
+    """The rules module (numba kernels) behind ``game``'s states and their observation kernel."""
+    cls = type(game.new_initial_state())
+    rules = getattr(cls, "rules", None)
     if rules is None:
         raise TypeError(f"{game.info.name}: batching needs a KernelState game (a rules module of numba kernels)")
-    return rules
+    return rules, cls.encoder.observe
 
 
 class BatchedGames:
@@ -92,7 +93,7 @@ class BatchedGames:
         self.simultaneous = info.simultaneous
         self.num_games = n = int(num_games)
         self.num_seats = info.num_seats
-        self.k = batch_kernels(rules_of(self.game), self.simultaneous)
+        self.k = batch_kernels(*kernels_of(self.game), self.simultaneous)
         self.threads = bool(threads)
         self._step = self.k.step_threaded if threads else self.k.step
         self._refresh = self.k.refresh_threaded if threads else self.k.refresh
@@ -208,8 +209,8 @@ class LearnerBatch:
         self.num_actions = info.num_actions
         self.obs_shape = tuple(info.observation_shape)
         self.fixed_seat = -1 if learner_seat is None else int(learner_seat)
-        self._rules = rules_of(self.game)
-        self.k = batch_kernels(self._rules, self.simultaneous)
+        self._rules, observe = kernels_of(self.game)
+        self.k = batch_kernels(self._rules, observe, self.simultaneous)
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.learner = np.zeros(n, dtype=np.int64)

@@ -1,13 +1,12 @@
-"""Batch kernels compiled from any game's rules module: N games as rows of one (N, STATE_SIZE) array.
+"""Batch kernels compiled from any game's kernels: N games as rows of one (N, STATE_SIZE) array.
 
 :func:`batch_kernels` takes a game's ``rules`` module (the kernels listed in docs/architecture.md:
-``legal_mask``, ``apply_action`` or ``apply_joint``, ``observe``, ``returns``, ``is_over`` and the
-offsets ``TO_MOVE``, ``TRUNCATED``) and compiles, once per process and module, the loops over the
-rows that the batched environments call: one compiled call steps every game of the batch. Nothing
-here is written per game.
-
-Random numbers come from one xorshift64* generator per row (``rng``, uint64), so a game's random
-play depends only on its own seed, not on the batch it runs in.
+``legal_mask``, ``apply_action`` or ``apply_joint``, ``returns``, ``is_over`` and the offsets
+``TO_MOVE``, ``TRUNCATED``) and its observation kernel ``observe(data, seat, out)`` (the game's
+``observe`` module, see :func:`envs.core.kernel_state.KernelState`), and compiles, once per process
+and game, the loops over the rows that the batched environments call: one compiled call steps every
+game of the batch. Nothing here is written per game. Random actions come from
+:mod:`envs.vector.sampling` (one generator per row).
 """
 
 from __future__ import annotations
@@ -17,152 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit, prange
 
-_MULT = np.uint64(2685821657736338717)
-_S12 = np.uint64(12)
-_S25 = np.uint64(25)
-_S27 = np.uint64(27)
-_S33 = np.uint64(33)
-_S56 = np.uint64(56)
-_BYTES = np.uint64(0x0101010101010101)
-
-
-@njit(cache=True)
-def rand_below(rng, i, k):
-    """Draw an integer in ``0..k-1`` from row ``i``'s generator (k >= 1)."""
-    x = rng[i]
-    x ^= x >> _S12
-    x ^= x << _S25
-    x ^= x >> _S27
-    rng[i] = x
-    return np.int64((x * _MULT) >> _S33) % k
-
-
-@njit(cache=True)
-def _legal_in_word(m, b):
-    """How many of the 8 mask bytes ``m[b:b+8]`` (each 0 or 1) are set: one 64-bit load and a multiply."""
-    w = np.uint64(0)
-    for j in range(8):
-        w |= np.uint64(m[b + j]) << np.uint64(8 * j)
-    return np.int64((w * _BYTES) >> _S56)
-
-
-_LOW_BYTES = np.uint64(0x00FF00FF00FF00FF)
-_PAIRS = np.uint64(0x0001000100010001)
-_S8 = np.uint64(8)
-_S48 = np.uint64(48)
-_COUNT_WORDS = 128  # words summed bytewise before a horizontal sum (each byte then stays <= 128)
-_SCAN_WORDS = 16  # words per block skipped at once while looking for the r-th legal action
-_LARGE_MASK = 8 * _COUNT_WORDS  # masks from this many actions on take the block path
-
-
-@njit(cache=True)
-def _byte_sum(acc):
-    """The sum of the 8 bytes of ``acc`` (each <= 255)."""
-    s = (acc & _LOW_BYTES) + ((acc >> _S8) & _LOW_BYTES)
-    return np.int64((s * _PAIRS) >> _S48)
-
-
-@njit(cache=True)
-def _pick_large(m, rng, i):
-    """:func:`pick_legal` for a large mask (bytes ``m``): the same action and the same draw, counted by
-    adding 8-byte words (bytes 0 or 1 add without carries) and skipping 16 words at a time."""
-    n = m.shape[0]
-    words = n // 8
-    w = m[: 8 * words].view(np.uint64)
-    k = 0
-    blocks = words // _COUNT_WORDS
-    for b in range(blocks):
-        acc = np.uint64(0)
-        for j in range(_COUNT_WORDS * b, _COUNT_WORDS * b + _COUNT_WORDS):
-            acc += w[j]
-        k += _byte_sum(acc)
-    acc = np.uint64(0)
-    for j in range(_COUNT_WORDS * blocks, words):
-        acc += w[j]
-    k += _byte_sum(acc)
-    for a in range(8 * words, n):
-        k += m[a]
-    if k == 0:
-        return 0
-    r = rand_below(rng, i, k)
-    start = 0
-    for b in range(words // _SCAN_WORDS):
-        acc = np.uint64(0)
-        for j in range(_SCAN_WORDS * b, _SCAN_WORDS * b + _SCAN_WORDS):
-            acc += w[j]
-        c = _byte_sum(acc)
-        if r < c:
-            break
-        r -= c
-        start = _SCAN_WORDS * b + _SCAN_WORDS
-    for j in range(start, words):
-        c = np.int64((w[j] * _BYTES) >> _S56)
-        if r < c:
-            for a in range(8 * j, 8 * j + 8):
-                r -= m[a]
-                if r < 0:
-                    return a
-        r -= c
-    for a in range(8 * words, n):
-        r -= m[a]
-        if r < 0:
-            return a
-    return 0
-
-
-@njit(cache=True)
-def pick_legal(mask, rng, i):
-    """A uniformly random legal action of ``mask`` drawn with row ``i``'s generator (0 if none is legal):
-    the r-th legal action for r uniform below their count. Counted 8 actions at a time (large masks:
-    see :func:`_pick_large`, same result)."""
-    m = mask.view(np.uint8)
-    n = m.shape[0]
-    if n >= _LARGE_MASK:
-        return _pick_large(m, rng, i)
-    words = n // 8
-    k = 0
-    for j in range(words):
-        k += _legal_in_word(m, 8 * j)
-    for a in range(8 * words, n):
-        k += m[a]
-    if k == 0:
-        return 0
-    r = rand_below(rng, i, k)
-    for j in range(words):
-        c = _legal_in_word(m, 8 * j)
-        if r < c:
-            for a in range(8 * j, 8 * j + 8):
-                r -= m[a]
-                if r < 0:
-                    return a
-        r -= c
-    for a in range(8 * words, n):
-        r -= m[a]
-        if r < 0:
-            return a
-    return 0
-
-
-@njit(cache=True)
-def first_illegal(masks, actions):
-    """The first row ``i`` whose ``actions[i]`` is not a legal action of ``masks[i]`` (out of range
-    included), -1 when every action is legal: the batches check their inputs with it before playing."""
-    n_actions = masks.shape[1]
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        if a < 0 or a >= n_actions or not masks[i, a]:
-            return i
-    return -1
-
-
-def _sample_actions(masks, rng, out):
-    """``out[i]``: a uniformly random legal action of ``masks[i]`` (generator of row i)."""
-    for i in prange(masks.shape[0]):
-        out[i] = pick_legal(masks[i], rng, i)
-
-
-sample_actions = njit(cache=True)(_sample_actions)
-sample_actions_threaded = njit(parallel=True)(_sample_actions)  # compiled on first use
+from envs.vector.sampling import pick_legal, rand_below
 
 
 def _serial_and_threaded(**functions) -> dict:
@@ -176,30 +30,23 @@ def _serial_and_threaded(**functions) -> dict:
     return out
 
 
-def seed_rng(seed, n: int) -> np.ndarray:
-    """``n`` independent, never-zero xorshift states from ``seed`` (None: fresh entropy)."""
-    state = np.random.SeedSequence(seed).generate_state(n, dtype=np.uint64)
-    state[state == 0] = 1
-    return state
-
-
 # Compiled per process (a few seconds per game): numba's disk cache would key these closures by their
 # name and argument types only, not by the rules module they close over, and would not see a change in it.
 _CACHE: dict = {}
 
 
-def batch_kernels(rules, simultaneous: bool) -> SimpleNamespace:
-    """The compiled batch loops over ``rules``' kernels (cached per rules module)."""
-    key = (id(rules), simultaneous)
+def batch_kernels(rules, observe, simultaneous: bool) -> SimpleNamespace:
+    """The compiled batch loops over ``rules``' kernels and the observation kernel ``observe`` (cached
+    per rules module and observation kernel)."""
+    key = (id(rules), id(observe), simultaneous)
     if key not in _CACHE:
-        _CACHE[key] = (_joint_kernels if simultaneous else _turn_kernels)(rules)
+        _CACHE[key] = (_joint_kernels if simultaneous else _turn_kernels)(rules, observe)
     return _CACHE[key]
 
 
-def _turn_kernels(rules) -> SimpleNamespace:
+def _turn_kernels(rules, observe) -> SimpleNamespace:
     legal_mask = rules.legal_mask
     apply_action = rules.apply_action
-    observe = rules.observe
     returns = rules.returns
     is_over = rules.is_over
     to_move_at = rules.TO_MOVE
@@ -290,14 +137,13 @@ def _turn_kernels(rules) -> SimpleNamespace:
         play_random=play_random,
         pending=pending,
         apply_pairs=apply_pairs,
-        **_common(rules),
+        **_common(rules, observe),
     )
 
 
-def _joint_kernels(rules) -> SimpleNamespace:
+def _joint_kernels(rules, observe) -> SimpleNamespace:
     legal_mask = rules.legal_mask
     apply_joint = rules.apply_joint
-    observe = rules.observe
     returns = rules.returns
     is_over = rules.is_over
     truncated_at = rules.TRUNCATED
@@ -381,13 +227,12 @@ def _joint_kernels(rules) -> SimpleNamespace:
         play_random=play_random,
         pending=pending,
         apply_pairs=apply_pairs,
-        **_common(rules),
+        **_common(rules, observe),
     )
 
 
-def _common(rules) -> dict:
+def _common(rules, observe) -> dict:
     legal_mask = rules.legal_mask
-    observe = rules.observe
     returns = rules.returns
     is_over = rules.is_over
     truncated_at = rules.TRUNCATED

@@ -8,6 +8,7 @@ import pytest
 from adix_helpers import notation, play, position
 
 from envs import adix_v0
+from envs.adix import observe as O
 from envs.adix import rules as R
 from envs.adix.game import AdixGame
 from envs.core.errors import IllegalActionError, NotationError
@@ -25,7 +26,7 @@ def test_env_spaces_and_start_from_a_position():
     e = adix_v0.env(render_mode="ansi")
     e.reset(options={"position": notation(f"Tprs@e5 {KINGS} crps@e6".replace("crps@i9 ", ""))})
     obs, reward, term, trunc, info = e.last()
-    assert obs["observation"].shape == (9, 9, R.OBS_CHANNELS) and obs["action_mask"].shape == (5670,)
+    assert obs["observation"].shape == (9, 9, O.OBS_CHANNELS) and obs["action_mask"].shape == (5670,)
     state = e.unwrapped.game_state
     e.step(state.text_to_action("e5xe6"))  # paper takes the rock captain: White wins
     assert e.terminations["player_0"] and e.rewards == {"player_0": 1.0, "player_1": -1.0}
@@ -50,7 +51,7 @@ def test_observation_faces_for_both_seats():
     s = position(f"Tpsr@a2 {KINGS}")
     white = s.observation(0)
     black = s.observation(1)
-    on = lambda obs, r, f: set(np.flatnonzero(obs[r, f, :R.OBS_OWN_REP]))  # noqa: E731
+    on = lambda obs, r, f: set(np.flatnonzero(obs[r, f, :O.OBS_OWN_REP]))  # noqa: E731
     # White sees a2 at row 1, file 0: own teammate (1), top paper (4+1), up scissors (8+2),
     # right rock (12+0), down scissors (16+2), left shelter (20+3), bottom paper (24+1)
     assert on(white, 1, 0) == {1, 5, 10, 12, 18, 23, 25}
@@ -58,15 +59,15 @@ def test_observation_faces_for_both_seats():
     # board's south (scissors), "right" the board's west (shelter), "left" the board's east (rock)
     assert on(black, 7, 8) == {3, 5, 10, 15, 18, 20, 25}
     # White's captain a1 is Black's enemy captain at (8, 8); Black's own captain i9 is at (0, 0)
-    assert black[8, 8, R.OBS_OPP_CAPTAIN] == 1 and black[0, 0, R.OBS_OWN_CAPTAIN] == 1
-    assert white[0, 0, R.OBS_OWN_CAPTAIN] == 1 and white[8, 8, R.OBS_OPP_CAPTAIN] == 1
-    assert white[0, 0, R.OBS_TO_MOVE] == 1 and black[0, 0, R.OBS_TO_MOVE] == 0
+    assert black[8, 8, O.OBS_OPP_CAPTAIN] == 1 and black[0, 0, O.OBS_OWN_CAPTAIN] == 1
+    assert white[0, 0, O.OBS_OWN_CAPTAIN] == 1 and white[8, 8, O.OBS_OPP_CAPTAIN] == 1
+    assert white[0, 0, O.OBS_TO_MOVE] == 1 and black[0, 0, O.OBS_TO_MOVE] == 0
 
 
 def test_the_start_looks_the_same_to_both_players():
     s = AdixGame().new_initial_state()
     w, b = s.observation(0), s.observation(1)
-    assert np.array_equal(w[:, :, : R.OBS_TO_MOVE], b[:, :, : R.OBS_TO_MOVE])
+    assert np.array_equal(w[:, :, : O.OBS_TO_MOVE], b[:, :, : O.OBS_TO_MOVE])
     # egocentric actions: after a White move far from Black's cubes, Black's legal action indices
     # are exactly White's at the start
     white_actions = set(s.legal_actions().tolist())
@@ -79,12 +80,12 @@ def test_repetition_and_quiet_planes():
     play(s, "e3~e4", "i9L")
     white, black = s.observation(0), s.observation(1)
     # White's record: tilt north (up for White) once, on e4 (row 3, file 4) -> 0.5
-    assert white[3, 4, R.OBS_OWN_REP + 2] == 0.5
+    assert white[3, 4, O.OBS_OWN_REP + 2] == 0.5
     # Black sees it as the enemy's tilt "down", on its row 5, file 4
-    assert black[5, 4, R.OBS_OPP_REP + 4] == 0.5
+    assert black[5, 4, O.OBS_OPP_REP + 4] == 0.5
     # Black's left rotation of i9: its own record on its (0, 0)
-    assert black[0, 0, R.OBS_OWN_REP + 0] == 0.5 and white[8, 8, R.OBS_OPP_REP + 0] == 0.5
-    assert white[0, 0, R.OBS_QUIET] == pytest.approx(14 / 30)
+    assert black[0, 0, O.OBS_OWN_REP + 0] == 0.5 and white[8, 8, O.OBS_OPP_REP + 0] == 0.5
+    assert white[0, 0, O.OBS_QUIET] == pytest.approx(14 / 30)
 
 
 def test_black_actions_are_mirrored_but_notation_is_absolute():

@@ -10,6 +10,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 from envs import barc_v0
+from envs.barc import observe as O
 from envs.barc import rules as R
 from envs.barc.game import BarcGame
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
@@ -69,9 +70,9 @@ def test_illegal_joint_action_leaves_the_state_alone():
 def test_start_observation_is_the_same_from_both_sides():
     s = BarcGame().new_initial_state()
     o0, o1 = s.observation(0), s.observation(1)
-    assert o0.shape == (6, 6, R.OBS_CHANNELS) and o0.dtype == np.float32
+    assert o0.shape == (6, 6, O.OBS_CHANNELS) and o0.dtype == np.float32
     assert np.array_equal(o0, o1)  # the start is symmetric under a half turn
-    assert o0[0, 0, R.OBS_OWN] == 1 and o0[5, 0, R.OBS_OPP] == 1 and o0[0, 0, R.OBS_HEIGHT] == 1 / 12
+    assert o0[0, 0, O.OBS_OWN] == 1 and o0[5, 0, O.OBS_OPP] == 1 and o0[0, 0, O.OBS_HEIGHT] == 1 / 12
 
 
 def test_observation_is_egocentric_and_shows_both_last_orders():
@@ -79,26 +80,26 @@ def test_observation_is_egocentric_and_shows_both_last_orders():
     s.apply_joint([s.text_to_action("a2-b3", seat=0), s.text_to_action("f5-e4", seat=1)])
     o0, o1 = s.observation(0), s.observation(1)
     # South sees the board as it is: b3 = row 2, file 1
-    assert o0[2, 1, R.OBS_OWN] == 1 and o0[1, 0, R.OBS_OWN_FROM] == 1 and o0[2, 1, R.OBS_OWN_TO] == 1
-    assert o0[4, 5, R.OBS_OPP_FROM] == 1 and o0[3, 4, R.OBS_OPP_TO] == 1
+    assert o0[2, 1, O.OBS_OWN] == 1 and o0[1, 0, O.OBS_OWN_FROM] == 1 and o0[2, 1, O.OBS_OWN_TO] == 1
+    assert o0[4, 5, O.OBS_OPP_FROM] == 1 and o0[3, 4, O.OBS_OPP_TO] == 1
     # North sees it turned: e4 (index 22) at 35 - 22 = 13 -> row 2, file 1; f5 (29) at 6 -> row 1, file 0
-    assert o1[2, 1, R.OBS_OWN] == 1 and o1[1, 0, R.OBS_OWN_FROM] == 1 and o1[2, 1, R.OBS_OWN_TO] == 1
+    assert o1[2, 1, O.OBS_OWN] == 1 and o1[1, 0, O.OBS_OWN_FROM] == 1 and o1[2, 1, O.OBS_OWN_TO] == 1
     assert np.array_equal(o0, o1)  # mirrored moves from a symmetric start
-    assert o0[0, 0, R.OBS_TURN] == pytest.approx(1 / 200)
+    assert o0[0, 0, O.OBS_TURN] == pytest.approx(1 / 200)
     s.apply_joint([R.STAY, s.text_to_action("e4-d4", seat=1)])
     o0 = s.observation(0)
-    assert o0[:, :, R.OBS_OWN_STAYED].all() and not o0[:, :, R.OBS_OPP_STAYED].any()
-    assert not o0[:, :, R.OBS_OWN_FROM].any() and o0[3, 3, R.OBS_OPP_TO] == 1
+    assert o0[:, :, O.OBS_OWN_STAYED].all() and not o0[:, :, O.OBS_OPP_STAYED].any()
+    assert not o0[:, :, O.OBS_OWN_FROM].any() and o0[3, 3, O.OBS_OPP_TO] == 1
 
 
 def test_observation_counts_pawns_in_stacks():
     s = BarcGame().from_text("barc 1.1.-.-.-.1/-.-.-.-.-.-/-.-.-.11.-.-/-.-.010.-.-.-/0.-.-.-.-.-/0.0.-.-.-.0 turn=5")
     o0, o1 = s.observation(0), s.observation(1)
     # c3 = "010": South on top, 2 South pawns and 1 North pawn, height 3
-    assert o0[2, 2, R.OBS_OWN] == 1 and o0[2, 2, R.OBS_HEIGHT] == pytest.approx(3 / 12)
-    assert o0[2, 2, R.OBS_OWN_PAWNS] == pytest.approx(2 / 6) and o0[2, 2, R.OBS_OPP_PAWNS] == pytest.approx(1 / 6)
+    assert o0[2, 2, O.OBS_OWN] == 1 and o0[2, 2, O.OBS_HEIGHT] == pytest.approx(3 / 12)
+    assert o0[2, 2, O.OBS_OWN_PAWNS] == pytest.approx(2 / 6) and o0[2, 2, O.OBS_OPP_PAWNS] == pytest.approx(1 / 6)
     # for North, c3 (index 14) is at 21 -> row 3, file 3
-    assert o1[3, 3, R.OBS_OPP] == 1 and o1[3, 3, R.OBS_OWN_PAWNS] == pytest.approx(1 / 6)
+    assert o1[3, 3, O.OBS_OPP] == 1 and o1[3, 3, O.OBS_OWN_PAWNS] == pytest.approx(1 / 6)
 
 
 # --- notation -------------------------------------------------------------------------------------
