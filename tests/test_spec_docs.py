@@ -238,6 +238,11 @@ HAND_CHECKS = {
             "adix 4crps4/9/9/4thps4/9/9/9/4Thps4/4Crps4 move=1 turn=3 quiet=3 limit=40",
             [(0, "turn", "c3", 3 / 40), (1, "quiet", "c3", 3 / 30)],  # T is the position's turn limit
         ),
+        (
+            {},
+            "adix 4Tpsr4/thps8/9/9/9/9/9/9/4Crps4 move=1 turn=11 quiet=0 last=e8e9 over=win:0:captain",
+            [(1, "to_act", "a1", 0.0), (0, "own_teammate", "e9", 1.0)],  # over: nobody is to act
+        ),
     ],
     "barc": [
         (
