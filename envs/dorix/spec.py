@@ -35,7 +35,7 @@ SPEC = spec.GameSpec(
             spec.Planes(
                 "6*n + k",
                 "deep_rel{k}",
-                "relative seat k's pawns deeper in the stack than the 6 levels above, / 15",
+                "relative seat k's pawns below the top 6 levels of the stack, / 15",
                 (SEATS,),
                 scale="15",
             ),
@@ -154,6 +154,5 @@ SPEC = spec.GameSpec(
                 (spec.MoveExample(">c2", 273, position=COLLAPSING),),
             ),
         ),
-        moves_note='A position is also read by `env.reset(options={"position": text})`.',
     ),
 )
