@@ -100,6 +100,8 @@ class DorixState(KernelState):
             if t.startswith(">"):
                 if self.data[R.PHASE] != R.COLLAPSE:
                     raise IllegalActionError(f"{text!r} picks where a collapsing pawn falls: no collapse now")
+                if t[1:] in ("n", "e", "s", "w"):  # a direction, as action_to_text writes one with no square
+                    return self._checked(text, R.FALL + "nesw".index(t[1:]))
                 target = SQ.parse(t[1:])
                 dirs = [d for d in range(4) if R.NEIGHBOURS[self.data[R.SOURCE], d] == target]
                 if not dirs:
@@ -113,6 +115,10 @@ class DorixState(KernelState):
                 action = R.PLACE + SQ.parse(t)
         except NotationError as e:
             raise IllegalActionError(f"cannot read move {text!r}: {e}") from None
+        return self._checked(text, action)
+
+    def _checked(self, text: str, action: int) -> int:
+        """``action`` (read from ``text``) when it is legal now, else IllegalActionError saying why."""
         if self.is_terminal():
             raise IllegalActionError("the game is over: no move can be played")
         if not self.legal_mask()[action]:

@@ -324,3 +324,20 @@ def test_malformed_moves_name_the_problem():
     with pytest.raises(IllegalActionError, match="illegal"):
         s.apply(R.MOVE + 1)  # a move while the hand is full
     assert s.to_text() == before
+
+
+def test_every_action_name_reads_back_or_is_refused_as_illegal():
+    # a collapse on the edge square d3: east of it is off the board, so ">E" names no square
+    state = DorixGame(2).from_text(
+        "dorix 1.0.0.1/0.10.0.11/-.0.-.0/1.01.-.1 hands=7,7 move=1 turn=15 last=d3 collapse=d3:2:d4,d2,c3"
+    )
+    assert state.collapsing and state.action_to_text(R.FALL + 1) == ">E"
+    for s in (DorixGame(2).new_initial_state(), state):
+        legal = s.legal_mask()
+        for action in range(s.game.info.num_actions):
+            text = s.action_to_text(action)
+            if legal[action]:
+                assert s.text_to_action(text) == action, text
+            else:  # never "cannot read": every name the state writes, it reads
+                with pytest.raises(IllegalActionError, match="illegal|no collapse"):
+                    s.text_to_action(text)
