@@ -23,12 +23,15 @@ values; they are shown as written and evaluated by :meth:`GameSpec.planes` and
 from __future__ import annotations
 
 import itertools
-import re
-import textwrap
 from dataclasses import dataclass, field
 
+from envs.core.markdown import fill_sections, marked_sections
+from envs.core.markdown import paragraph as _para
+from envs.core.markdown import table as _table
+
+__all__ = ["SECTIONS", "GameSpec", "fill_sections", "marked_sections"]
+
 SECTIONS = ("observation", "actions", "notation")
-_MARKED = re.compile(r"<!-- spec:(\w+) -->(.*?)<!-- /spec:\1 -->", re.DOTALL)
 
 
 def _eval(expr, env: dict) -> int | float:
@@ -380,34 +383,3 @@ class GameSpec:
         """A docstring template with its marker pairs filled by the sections, markers removed (None
         stays None, as under ``python -OO``)."""
         return None if doc is None else fill_sections(doc, self, keep_markers=False)
-
-
-def _para(text: str, indent: str = "") -> str:
-    """A paragraph wrapped at 100 columns, never inside a word or a code span; its later lines
-    indented by ``indent``."""
-    pieces = text.split("`")
-    kept = "`".join(p.replace(" ", "\0") if i % 2 else p for i, p in enumerate(pieces))
-    wrapped = textwrap.fill(kept, 100, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
-    return wrapped.replace("\0", " ")
-
-
-def _table(header: list, rows: list) -> str:
-    """A Markdown table (a ``|`` inside a cell escaped)."""
-    lines = [header, ["---"] * len(header)] + rows
-    return "\n".join("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |" for cells in lines)
-
-
-def marked_sections(text: str) -> list:
-    """The names of the spec sections marked in ``text``, in order."""
-    return [m.group(1) for m in _MARKED.finditer(text)]
-
-
-def fill_sections(text: str, spec: GameSpec, keep_markers: bool = True) -> str:
-    """``text`` with every ``<!-- spec:S -->`` ... ``<!-- /spec:S -->`` pair holding ``spec``'s section
-    S (between the markers when ``keep_markers``, else in their place)."""
-
-    def replace(m: re.Match) -> str:
-        body = spec.markdown(m.group(1))
-        return f"<!-- spec:{m.group(1)} -->\n{body}\n<!-- /spec:{m.group(1)} -->" if keep_markers else body
-
-    return _MARKED.sub(replace, text)
