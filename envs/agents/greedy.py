@@ -2,26 +2,33 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable
 
 import numpy as np
 
-from envs.adix.heuristic import heuristic as _adix
 from envs.agents.base import Agent
-from envs.barc.heuristic import heuristic as _barc
 from envs.core.game import Game, State
-from envs.dorix.heuristic import heuristic as _dorix
-from envs.olix.heuristic import heuristic as _olix
+from envs.registry import game_names
 
-HEURISTICS: dict[str, Callable[[State, int], float]] = {
-    "dorix": _dorix,
-    "olix": _olix,
-    "adix": _adix,
-    "barc": _barc,
-}
+
+def _heuristics() -> dict:
+    """``name -> heuristic`` of every registered game with an ``envs/<name>/heuristic.py``."""
+    out = {}
+    for name in game_names():
+        try:
+            out[name] = importlib.import_module(f"envs.{name}.heuristic").heuristic
+        except ModuleNotFoundError as e:
+            if e.name != f"envs.{name}.heuristic":
+                raise
+    return out
+
+
+HEURISTICS: dict[str, Callable[[State, int], float]] = _heuristics()
 """Per-game position scores for the greedy agent: ``heuristic(state, seat) -> float``, higher is
-better for ``seat``. Games not listed use 0 (the greedy agent then only looks for wins)."""
+better for ``seat``, one ``envs/<game>/heuristic.py`` per registered game. Games without one use 0
+(the greedy agent then only looks for wins)."""
 
 
 class GreedyAgent(Agent):
