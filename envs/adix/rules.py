@@ -262,31 +262,11 @@ def _move_tables():
 RAYS, TILTS, EGO = _move_tables()
 
 
-@njit(cache=True)
-def reach(data, seat, src, d):
-    """A5, A6, the one implementation of a displacement's legality: how far ``seat`` may displace its
-    cube on ``src`` in direction ``d``. Its displacements of 1..reach squares are the legal ones: none
-    under shelter or along a line its weapon does not move along; one square for a captain; never
-    jumping, onto an empty square or an enemy cube its weapon beats (8-3, 8-5)."""
-    top = data[TOP + src]
-    if not weapon_moves_along(top, d):
-        return 0
-    n = 1 if data[KIND + src] == CAPTAIN else SIZE - 1
-    for k in range(n):
-        dst = RAYS[src, d, k]
-        if dst < 0:
-            return k
-        occupant = data[OWNER + dst]
-        if occupant != -1:
-            return k + 1 if occupant != seat and beats(top, data[TOP + dst]) else k
-    return n
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_turn(data, seat, src, movement):
-    """A7, A8, A9, the one implementation of a rotation's or tilt's legality: whether ``seat``'s cube on
+    """A6-A9, the one implementation of a rotation's or tilt's legality: whether ``seat``'s cube on
     ``src`` may make ``movement`` (M_*) now. Not three times in a row (A9); a rotation not under
-    shelter (A6); a tilt onto an empty square of the board (A8)."""
+    shelter (A6, A7); a tilt onto an empty square of the board (A8)."""
     if not movement_allowed(data, seat, src, movement):
         return False
     if movement <= M_RIGHT:
@@ -296,23 +276,12 @@ def can_turn(data, seat, src, movement):
 
 
 @njit(cache=True)
-def is_legal_abs(data, seat, abs_action):
-    """Whether board-frame ``abs_action`` is legal for ``seat`` now (A4-A9)."""
-    if data[OVER] == 1 or seat != data[TO_MOVE] or abs_action < 0 or abs_action >= NUM_ACTIONS:
-        return False
-    src = abs_action // ACTIONS_PER_SQUARE
-    if data[OWNER + src] != seat:
-        return False
-    k = abs_action % ACTIONS_PER_SQUARE
-    if k < K_LEFT:
-        return k % 8 + 1 <= reach(data, seat, src, k // 8)
-    return can_turn(data, seat, src, k - K_LEFT)
-
-
-@njit(cache=True)
 def legal_mask(data, seat, mask):
     """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS); all
-    False when ``seat`` does not act now."""
+    False when ``seat`` does not act now. The one implementation of the legality of a displacement
+    (A5, A6, 8-3, 8-5: none under shelter; along the lines of the top weapon; one square for a captain;
+    never jumping; onto an empty square or an enemy cube the weapon beats); rotations and tilts:
+    :func:`can_turn`."""
     mask[:] = False
     if data[OVER] == 1 or seat != data[TO_MOVE]:
         return
@@ -321,12 +290,37 @@ def legal_mask(data, seat, mask):
         if data[OWNER + src] != seat:
             continue
         base = src * ACTIONS_PER_SQUARE
-        for d in range(8):
-            for n in range(reach(data, seat, src, d)):
-                mask[ego[base + d * 8 + n]] = True
+        top = data[TOP + src]
+        if top != SHELTER:
+            reach = 1 if data[KIND + src] == CAPTAIN else SIZE - 1
+            for d in range(8):
+                if not weapon_moves_along(top, d):
+                    continue
+                for n in range(reach):
+                    dst = RAYS[src, d, n]
+                    if dst < 0:
+                        break
+                    occupant = data[OWNER + dst]
+                    if occupant == -1:
+                        mask[ego[base + d * 8 + n]] = True
+                        continue
+                    if occupant != seat and beats(top, data[TOP + dst]):
+                        mask[ego[base + d * 8 + n]] = True
+                    break
         for movement in range(M_TILT_W + 1):
             if can_turn(data, seat, src, movement):
                 mask[ego[base + K_LEFT + movement]] = True
+
+
+@njit(cache=True)
+def is_legal_abs(data, seat, abs_action):
+    """Whether board-frame ``abs_action`` is legal for ``seat`` now (A4-A9): read from its
+    :func:`legal_mask` (for notation and checks, not for the hot paths)."""
+    if abs_action < 0 or abs_action >= NUM_ACTIONS:
+        return False
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    legal_mask(data, seat, mask)
+    return mask[EGO[seat, abs_action]]
 
 
 @njit(cache=True)

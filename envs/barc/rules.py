@@ -170,20 +170,25 @@ def _ray_tables():
 RAYS, RAY_ACTIONS = _ray_tables()
 
 
-@njit(cache=True)
-def reach(data, seat, origin, direction):
-    """B2, the one implementation of a move's legality: how far ``seat`` may move the stack on
-    ``origin`` (a stack it tops) in absolute ``direction``. Its moves of 1..reach squares are the legal
-    ones: at most the stack's height, in a straight line over empty squares, onto a square of the
-    board not topped by ``seat`` (a stack blocks the squares beyond it)."""
-    n = min(data[HEIGHT + origin], MAX_DIST)
+@njit(cache=True, inline="always")
+def reach(data, seat, origin, direction, height):
+    """B2, the one implementation of a move's legality: how far ``seat`` may move its stack of
+    ``height`` pawns on ``origin`` in absolute ``direction``. Its moves of 1..reach squares are the
+    legal ones: at most the stack's height, in a straight line over empty squares, onto a square of
+    the board not topped by ``seat`` (a stack blocks the squares beyond it). (Inlined where it is
+    called; no min() and the height from the caller, which keeps the mask loop as fast as by hand.)"""
+    n = height
+    if n > MAX_DIST:
+        n = MAX_DIST
     for k in range(n):
         dst = RAYS[origin, direction, k]
         if dst < 0:
             return k
         hd = data[HEIGHT + dst]
         if hd != 0:
-            return k + 1 if ((data[COLOURS + dst] >> (hd - 1)) & 1) != seat else k
+            if ((data[COLOURS + dst] >> (hd - 1)) & 1) != seat:
+                return k + 1
+            return k
     return n
 
 
@@ -196,7 +201,9 @@ def is_legal_order(data, seat, action):
     if action == STAY:
         return True
     o, d, k = decode(seat, action)
-    return top(data, o) == seat and k <= reach(data, seat, o, d)
+    if top(data, o) != seat:
+        return False
+    return k <= reach(data, seat, o, d, data[HEIGHT + o])
 
 
 @njit(cache=True)
@@ -208,10 +215,11 @@ def legal_mask(data, seat, mask):
         return
     mask[STAY] = True
     for o in range(CELLS):
-        if top(data, o) != seat:
+        h = data[HEIGHT + o]
+        if h == 0 or ((data[COLOURS + o] >> (h - 1)) & 1) != seat:  # not topped by seat (B4, as top())
             continue
         for d in range(NUM_DIRS):
-            for k in range(reach(data, seat, o, d)):
+            for k in range(reach(data, seat, o, d, h)):
                 mask[RAY_ACTIONS[seat, o, d, k]] = True
 
 
@@ -234,7 +242,9 @@ LINES = _line_masks()
 
 @njit(cache=True)
 def _tops(data):
-    """The squares topped by each seat (B4) as bit masks, and how many: ``(tops0, n0, tops1, n1)``."""
+    """B4 and B5 in one pass over the board: ``(aligned0, n0, aligned1, n1)``, whether each seat tops 3
+    neighbouring squares in a row, column or diagonal (every line of :data:`LINES`), and how many stacks
+    it tops."""
     tops0 = np.int64(0)
     tops1 = np.int64(0)
     n0 = 0
@@ -249,17 +259,15 @@ def _tops(data):
         else:
             tops0 |= np.int64(1) << sq
             n0 += 1
-    return tops0, n0, tops1, n1
-
-
-@njit(cache=True)
-def _has_line(tops):
-    """Whether the squares of bit mask ``tops`` hold 3 neighbouring squares in a row, column or diagonal."""
+    aligned0 = False
+    aligned1 = False
     for i in range(LINES.shape[0]):
         line = LINES[i]
-        if (tops & line) == line:
-            return True
-    return False
+        if (tops0 & line) == line:
+            aligned0 = True
+        if (tops1 & line) == line:
+            aligned1 = True
+    return aligned0, n0, aligned1, n1
 
 
 @njit(cache=True)
@@ -272,16 +280,16 @@ def stacks_of(data, seat):
 @njit(cache=True)
 def aligned(data, seat):
     """B5: True when 3 neighbouring squares in a row, column or diagonal are all topped by ``seat``."""
-    tops0, _, tops1, _ = _tops(data)
-    return _has_line(tops1 if seat == 1 else tops0)
+    aligned0, _, aligned1, _ = _tops(data)
+    return aligned1 if seat == 1 else aligned0
 
 
 @njit(cache=True)
 def victories(data):
     """B5, the one implementation of the end: whether each seat reaches victory, ``(South, North)``. A
     seat reaches it when it is aligned or the other seat tops ``OUT_LIMIT`` (2) stacks or fewer."""
-    tops0, n0, tops1, n1 = _tops(data)
-    return _has_line(tops0) or n1 <= OUT_LIMIT, _has_line(tops1) or n0 <= OUT_LIMIT
+    aligned0, n0, aligned1, n1 = _tops(data)
+    return aligned0 or n1 <= OUT_LIMIT, aligned1 or n0 <= OUT_LIMIT
 
 
 @njit(cache=True)

@@ -13,28 +13,27 @@ It turns any :class:`envs.core.game.Game` into a PettingZoo ``AECEnv``:
 * every ``observe`` hands out fresh arrays (its own tensor and mask), which the environment never
   writes again.
 
-Speed: the legal mask of the seat to act is computed once per turn and shared by ``observe`` and by the
-legality check of ``step`` (one indexed read). When the game's rules module provides the fused kernels
-``env_refresh`` and ``env_apply`` (see envs/adix/rules.py and
-:func:`envs.core.kernel_state.fused_rules`), ``step`` is one compiled call that plays the move and
-prepares the next seat's mask and observation, handed out by the first ``observe`` of that seat (a
-second ``observe`` computes new copies).
+Speed: each turn is one call of the game's turn kernels (:func:`envs.core.fused.turn_kernels`; one
+compiled call for the kernel games): it plays the move and prepares the legal mask of the next seat to
+act, kept for the legality check of the next ``step`` (one indexed read), and its observation and mask
+copy, handed out by the first ``observe`` of that seat (a second ``observe`` computes new copies).
 
 A game's ``<name>_v0`` module subclasses :class:`TurnBasedAECEnv` only to name its options and its
-metadata, and calls :func:`wrap_aec` to get the wrapped ``env()``.
+metadata, and calls :func:`wrap_aec` to get the wrapped ``env()``: PettingZoo's order enforcement,
+written here against PettingZoo's public API (:class:`OrderEnforcingAEC`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import BaseWrapper
 
 from envs.core.env_common import BoardEnvCommon, start_state
 from envs.core.errors import GameOptionError
+from envs.core.fused import OVER_BIT, SEAT_BITS, TRUNCATED_BIT, TURN_SHIFT, turn_kernels
 from envs.core.game import Game, State
-from envs.core.kernel_state import fused_rules
 
 
 class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
@@ -47,16 +46,14 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         if game.info.simultaneous:
             raise GameOptionError(f"{game.info.name} is simultaneous: use the Parallel adapter")
         self._setup(game, render_mode)
-        # The legal mask of the seat to act, computed once per turn (observe() and step() share it).
-        self._mask: np.ndarray | None = None
-        self._mask_seat = -1
         self._num_actions = game.info.num_actions
         self._obs_shape = game.info.observation_shape
-        # With the rules' fused kernels (see _FusedTurn): the mask above lives in ``_own`` (never
-        # handed out), and each turn's step leaves the next seat's observation and mask copy ready
+        self._kernels = None  # the game's turn kernels (envs.core.fused), set by reset()
+        # The legal mask of the seat to act (``_own_seat``, -1 once the game is over), computed once per
+        # turn and never handed out; each turn also leaves that seat's observation and mask copy ready
         # for its first observe() (``_next_seat``; -1 once handed out).
-        self._fused: _FusedTurn | None = None
         self._own = np.zeros(self._num_actions, dtype=np.bool_)
+        self._own_seat = -1
         self._next_seat = -1
         self._next_obs = self._next_mask = None
 
@@ -74,12 +71,10 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
-        fused = self._fused = _fused_turn(state)  # the same for every state of the game
-        if fused is None:
-            self._after_change()
-        else:
-            obs, mask = np.empty(self._obs_shape, dtype=np.float32), np.empty(self._num_actions, dtype=np.int8)
-            self._after_fused(fused.refresh(state.data, self._own, obs, mask), obs, mask)
+        kernels = self._kernels = turn_kernels(state)  # the same for every state of the game
+        self._next_seat = -1
+        obs, mask = np.empty(self._obs_shape, dtype=np.float32), np.empty(self._num_actions, dtype=np.int8)
+        self._after(kernels.refresh(state, self._own, obs, mask), obs, mask)
         if self.render_mode == "human":
             self.render()
 
@@ -89,7 +84,7 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
             self._next_seat = -1
             return {"observation": self._next_obs, "action_mask": self._next_mask}
         state = self.state_
-        mask = self._mask.copy() if seat == self._mask_seat else state.legal_mask(seat)
+        mask = self._own.copy() if seat == self._own_seat else state.legal_mask(seat)
         # a bool array read as int8 (0/1): no conversion copy
         return {"observation": state.observation(seat), "action_mask": mask.view(np.int8)}
 
@@ -109,47 +104,44 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        mask = self._mask
-        fused = self._fused
+        state = self.state_
         legal = (
             (type(action) is int or (isinstance(action, np.integer) and not isinstance(action, np.bool_)))
             and 0 <= action < self._num_actions
-            and mask is not None
-            and mask[action]
+            and self._own_seat >= 0
+            and self._own[action]
         )
         if not legal:
-            self.state_.apply(action)  # the engine's check raises IllegalActionError, state untouched
-        elif fused is None:
-            self.state_.apply(int(action), check=False)  # legal: checked against this turn's mask
+            state.apply(action)  # the engine's check raises IllegalActionError, state untouched
+        self._next_seat = -1
+        obs, mask = np.empty(self._obs_shape, dtype=np.float32), np.empty(self._num_actions, dtype=np.int8)
+        if legal:  # checked against this turn's mask
+            code = self._kernels.apply(state, int(action), self._own, obs, mask)
+        else:  # an action the check above does not read but the engine took (an int subclass): played
+            code = self._kernels.refresh(state, self._own, obs, mask)
         self._cumulative_rewards[agent] = 0.0
-        if fused is None or not legal:
-            self._after_change()
-            self._accumulate_rewards()
-        else:
-            self._next_seat = -1
-            obs, mask = np.empty(self._obs_shape, dtype=np.float32), np.empty(self._num_actions, dtype=np.int8)
-            code = fused.apply(self.state_.data, int(action), self._own, obs, mask)
-            if self._after_fused(code, obs, mask):
-                self._accumulate_rewards()  # the rewards are all 0 before the end: nothing to add
+        if self._after(code, obs, mask):
+            self._accumulate_rewards()  # the rewards are all 0 before the end: nothing to add
         if self.render_mode == "human":
             self.render()
 
-    def _after_fused(self, code: int, obs: np.ndarray, mask: np.ndarray) -> bool:
-        """:meth:`_after_change` from a fused kernel's code; True when the game is over."""
-        fused = self._fused
-        if code & fused.over_bit:
-            self._end_of_game(self.state_, bool(code & fused.truncated_bit))
+    def _after(self, code: int, obs: np.ndarray, mask: np.ndarray) -> bool:
+        """Copy the outcome of a turn (the kernels' code, see envs.core.fused) into PettingZoo's
+        dictionaries and pick the next agent, whose observation ``obs`` and ``mask`` are; True when the
+        game is over."""
+        if code & OVER_BIT:
+            self._end_of_game(self.state_, bool(code & TRUNCATED_BIT))
             over = True
         else:
             rewards = self.rewards
             for agent in self.agents:
                 rewards[agent] = 0.0
-            seat = code & fused.seat_bits
+            seat = code & SEAT_BITS
             self.agent_selection = self.possible_agents[seat]
-            self._mask, self._mask_seat = self._own, seat
+            self._own_seat = seat
             self._next_seat, self._next_obs, self._next_mask = seat, obs, mask
             over = False
-        turn = code >> fused.turn_shift
+        turn = code >> TURN_SHIFT
         infos = self.infos
         for agent in self.agents:
             infos[agent] = {"turn": turn}
@@ -157,7 +149,7 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
 
     def _end_of_game(self, state: State, truncated: bool) -> None:
         """The final rewards, every agent done, the next agent to take its dead step."""
-        self._mask, self._mask_seat = None, -1
+        self._own_seat = -1
         returns = state.returns()
         done = self.truncations if truncated else self.terminations
         for agent in self.agents:
@@ -167,92 +159,110 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         nxt = (self._seat[self.agent_selection] + 1) % len(self.possible_agents)
         self.agent_selection = self.possible_agents[nxt]
 
-    def _after_change(self) -> None:
-        """Copy the engine's outcome into PettingZoo's dictionaries and pick the next agent."""
-        state = self.state_
-        self._mask, self._mask_seat = None, -1
-        if state.is_terminal():
-            self._end_of_game(state, state.is_truncated())
-        else:
-            rewards = self.rewards
-            for agent in self.agents:
-                rewards[agent] = 0.0
-            seat = state.current_seat
-            self.agent_selection = self.possible_agents[seat]
-            self._mask, self._mask_seat = state.legal_mask(seat), seat
-        turn = state.turn
-        infos = self.infos
-        for agent in self.agents:
-            infos[agent] = {"turn": turn}
+
+# ----- order enforcement ----------------------------------------------------------------------------
+
+# What PettingZoo's OrderEnforcingWrapper refuses to read before the first reset.
+_NEEDS_RESET = frozenset(("rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents"))
 
 
-class _FusedTurn:
-    """The fused kernels of a rules module for this adapter (``env_refresh`` and ``env_apply``, see
-    envs/adix/rules.py), with the bits of their codes."""
+class OrderEnforcingAEC(BaseWrapper):
+    """PettingZoo's order enforcement around an AEC environment: the checks, errors and warnings of
+    ``pettingzoo.utils.wrappers.OrderEnforcingWrapper`` (reset first, ``step`` or ``reset`` in every
+    turn of an ``agent_iter`` loop, a warning for a step once every agent is done), written against
+    PettingZoo's public wrapper API (``BaseWrapper``, ``EnvLogger``) with its own bookkeeping, so it
+    needs none of that class's internals. Its per-turn calls (``agent_iter``, ``last``, ``step``) reach
+    the environment directly, and ``str(env)`` is the environment's name (``dorix_v0``)."""
 
-    __slots__ = ("refresh", "apply", "seat_bits", "over_bit", "truncated_bit", "turn_shift")
+    def __init__(self, env: AECEnv):
+        assert isinstance(env, AECEnv), "OrderEnforcingAEC wraps an AEC environment"
+        self._reset_done = False
+        self._stepped = False  # step() or reset() called since the last turn of an agent_iter loop
+        super().__init__(env)
 
-    def __init__(self, rules):
-        self.refresh, self.apply = rules.env_refresh, rules.env_apply
-        self.seat_bits, self.over_bit = rules.ENV_SEAT_BITS, rules.ENV_OVER_BIT
-        self.truncated_bit, self.turn_shift = rules.ENV_TRUNCATED_BIT, rules.ENV_TURN_SHIFT
+    def __getattr__(self, name: str):
+        if name in _NEEDS_RESET and not self._reset_done:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return super().__getattr__(name)
 
-
-_FUSED_TURN: dict = {}
-
-
-def _fused_turn(state: State) -> _FusedTurn | None:
-    """The fused kernels of ``state``'s rules, or None when it has none (the adapter then calls the
-    State methods one by one)."""
-    cls = type(state)
-    if cls not in _FUSED_TURN:
-        rules = fused_rules(state, ("env_refresh", "env_apply"))
-        _FUSED_TURN[cls] = None if rules is None else _FusedTurn(rules)
-    return _FUSED_TURN[cls]
-
-
-class _LeanIterator(AECOrderEnforcingIterator):
-    """PettingZoo's order-enforcing agent iterator, reading the wrapped env's fields directly."""
-
-    def __next__(self):
-        wrapper = self.env
-        raw = wrapper.env
-        if not raw.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        wrapper._has_updated = False
-        return raw.agent_selection
-
-
-class _LeanIterable(AECOrderEnforcingIterable):
-    def __iter__(self):
-        return _LeanIterator(self.env, self.max_iter)
-
-
-class LeanOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper (same checks, same errors) whose per-turn calls (``agent_iter``,
-    ``last``, ``step``) reach the environment without going through ``__getattr__`` for every field."""
-
-    def agent_iter(self, max_iter: int = 2**63):
-        if not self._has_reset:
-            return super().agent_iter(max_iter)  # PettingZoo's error
-        return _LeanIterable(self, max_iter)
-
-    def last(self, observe: bool = True):
-        if not self._has_reset:
-            return super().last(observe)  # PettingZoo's error
-        return self.env.last(observe)
+    def reset(self, seed=None, options=None) -> None:
+        self._reset_done = True
+        self._stepped = True
+        self.env.reset(seed=seed, options=options)
 
     def step(self, action) -> None:
-        if self._has_reset and self.env.agents:
-            self._has_updated = True
+        if not self._reset_done:
+            EnvLogger.error_step_before_reset()
+        self._stepped = True
+        if self.env.agents:
             self.env.step(action)
         else:
-            super().step(action)  # PettingZoo's error or warning
+            EnvLogger.warn_step_after_terminated_truncated()
+
+    def last(self, observe: bool = True):
+        if not self._reset_done:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def observe(self, agent):
+        if not self._reset_done:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def state(self) -> np.ndarray:
+        if not self._reset_done:
+            EnvLogger.error_state_before_reset()
+        return self.env.state()
+
+    def render(self):
+        if not self._reset_done:
+            EnvLogger.error_render_before_reset()
+        return self.env.render()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._reset_done:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _AgentIterable:
+    __slots__ = ("_wrapper", "_max_iter")
+
+    def __init__(self, wrapper: OrderEnforcingAEC, max_iter: int):
+        self._wrapper, self._max_iter = wrapper, max_iter
+
+    def __iter__(self):
+        return _AgentIterator(self._wrapper, self._max_iter)
+
+
+class _AgentIterator:
+    """The agent to act, turn after turn, while agents are left (at most ``max_iter`` turns); each turn
+    asks for a ``step`` (or ``reset``) since the last."""
+
+    __slots__ = ("_wrapper", "_env", "_left")
+
+    def __init__(self, wrapper: OrderEnforcingAEC, max_iter: int):
+        self._wrapper, self._env, self._left = wrapper, wrapper.env, max_iter
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        env = self._env
+        if not env.agents or self._left <= 0:
+            raise StopIteration
+        self._left -= 1
+        wrapper = self._wrapper
+        assert wrapper._stepped, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._stepped = False
+        return env.agent_selection
 
 
 def wrap_aec(raw: AECEnv) -> AECEnv:
-    """The standard wrapping for ``env()``: PettingZoo's order enforcement (calls in the right order,
-    reset first). Illegal actions are not hidden by a wrapper: the engine raises a clear error."""
-    return LeanOrderEnforcingWrapper(raw)
+    """The standard wrapping for ``env()``: order enforcement (calls in the right order, reset first;
+    :class:`OrderEnforcingAEC`). Illegal actions are not hidden by a wrapper: the engine raises a
+    clear error."""
+    return OrderEnforcingAEC(raw)

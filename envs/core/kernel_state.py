@@ -3,16 +3,14 @@
 A game's ``rules.py`` (see docs/architecture.md) provides ``NUM_ACTIONS``, the offsets ``TO_MOVE``,
 ``TURN``, ``TRUNCATED`` and ``WINNER`` into the state array, and the kernels ``is_over(data)``,
 ``legal_mask(data, seat, mask)``, ``apply_action(data, action)`` (turn-based) or
-``apply_joint(data, actions)`` (simultaneous), ``observe(data, seat, out)`` and ``returns(data, out)``.
-A game's State subclasses :class:`KernelState`, names its ``rules`` module and its ``render_module``
-(with ``render_text(state)`` and ``render_rgb(state)``), and adds only notation, action names and
-invariants.
+``apply_joint(data, actions)`` (simultaneous) and ``returns(data, out)``; its ``observe.py`` provides the
+observation kernel ``observe(data, seat, out)`` and ``OBS_CHANNELS``. A game's State subclasses
+:class:`KernelState`, names its ``rules`` module, its ``encoder`` (the observe module) and its
+``render_module`` (with ``render_text(state)`` and ``render_rgb(state)``), and adds only notation,
+action names and invariants.
 
-A rules module may also provide *fused* kernels for the PettingZoo adapters (``env_refresh`` and
-``env_step`` for the Parallel adapter, ``env_refresh`` and ``env_apply`` for the AEC adapter; see
-envs/barc/rules.py and envs/adix/rules.py): one compiled call per turn that applies the move and
-writes the next masks and observations. They are an optional speed-up: :func:`fused_rules` says when an
-adapter may use them, and without them the adapters call the methods below one by one.
+The PettingZoo adapters run such a game's turns as compiled kernels generated from the same modules
+(:mod:`envs.core.fused`), and the batched environments their batch loops (:mod:`envs.vector.kernels`).
 """
 
 from __future__ import annotations
@@ -24,37 +22,6 @@ import numpy as np
 
 from envs.core.errors import GameOptionError
 from envs.core.game import Game, GameInfo, State
-
-# State methods that the fused kernels stand in for: a subclass overriding one of them does not get them.
-_FUSED_STAND_INS = (
-    "legal_mask",
-    "observation",
-    "_apply",
-    "_apply_joint",
-    "is_terminal",
-    "is_truncated",
-    "returns",
-    "current_seats",
-    "current_seat",
-    "turn",
-)
-_FUSED: dict = {}
-
-
-def fused_rules(state: State, names: tuple) -> ModuleType | None:
-    """``state``'s rules module when it provides every kernel of ``names`` and ``state``'s class is a
-    :class:`KernelState` that overrides none of the methods they stand in for; None otherwise."""
-    key = (type(state), names)
-    if key not in _FUSED:
-        cls = type(state)
-        rules = getattr(cls, "rules", None)
-        ok = (
-            isinstance(state, KernelState)
-            and all(getattr(cls, m) is getattr(KernelState, m) for m in _FUSED_STAND_INS)
-            and all(hasattr(rules, n) for n in names)
-        )
-        _FUSED[key] = rules if ok else None
-    return _FUSED[key]
 
 
 class KernelState(State):

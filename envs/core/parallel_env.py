@@ -31,12 +31,11 @@ given (so an illegal action raises at once, naming the agent) and lets the pictu
 have already given theirs. With ``illegal_actions="raise"`` each action is checked when it is given,
 so an illegal one raises at once.
 
-Speed: when the game's rules module provides the fused kernels ``env_refresh`` and ``env_step`` (see
-envs/barc/rules.py and :func:`envs.core.kernel_state.fused_rules`), a well-formed ``step`` is one
-compiled call (the legality check against this turn's masks, the joint move, every seat's mask and
-observation) and a few dictionaries; anything else (a missing, unknown or malformed action, an illegal
-one with "raise") goes through the general path with its checks and messages. Without them every
-game uses the general path, with each seat's mask computed once per turn.
+Speed: a well-formed ``step`` is one call of the game's joint kernels
+(:func:`envs.core.fused.joint_kernels`; one compiled call for the kernel games: the legality check
+against this turn's masks, the joint move, every seat's mask and observation) and a few dictionaries;
+anything else (a missing, unknown or malformed action, an illegal one with "raise") goes through the
+careful path with its checks and messages, then the same kernels prepare the next turn.
 
 A game's ``<name>_v0`` module subclasses :class:`SimultaneousParallelEnv` only to name its options
 and metadata (its ``raw_env``), returns it from ``parallel_env()``, and ``wrap_parallel_as_aec`` of it
@@ -53,8 +52,8 @@ from PIL import Image, ImageDraw
 
 from envs.core.env_common import BoardEnvCommon, start_state
 from envs.core.errors import GameOptionError, IllegalActionError
-from envs.core.game import Game, State
-from envs.core.kernel_state import fused_rules
+from envs.core.fused import OVER_BIT, TRUNCATED_BIT, TURN_SHIFT, joint_kernels
+from envs.core.game import Game
 from envs.core.rendering import BACKGROUND, TEXT, font
 
 STATUS_STRIP_PX = 30
@@ -73,11 +72,11 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         self._setup(game, render_mode)
         self.illegal_actions = illegal_actions
         self.ordered: set = set()  # agents whose action for this turn is in (AEC form only)
-        self._masks: dict = {}  # seat -> legal mask of this turn, computed once (observe and step share it)
-        # With the rules' fused kernels (see _fused_kernels): every seat's mask of this turn, the
-        # adapter's own copy (never handed out), and the joint action handed to the kernel.
+        # The game's joint kernels (envs.core.fused), set by reset(); every seat's legal mask of this
+        # turn, computed once per turn (the adapter's own copy, never handed out); the joint action
+        # handed to the kernels.
         n = game.info.num_seats
-        self._fused = None
+        self._kernels = None
         self._num_actions = game.info.num_actions
         self._own = np.zeros((n, game.info.num_actions), dtype=np.bool_)
         self._joint = np.zeros(n, dtype=np.int64)
@@ -95,19 +94,12 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
                 self.action_spaces[agent].seed(seed + i)
         state = self.state_ = start_state(self.game, options)
         self.ordered = set()
-        self._masks = {}
-        fused = self._fused = _fused_kernels(state)  # the same for every state of the game
-        if fused is None:
-            self.agents = [] if state.is_terminal() else self.possible_agents[:]
-            observations = {a: self._observe(a) for a in self.possible_agents}
-            turn = state.turn
-        else:
-            obs = np.empty(self._obs_block, np.float32)
-            masks = np.empty(self._mask_block, np.int8)
-            code = fused.refresh(state.data, self._own, obs, masks)
-            self.agents = [] if code & fused.over_bit else self.possible_agents[:]
-            observations = {a: {"observation": obs[s], "action_mask": masks[s]} for s, a in self._seats}
-            turn = code >> fused.turn_shift
+        kernels = self._kernels = joint_kernels(state)  # the same for every state of the game
+        obs, masks = self._new_buffers()
+        code = kernels.refresh(state, self._own, obs, masks)
+        self.agents = [] if code & OVER_BIT else self.possible_agents[:]
+        observations = {a: {"observation": obs[s], "action_mask": masks[s]} for s, a in self._seats}
+        turn = code >> TURN_SHIFT
         self._live = self.agents  # the fast path of step() plays while this very list is ``agents``
         infos = {a: {"turn": turn, "void_action": False} for a in self.possible_agents}
         if self.render_mode == "human":
@@ -115,12 +107,11 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         return observations, infos
 
     def step(self, actions: dict):
-        fused = self._fused
         live = self.agents
-        # The fast path: a kernel-rules game (in a simultaneous KernelState every seat acts until the
-        # end, so ``agents`` is every agent, as reset() made it) with exactly one integer action in
-        # range per agent. Anything else, errors included, takes the general path with its messages.
-        if fused is None or not live or live is not self._live or len(actions) != len(live):
+        # The fast path: exactly one integer action in range per agent, ``agents`` being every agent
+        # (as reset() made it; seats that do not act this turn, in a game that has such turns, are
+        # left to the kernels). Anything else, errors included, takes the careful path with its messages.
+        if not live or live is not self._live or len(actions) != len(live):
             return self._step_general(actions)
         joint = self._joint
         n = self._num_actions
@@ -135,12 +126,12 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         state = self.state_
         obs = np.empty(self._obs_block, np.float32)  # as _new_buffers, inlined
         masks = np.empty(self._mask_block, np.int8)
-        code = fused.step(state.data, joint, self.illegal_actions == "void", self._own, obs, masks)
+        code = self._kernels.step(state, joint, self.illegal_actions == "void", self._own, obs, masks)
         if code < 0:  # raise mode, a forbidden action: nothing was played; the engine's check says why
             return self._step_general(actions)
         if self.ordered:
             self.ordered = set()
-        turn = code >> fused.turn_shift
+        turn = code >> TURN_SHIFT
         observations, infos = {}, {}
         for s, agent in seats:
             observations[agent] = {"observation": obs[s], "action_mask": masks[s]}
@@ -148,8 +139,8 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         rewards = self._zeros.copy()  # dict.fromkeys(live, 0.0), live being every agent
         terminations = self._falses.copy()
         truncations = self._falses.copy()
-        if code & fused.over_bit:
-            self._finish(state, live, rewards, truncations if code & fused.truncated_bit else terminations)
+        if code & OVER_BIT:
+            self._finish(state, live, rewards, truncations if code & TRUNCATED_BIT else terminations)
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
@@ -167,7 +158,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         self.agents = []
 
     def _step_general(self, actions: dict):
-        """``step`` for any simultaneous game, and for every action the fast path does not take."""
+        """``step`` for every action the fast path does not take, with the checks and messages."""
         if self.state_ is None:
             raise IllegalActionError("call reset() before step()")
         if not self.agents:
@@ -194,39 +185,26 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         else:
             self.state_.apply_joint(joint)  # the engine's check raises IllegalActionError, state untouched
         self.ordered = set()
-        self._masks = {}
         state = self.state_
         live = self.agents
-        if self._fused is not None:
-            obs, masks = self._new_buffers()
-            self._fused.refresh(state.data, self._own, obs, masks)
-            observations = {a: {"observation": obs[s], "action_mask": masks[s]} for s, a in enumerate(live)}
-        else:
-            observations = {a: self._observe(a) for a in live}
-        turn = state.turn
+        obs, masks = self._new_buffers()
+        code = self._kernels.refresh(state, self._own, obs, masks)
+        seat = self._seat
+        observations = {a: {"observation": obs[seat[a]], "action_mask": masks[seat[a]]} for a in live}
+        turn = code >> TURN_SHIFT
         infos = {a: {"turn": turn, "void_action": a in void} for a in live}
         terminations = dict.fromkeys(live, False)
         truncations = dict.fromkeys(live, False)
         rewards = dict.fromkeys(live, 0.0)
-        if state.is_terminal():
-            self._finish(state, live, rewards, truncations if state.is_truncated() else terminations)
+        if code & OVER_BIT:
+            self._finish(state, live, rewards, truncations if code & TRUNCATED_BIT else terminations)
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
 
     def _mask(self, seat: int) -> np.ndarray:
         """The legal mask of ``seat`` this turn (computed once per turn; do not modify it)."""
-        if self._fused is not None:
-            return self._own[seat]
-        mask = self._masks.get(seat)
-        if mask is None:
-            mask = self._masks[seat] = self.state_.legal_mask(seat)
-        return mask
-
-    def _observe(self, agent) -> dict:
-        seat = self._seat[agent]
-        # a copy of the bool mask read as int8 (0/1): the agent may keep or modify it
-        return {"observation": self.state_.observation(seat), "action_mask": self._mask(seat).copy().view(np.int8)}
+        return self._own[seat]
 
     # orders given one by one (the AEC form) ---------------------------------------------------
     def check_action(self, agent, action) -> None:
@@ -261,30 +239,6 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
 
     def _render_rgb(self) -> np.ndarray:
         return _with_strip(self.state_.render_rgb(), self.status_line())
-
-
-class _Fused:
-    """The fused kernels of a rules module for this adapter, with the bits of their codes."""
-
-    __slots__ = ("refresh", "step", "over_bit", "truncated_bit", "turn_shift")
-
-    def __init__(self, rules):
-        self.refresh, self.step = rules.env_refresh, rules.env_step
-        self.over_bit, self.truncated_bit = rules.ENV_OVER_BIT, rules.ENV_TRUNCATED_BIT
-        self.turn_shift = rules.ENV_TURN_SHIFT
-
-
-_FUSED: dict = {}
-
-
-def _fused_kernels(state: State) -> _Fused | None:
-    """The fused kernels of ``state``'s rules (``env_refresh`` and ``env_step``, see envs/barc/rules.py),
-    or None when it has none: the adapter then calls the State methods one by one."""
-    cls = type(state)
-    if cls not in _FUSED:
-        rules = fused_rules(state, ("env_refresh", "env_step"))
-        _FUSED[cls] = None if rules is None else _Fused(rules)
-    return _FUSED[cls]
 
 
 def _is_action(action, num_actions: int) -> bool:
