@@ -42,7 +42,7 @@ seat's own frame, where White's frame is the board and Black's frame is the boar
 (Black's square s is the board's square 80 - s, its north is the board's south, its east the board's
 west). ``k`` in 0..63: displacement in direction ``k // 8`` (N, NE, E, SE, S, SW, W, NW) by
 ``k % 8 + 1`` squares; 64: rotate left; 65: rotate right; 66..69: tilt N, E, S, W. So one policy
-plays both colours. Notation (``envs.adix.game``) is always absolute.
+plays both colours. Notation (:mod:`envs.adix.notation`) is always absolute.
 """
 
 from __future__ import annotations
@@ -54,9 +54,7 @@ from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too
     CAPTAIN,
     M_LEFT,
     M_RIGHT,
-    M_TILT_E,
     M_TILT_N,
-    M_TILT_S,
     M_TILT_W,
     MOVEMENT_NAMES,
     PAPER,
@@ -124,7 +122,7 @@ def mirror_action(action):
     reversed, rotations unchanged). It is its own inverse."""
     sq = action // ACTIONS_PER_SQUARE
     k = action % ACTIONS_PER_SQUARE
-    if k < 64:
+    if k < K_LEFT:
         k = ((k // 8 + 4) % 8) * 8 + k % 8
     elif k >= K_TILT:
         k = K_TILT + (k - K_TILT + 2) % 4
@@ -141,28 +139,15 @@ def absolute_action(action, seat):
 
 @njit(cache=True)
 def decode(abs_action):
-    """Board-frame action -> (from square, to square, movement): movement -1 for a displacement."""
+    """Board-frame action -> (from square, to square, movement): movement -1 for a displacement, the
+    square -1 off the board (from the move tables RAYS and TILTS below)."""
     sq = abs_action // ACTIONS_PER_SQUARE
     k = abs_action % ACTIONS_PER_SQUARE
-    if k < 64:
-        d = k // 8
-        n = k % 8 + 1
-        r = sq // SIZE + DR[d] * n
-        f = sq % SIZE + DF[d] * n
-        if r < 0 or r >= SIZE or f < 0 or f >= SIZE:
-            return sq, -1, -1
-        return sq, r * SIZE + f, -1
-    if k == K_LEFT:
-        return sq, sq, M_LEFT
-    if k == K_RIGHT:
-        return sq, sq, M_RIGHT
-    t = k - K_TILT
-    d = TILT_DIRS[t]
-    r = sq // SIZE + DR[d]
-    f = sq % SIZE + DF[d]
-    if r < 0 or r >= SIZE or f < 0 or f >= SIZE:
-        return sq, -1, M_TILT_N + t
-    return sq, r * SIZE + f, M_TILT_N + t
+    if k < K_LEFT:
+        return sq, RAYS[sq, k // 8, k % 8], -1
+    if k < K_TILT:
+        return sq, sq, M_LEFT + k - K_LEFT
+    return sq, TILTS[sq, k - K_TILT], M_TILT_N + k - K_TILT
 
 
 # ----- set-up and queries ----------------------------------------------------------------------
