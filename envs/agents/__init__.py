@@ -10,7 +10,7 @@ Agents never modify the state they are given.
   move whose resulting position scores best under the game's heuristic (:data:`HEURISTICS`, from
   ``envs/<game>/heuristic.py``; games without one: "win if possible, else random").
 * :class:`MCTSAgent`: UCT with random rollouts on the engine (``clone()`` + ``apply_actions``), a
-  configurable number of simulations; decoupled UCT for simultaneous games.
+  configurable number of simulations; decoupled UCT where seats act at once.
 
 :func:`make_baseline_agent` builds one from a short spec: ``random``, ``greedy``, ``mcts`` or
 ``mcts:<simulations>``. The agents of trained models live in :mod:`training.agents`.

@@ -35,7 +35,7 @@ class GreedyAgent(Agent):
     """One-move lookahead: an immediate win if any, else the best heuristic score (random tie-break).
 
     Each own action is played together with the actions of the other seats that act at the same time
-    (simultaneous games): ``samples`` draws of theirs, uniform over their legal actions, drawn once per
+    (seats acting at once): ``samples`` draws of theirs, uniform over their legal actions, drawn once per
     decision (the same draws for every own action); the action's value is its average over them. When
     no other seat acts now (turn-based games) there is one draw, with no action in it.
 

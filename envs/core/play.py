@@ -4,7 +4,7 @@ wrapper and the benchmarks.
 An *agent* here is any callable ``agent(state, seat) -> action`` (the baseline agents of
 :mod:`envs.agents`, trained models, a human at a prompt...). Agents never modify the state they are
 given. A decision is ``{seat: action}`` for the seats that act now (one seat in a turn-based game,
-several in a simultaneous one): every acting seat chooses from the same state, then
+every seat in a game where all act at once): every acting seat chooses from the same state, then
 :meth:`envs.core.game.State.apply_actions` plays them together, so no caller has to know which kind
 of game it plays.
 """

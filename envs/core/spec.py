@@ -199,7 +199,7 @@ class Position:
 @dataclass(frozen=True)
 class MoveExample:
     """A move ``text`` that is legal in ``position`` (None: the start) and names ``action`` (for
-    ``seat``); ``action`` is a ``{seat: action}`` dict for a whole simultaneous decision."""
+    ``seat``); ``action`` is a ``{seat: action}`` dict for a whole decision of several seats."""
 
     text: str
     action: int | dict
