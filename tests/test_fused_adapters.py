@@ -14,7 +14,7 @@ import pytest
 import envs.core.aec_env as aec_env
 import envs.core.parallel_env as parallel_env
 from envs.core.errors import IllegalActionError
-from envs.core.fused import PlainJoint, PlainTurn
+from envs.core.fused import plain_joint_kernels, plain_turn_kernels
 from envs.registry import env_module, game_names
 
 PARALLEL = [n for n in game_names() if env_module(n).make_game().info.simultaneous]
@@ -38,7 +38,7 @@ def _same(a, b) -> bool:
 def _play_parallel(name: str, illegal_actions: str, fused: bool, monkeypatch) -> list:
     with monkeypatch.context() as m:
         if not fused:
-            m.setattr(parallel_env, "joint_kernels", lambda state: PlainJoint())
+            m.setattr(parallel_env, "joint_kernels", lambda state: plain_joint_kernels())
         env = env_module(name).parallel_env(max_turns=25, illegal_actions=illegal_actions)
         num_actions = env.game.info.num_actions
         rng = np.random.default_rng(3)
@@ -105,7 +105,7 @@ def test_parallel_fused_path_gives_what_the_one_by_one_path_gives(name, illegal_
 def _play_aec(name: str, fused: bool, monkeypatch) -> list:
     with monkeypatch.context() as m:
         if not fused:
-            m.setattr(aec_env, "turn_kernels", lambda state: PlainTurn())
+            m.setattr(aec_env, "turn_kernels", lambda state: plain_turn_kernels())
         env = env_module(name).env(max_turns=40)
         raw = env.unwrapped
         num_actions = raw.game.info.num_actions

@@ -49,6 +49,7 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         self._num_actions = game.info.num_actions
         self._obs_shape = game.info.observation_shape
         self._kernels = None  # the game's turn kernels (envs.core.fused), set by reset()
+        self._subject = None  # what they take in place of the state (its array for the compiled ones)
         # The legal mask of the seat to act (``_own_seat``, -1 once the game is over), computed once per
         # turn and never handed out; each turn also leaves that seat's observation and mask copy ready
         # for its first observe() (``_next_seat``; -1 once handed out).
@@ -72,9 +73,10 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
         kernels = self._kernels = turn_kernels(state)  # the same for every state of the game
+        subject = self._subject = kernels.subject(state)
         self._next_seat = -1
         obs, mask = np.empty(self._obs_shape, dtype=np.float32), np.empty(self._num_actions, dtype=np.int8)
-        self._after(kernels.refresh(state, self._own, obs, mask), obs, mask)
+        self._after(kernels.refresh(subject, self._own, obs, mask), obs, mask)
         if self.render_mode == "human":
             self.render()
 
@@ -104,21 +106,19 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        state = self.state_
         legal = (
             (type(action) is int or (isinstance(action, np.integer) and not isinstance(action, np.bool_)))
             and 0 <= action < self._num_actions
-            and self._own_seat >= 0
-            and self._own[action]
+            and self._own[action]  # the mover's mask: an agent not yet done means the game goes on
         )
         if not legal:
-            state.apply(action)  # the engine's check raises IllegalActionError, state untouched
+            self.state_.apply(action)  # the engine's check raises IllegalActionError, state untouched
         self._next_seat = -1
         obs, mask = np.empty(self._obs_shape, dtype=np.float32), np.empty(self._num_actions, dtype=np.int8)
         if legal:  # checked against this turn's mask
-            code = self._kernels.apply(state, int(action), self._own, obs, mask)
+            code = self._kernels.apply(self._subject, int(action), self._own, obs, mask)
         else:  # an action the check above does not read but the engine took (an int subclass): played
-            code = self._kernels.refresh(state, self._own, obs, mask)
+            code = self._kernels.refresh(self._subject, self._own, obs, mask)
         self._cumulative_rewards[agent] = 0.0
         if self._after(code, obs, mask):
             self._accumulate_rewards()  # the rewards are all 0 before the end: nothing to add

@@ -13,7 +13,8 @@ For a :class:`envs.core.kernel_state.KernelState` game that overrides none of th
 in for, these are numba kernels generated once per process and game from its rules kernels and its
 observation kernel (closures over them, as the batch loops of :mod:`envs.vector.kernels` are): a turn
 is one compiled call. Any other :class:`envs.core.game.State` gets the same calls written over the
-State interface in Python (:class:`PlainTurn`, :class:`PlainJoint`), so the adapters have one path.
+State interface in Python (:func:`plain_turn_kernels`, :func:`plain_joint_kernels`), so the adapters have
+one path.
 """
 
 from __future__ import annotations
@@ -59,29 +60,56 @@ _BY_CLASS: dict = {}  # state class -> its kernels (one lookup per reset)
 _COMPILED: dict = {}
 
 
-def turn_kernels(state: State):
+class TurnKernels:
+    """The AEC adapter's kernels (see :func:`turn_kernels`), called on ``subject(state)``."""
+
+    __slots__ = ("refresh", "apply", "compiled")
+
+    def __init__(self, refresh, apply, compiled: bool):
+        self.refresh, self.apply, self.compiled = refresh, apply, compiled
+
+    def subject(self, state: State):
+        """What the kernels take in place of ``state``: its array (compiled kernels) or itself."""
+        return state.data if self.compiled else state
+
+
+class JointKernels:
+    """The Parallel adapter's kernels (see :func:`joint_kernels`), called on ``subject(state)``."""
+
+    __slots__ = ("refresh", "step", "compiled")
+
+    def __init__(self, refresh, step, compiled: bool):
+        self.refresh, self.step, self.compiled = refresh, step, compiled
+
+    def subject(self, state: State):
+        """What the kernels take in place of ``state``: its array (compiled kernels) or itself."""
+        return state.data if self.compiled else state
+
+
+def turn_kernels(state: State) -> TurnKernels:
     """The AEC adapter's kernels for ``state``'s game (the same for every state of a class):
-    ``refresh(state, own, obs, mask)`` and ``apply(state, action, own, obs, mask)``, both returning a
-    code. ``refresh``, unless the game is over: the legal mask of the seat to act into ``own`` (bool) and
-    ``mask`` (int8), its observation into ``obs``; code = seat | turn << TURN_SHIFT (over: OVER_BIT,
-    TRUNCATED_BIT and the turn; nothing written). ``apply``: play ``action`` (legal: the adapter checked
-    it against ``own``), then ``refresh``."""
+    ``refresh(subject, own, obs, mask)`` and ``apply(subject, action, own, obs, mask)`` on
+    ``subject(state)``, both returning a code. ``refresh``, unless the game is over: the legal mask of
+    the seat to act into ``own`` (bool) and ``mask`` (int8), its observation into ``obs``; code = seat |
+    turn << TURN_SHIFT (over: OVER_BIT, TRUNCATED_BIT and the turn; nothing written). ``apply``: play
+    ``action`` (legal: the adapter checked it against ``own``), then ``refresh``."""
     cls = type(state)
     if cls not in _BY_CLASS:
         if compiled(cls):
             key = ("turn", id(cls.rules), id(cls.encoder.observe))
             if key not in _COMPILED:
-                _COMPILED[key] = _CompiledTurn(*_turn_functions(cls.rules, cls.encoder.observe))
+                _COMPILED[key] = TurnKernels(*_turn_functions(cls.rules, cls.encoder.observe), compiled=True)
             _BY_CLASS[cls] = _COMPILED[key]
         else:
-            _BY_CLASS[cls] = PlainTurn()
+            _BY_CLASS[cls] = plain_turn_kernels()
     return _BY_CLASS[cls]
 
 
-def joint_kernels(state: State):
-    """The Parallel adapter's kernels for ``state``'s game: ``refresh(state, own, obs, masks)`` writes
+def joint_kernels(state: State) -> JointKernels:
+    """The Parallel adapter's kernels for ``state``'s game, on ``subject(state)``: ``refresh(subject, own,
+    obs, masks)`` writes
     every seat's legal mask into ``own[seat]`` (bool) and ``masks[seat]`` (int8), its observation into
-    ``obs[seat]``, and returns the code (OVER_BIT, TRUNCATED_BIT, the turn). ``step(state, joint, void,
+    ``obs[seat]``, and returns the code (OVER_BIT, TRUNCATED_BIT, the turn). ``step(subject, joint, void,
     own, obs, masks)`` plays one turn of ``joint`` (int64, one in-range action per seat) checked against
     ``own``: an order its seat's mask forbids returns -1 with nothing played unless ``void``, with
     ``void`` it is played as the rules play an impossible order and its seat's bit is set in the code;
@@ -91,10 +119,10 @@ def joint_kernels(state: State):
         if compiled(cls):
             key = ("joint", id(cls.rules), id(cls.encoder.observe))
             if key not in _COMPILED:
-                _COMPILED[key] = _CompiledJoint(*_joint_functions(cls.rules, cls.encoder.observe))
+                _COMPILED[key] = JointKernels(*_joint_functions(cls.rules, cls.encoder.observe), compiled=True)
             _BY_CLASS[cls] = _COMPILED[key]
         else:
-            _BY_CLASS[cls] = PlainJoint()
+            _BY_CLASS[cls] = plain_joint_kernels()
     return _BY_CLASS[cls]
 
 
@@ -113,13 +141,13 @@ def _turn_functions(rules, observe) -> tuple:
     def refresh(data, own, obs, mask):
         turn = np.int64(data[turn_at]) << TURN_SHIFT
         if is_over(data):
-            return turn | OVER_BIT | (TRUNCATED_BIT if data[truncated_at] != 0 else 0)
+            return int(turn | OVER_BIT | (TRUNCATED_BIT if data[truncated_at] != 0 else 0))
         seat = data[to_move_at]
         legal_mask(data, seat, own)
         for a in range(own.shape[0]):
             mask[a] = own[a]
         observe(data, seat, obs)
-        return turn | seat
+        return int(turn | seat)  # int(): a Python int without the JIT too
 
     @njit
     def apply(data, action, own, obs, mask):
@@ -148,7 +176,7 @@ def _joint_functions(rules, observe) -> tuple:
         code = np.int64(data[turn_at]) << TURN_SHIFT
         if is_over(data):
             code |= OVER_BIT | (TRUNCATED_BIT if data[truncated_at] != 0 else 0)
-        return code
+        return int(code)
 
     @njit
     def step(data, joint, void, own, obs, masks):
@@ -159,37 +187,9 @@ def _joint_functions(rules, observe) -> tuple:
         if forbidden != 0 and not void:
             return -1
         apply_joint(data, joint)
-        return refresh(data, own, obs, masks) | forbidden
+        return int(refresh(data, own, obs, masks) | forbidden)
 
     return refresh, step
-
-
-class _CompiledTurn:
-    __slots__ = ("_refresh", "_apply")
-    compiled = True
-
-    def __init__(self, refresh, apply):
-        self._refresh, self._apply = refresh, apply
-
-    def refresh(self, state, own, obs, mask) -> int:
-        return int(self._refresh(state.data, own, obs, mask))
-
-    def apply(self, state, action, own, obs, mask) -> int:
-        return int(self._apply(state.data, action, own, obs, mask))
-
-
-class _CompiledJoint:
-    __slots__ = ("_refresh", "_step")
-    compiled = True
-
-    def __init__(self, refresh, step):
-        self._refresh, self._step = refresh, step
-
-    def refresh(self, state, own, obs, masks) -> int:
-        return int(self._refresh(state.data, own, obs, masks))
-
-    def step(self, state, joint, void, own, obs, masks) -> int:
-        return int(self._step(state.data, joint, void, own, obs, masks))
 
 
 # ----- plain, over the State interface ---------------------------------------------------------------
@@ -202,45 +202,47 @@ def _end_code(state: State) -> int:
     return code
 
 
-class PlainTurn:
+def plain_turn_kernels() -> TurnKernels:
     """:func:`turn_kernels` for any turn-based :class:`State`, through its methods."""
-
-    compiled = False
-
-    def refresh(self, state, own, obs, mask) -> int:
-        if state.is_terminal():
-            return _end_code(state)
-        seat = state.current_seat
-        own[:] = state.legal_mask(seat)
-        mask[:] = own
-        obs[...] = state.observation(seat)
-        return (state.turn << TURN_SHIFT) | seat
-
-    def apply(self, state, action, own, obs, mask) -> int:
-        state.apply(action, check=False)
-        return self.refresh(state, own, obs, mask)
+    return TurnKernels(_plain_refresh, _plain_apply, compiled=False)
 
 
-class PlainJoint:
+def plain_joint_kernels() -> JointKernels:
     """:func:`joint_kernels` for any simultaneous :class:`State`, through its methods: the seats that do
     not act this turn (none in most games) are not checked, and get the placeholder 0."""
+    return JointKernels(_plain_joint_refresh, _plain_joint_step, compiled=False)
 
-    compiled = False
 
-    def refresh(self, state, own, obs, masks) -> int:
-        for s in range(own.shape[0]):
-            own[s] = state.legal_mask(s)
-            masks[s] = own[s]
-            obs[s] = state.observation(s)
+def _plain_refresh(state, own, obs, mask) -> int:
+    if state.is_terminal():
         return _end_code(state)
+    seat = state.current_seat
+    own[:] = state.legal_mask(seat)
+    mask[:] = own
+    obs[...] = state.observation(seat)
+    return (state.turn << TURN_SHIFT) | seat
 
-    def step(self, state, joint, void, own, obs, masks) -> int:
-        acting = state.current_seats()
-        forbidden = 0
-        for s in acting:
-            if not own[s, joint[s]]:
-                forbidden |= 1 << s
-        if forbidden and not void:
-            return -1
-        state.apply_joint([int(joint[s]) if s in acting else 0 for s in range(own.shape[0])], check=False)
-        return self.refresh(state, own, obs, masks) | forbidden
+
+def _plain_apply(state, action, own, obs, mask) -> int:
+    state.apply(action, check=False)
+    return _plain_refresh(state, own, obs, mask)
+
+
+def _plain_joint_refresh(state, own, obs, masks) -> int:
+    for s in range(own.shape[0]):
+        own[s] = state.legal_mask(s)
+        masks[s] = own[s]
+        obs[s] = state.observation(s)
+    return _end_code(state)
+
+
+def _plain_joint_step(state, joint, void, own, obs, masks) -> int:
+    acting = state.current_seats()
+    forbidden = 0
+    for s in acting:
+        if not own[s, joint[s]]:
+            forbidden |= 1 << s
+    if forbidden and not void:
+        return -1
+    state.apply_joint([int(joint[s]) if s in acting else 0 for s in range(own.shape[0])], check=False)
+    return _plain_joint_refresh(state, own, obs, masks) | forbidden

@@ -77,6 +77,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         # handed to the kernels.
         n = game.info.num_seats
         self._kernels = None
+        self._subject = None  # what the kernels take in place of the state (its array for the compiled ones)
         self._num_actions = game.info.num_actions
         self._own = np.zeros((n, game.info.num_actions), dtype=np.bool_)
         self._joint = np.zeros(n, dtype=np.int64)
@@ -95,8 +96,9 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         state = self.state_ = start_state(self.game, options)
         self.ordered = set()
         kernels = self._kernels = joint_kernels(state)  # the same for every state of the game
+        self._subject = kernels.subject(state)
         obs, masks = self._new_buffers()
-        code = kernels.refresh(state, self._own, obs, masks)
+        code = kernels.refresh(self._subject, self._own, obs, masks)
         self.agents = [] if code & OVER_BIT else self.possible_agents[:]
         observations = {a: {"observation": obs[s], "action_mask": masks[s]} for s, a in self._seats}
         turn = code >> TURN_SHIFT
@@ -126,7 +128,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         state = self.state_
         obs = np.empty(self._obs_block, np.float32)  # as _new_buffers, inlined
         masks = np.empty(self._mask_block, np.int8)
-        code = self._kernels.step(state, joint, self.illegal_actions == "void", self._own, obs, masks)
+        code = self._kernels.step(self._subject, joint, self.illegal_actions == "void", self._own, obs, masks)
         if code < 0:  # raise mode, a forbidden action: nothing was played; the engine's check says why
             return self._step_general(actions)
         if self.ordered:
@@ -188,7 +190,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         state = self.state_
         live = self.agents
         obs, masks = self._new_buffers()
-        code = self._kernels.refresh(state, self._own, obs, masks)
+        code = self._kernels.refresh(self._subject, self._own, obs, masks)
         seat = self._seat
         observations = {a: {"observation": obs[seat[a]], "action_mask": masks[seat[a]]} for a in live}
         turn = code >> TURN_SHIFT
