@@ -369,13 +369,3 @@ def apply_joint(data, actions):
 def returns(data, out):
     """+1 to the winner and -1 to the loser; 0 to both on a draw, truncation or running game."""
     two_player_returns(data[WINNER], out)
-
-
-def __getattr__(name: str):
-    """``observe`` lives in :mod:`envs.barc.observe` (the encoder is not part of the rules); it stays
-    reachable as ``rules.observe`` for callers written before the split."""
-    if name == "observe":
-        from envs.barc.observe import observe
-
-        return observe
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

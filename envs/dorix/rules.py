@@ -344,13 +344,3 @@ def returns(data, out):
             out[s] = 1.0
         else:
             out[s] = -1.0
-
-
-def __getattr__(name: str):
-    """``observe`` lives in :mod:`envs.dorix.observe` (the encoder is not part of the rules); it stays
-    reachable as ``rules.observe`` for callers written before the split."""
-    if name == "observe":
-        from envs.dorix.observe import observe
-
-        return observe
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
