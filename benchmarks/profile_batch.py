@@ -19,30 +19,28 @@ from numba import njit
 
 from envs.registry import game_names, make_game
 from envs.vector import BatchedGames
-from envs.vector.kernels import pick_legal
+from envs.vector.batch import kernels_of
+from envs.vector.sampling import pick_legal
 
 
-def _kernels(rules, simultaneous: bool, seats: int):
-    legal_mask, observe = rules.legal_mask, rules.observe
+def _kernels(rules, observe, acting: int):
+    """Compiled loops timing each part of a batched step alone; ``acting`` seats act per decision (1:
+    the seat to move, from the state; more: seats 0..acting-1 together, one action each)."""
+    legal_mask = rules.legal_mask
     to_move_at = rules.TO_MOVE
+    one = acting == 1
 
     @njit
     def masks(states, out):
         for i in range(states.shape[0]):
-            if simultaneous:
-                for s in range(seats):
-                    legal_mask(states[i], s, out[i, s])
-            else:
-                legal_mask(states[i], states[i, to_move_at], out[i, 0])
+            for s in range(acting):
+                legal_mask(states[i], states[i, to_move_at] if one else s, out[i, s])
 
     @njit
     def observations(states, out):
         for i in range(states.shape[0]):
-            if simultaneous:
-                for s in range(seats):
-                    observe(states[i], s, out[i, s])
-            else:
-                observe(states[i], states[i, to_move_at], out[i, 0])
+            for s in range(acting):
+                observe(states[i], states[i, to_move_at] if one else s, out[i, s])
 
     @njit
     def picks(mask_rows, rng, out):
@@ -50,21 +48,12 @@ def _kernels(rules, simultaneous: bool, seats: int):
             for s in range(out.shape[1]):
                 out[i, s] = pick_legal(mask_rows[i, s], rng, i)
 
-    if simultaneous:
-        apply_joint = rules.apply_joint
+    play = rules.apply_action if one else rules.apply_joint
 
-        @njit
-        def applies(states, actions):
-            for i in range(states.shape[0]):
-                apply_joint(states[i], actions[i])
-
-    else:
-        apply_action = rules.apply_action
-
-        @njit
-        def applies(states, actions):
-            for i in range(states.shape[0]):
-                apply_action(states[i], actions[i, 0])
+    @njit
+    def applies(states, actions):
+        for i in range(states.shape[0]):
+            play(states[i], actions[i, 0] if one else actions[i])
 
     return masks, observations, picks, applies
 
@@ -81,13 +70,12 @@ def _per_call(fn, seconds: float) -> float:
 def profile(name: str, size: int, seconds: float) -> dict:
     game = make_game(name)
     info = game.info
-    seats = info.num_seats if info.simultaneous else 1
+    seats = info.acting_seats
     batch = BatchedGames(game, size, seed=0, observe=False)
     rng = np.random.default_rng(0)
     for _ in range(int(rng.integers(5, 40))):  # positions from the middle of random games
         batch.step(batch.random_actions())
-    rules = type(game.new_initial_state()).rules
-    masks, observations, picks, applies = _kernels(rules, info.simultaneous, seats)
+    masks, observations, picks, applies = _kernels(*kernels_of(game), seats)
     mask_out = np.zeros((size, seats, info.num_actions), dtype=np.bool_)
     obs_out = np.zeros((size, seats) + tuple(info.observation_shape), dtype=np.float32)
     masks(batch.states, mask_out)

@@ -2,7 +2,7 @@
 
 Each module ``envs.<name>_v0`` provides ``make_game(**options) -> Game`` (the rules engine alone),
 ``raw_env(**options)`` and ``env(**options)`` (PettingZoo AEC), and for the games whose seats act at
-once (``GameInfo.simultaneous``, see :func:`parallel_games`) ``parallel_env(**options)`` (PettingZoo
+once (``GameInfo.acting_seats`` > 1, see :func:`parallel_games`) ``parallel_env(**options)`` (PettingZoo
 Parallel). Shared tests, training, evaluation and benchmarks
 iterate over this registry, so a new game is added here once.
 """
@@ -54,7 +54,7 @@ def make_game(name: str, **options) -> Game:
 
 @cache
 def _acts_at_once(name: str) -> bool:
-    return bool(make_game(name).info.simultaneous)
+    return make_game(name).info.acting_seats > 1
 
 
 def parallel_games() -> frozenset[str]:

@@ -85,6 +85,12 @@ class GameInfo:
         """The other seats of ``seat``'s team (empty when it plays alone)."""
         return tuple(s for s in range(self.num_seats) if s != seat and self.teams[s] == self.teams[seat])
 
+    @property
+    def acting_seats(self) -> int:
+        """How many seats act in one decision: 1 in a turn-based game, every seat when all act at once
+        (the number of actions :meth:`State.apply_actions` takes; one column each in batched actions)."""
+        return self.num_seats if self.simultaneous else 1
+
     def sides(self) -> list:
         """The seats of each side (a team, or a single seat), in side order."""
         return [[s for s in range(self.num_seats) if self.teams[s] == t] for t in sorted(set(self.teams))]
