@@ -171,16 +171,14 @@ RAYS, RAY_ACTIONS = _ray_tables()
 
 
 @njit(cache=True, inline="always")
-def reach(data, seat, origin, direction, height):
-    """B2, the one implementation of a move's legality: how far ``seat`` may move its stack of
-    ``height`` pawns on ``origin`` in absolute ``direction``. Its moves of 1..reach squares are the
-    legal ones: at most the stack's height, in a straight line over empty squares, onto a square of
-    the board not topped by ``seat`` (a stack blocks the squares beyond it). (Inlined where it is
-    called; no min() and the height from the caller, which keeps the mask loop as fast as by hand.)"""
-    n = height
-    if n > MAX_DIST:
-        n = MAX_DIST
-    for k in range(n):
+def reach(data, seat, origin, direction, steps):
+    """B2, the one implementation of a move's legality: how far ``seat`` may move its stack on
+    ``origin`` in absolute ``direction``, ``steps`` being the most it may travel (:func:`steps_of`). Its
+    moves of 1..reach squares are the legal ones: in a straight line over empty squares, onto a square
+    of the board not topped by ``seat`` (a stack blocks the squares beyond it). (Inlined where it is
+    called, and written without min() or conditional expressions, which numba's inliner makes cost
+    reference counting: the mask loop runs as fast as written out by hand.)"""
+    for k in range(steps):
         dst = RAYS[origin, direction, k]
         if dst < 0:
             return k
@@ -189,7 +187,13 @@ def reach(data, seat, origin, direction, height):
             if ((data[COLOURS + dst] >> (hd - 1)) & 1) != seat:
                 return k + 1
             return k
-    return n
+    return steps
+
+
+@njit(cache=True)
+def steps_of(height):
+    """B2: a stack of ``height`` pawns travels 1..height squares (at most across the board)."""
+    return min(height, MAX_DIST)
 
 
 @njit(cache=True)
@@ -203,7 +207,7 @@ def is_legal_order(data, seat, action):
     o, d, k = decode(seat, action)
     if top(data, o) != seat:
         return False
-    return k <= reach(data, seat, o, d, data[HEIGHT + o])
+    return k <= reach(data, seat, o, d, steps_of(data[HEIGHT + o]))
 
 
 @njit(cache=True)
@@ -218,8 +222,9 @@ def legal_mask(data, seat, mask):
         h = data[HEIGHT + o]
         if h == 0 or ((data[COLOURS + o] >> (h - 1)) & 1) != seat:  # not topped by seat (B4, as top())
             continue
+        steps = steps_of(h)
         for d in range(NUM_DIRS):
-            for k in range(reach(data, seat, o, d, h)):
+            for k in range(reach(data, seat, o, d, steps)):
                 mask[RAY_ACTIONS[seat, o, d, k]] = True
 
 
