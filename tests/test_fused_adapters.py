@@ -298,3 +298,22 @@ def test_adix_table_driven_legal_mask_agrees_with_is_legal_abs():
             obs, _, term, trunc, _ = env.last()
             env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert positions > 100
+
+
+def test_compiled_kernels_only_for_kernel_states_that_keep_the_kernel_methods():
+    """A KernelState subclass that overrides a method the compiled kernels stand in for (its own
+    observation, say) gets the plain kernels, which call its methods; any other State too."""
+    from envs.core.fused import compiled, joint_kernels, turn_kernels
+    from envs.dorix.game import DorixState
+
+    class OwnObservation(DorixState):
+        __slots__ = ()
+
+        def observation(self, seat):
+            return super().observation(seat)
+
+    game = env_module("dorix").make_game()
+    assert compiled(DorixState) and not compiled(OwnObservation)
+    assert turn_kernels(game.new_initial_state()).compiled
+    assert not turn_kernels(OwnObservation(game, game.new_initial_state().data)).compiled
+    assert joint_kernels(env_module("barc").make_game().new_initial_state()).compiled
