@@ -38,7 +38,10 @@ OBS_CHANNELS = OBS_TO_MOVE + 1
 
 # observe()'s tables: opposite(weapon, kind) looked up as _OPPOSITE[kind, weapon]; the piece plane of a cube,
 # _PIECE_PLANE[is the enemy's, kind].
-_OPPOSITE = np.array([[opposite(w, kind) for w in range(4)] for kind in (TEAMMATE, CAPTAIN)], dtype=np.int64)
+_OPPOSITE = np.array(
+    [[getattr(opposite, "py_func", opposite)(w, kind) for w in range(4)] for kind in (TEAMMATE, CAPTAIN)],
+    dtype=np.int64,
+)
 _PIECE_PLANE = np.array([[OBS_OWN_TEAMMATE, OBS_OWN_CAPTAIN], [OBS_OPP_TEAMMATE, OBS_OPP_CAPTAIN]], dtype=np.int64)
 
 

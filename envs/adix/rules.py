@@ -237,10 +237,11 @@ def _move_tables():
                     rays[sq, d, n - 1] = rr * SIZE + ff
         for t in range(4):
             tilts[sq, t] = rays[sq, TILT_DIRS[t], 0]
+    mirror = getattr(mirror_action, "py_func", mirror_action)  # plain Python: no compiling at import
     ego = np.empty((2, NUM_ACTIONS), dtype=np.int64)
     for a in range(NUM_ACTIONS):
         ego[0, a] = a
-        ego[1, a] = mirror_action(a)
+        ego[1, a] = mirror(a)
     return rays, tilts, ego
 
 
