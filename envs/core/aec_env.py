@@ -43,8 +43,8 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
 
     def __init__(self, game: Game, render_mode: str | None = None):
         super().__init__()
-        if game.info.simultaneous:
-            raise GameOptionError(f"{game.info.name} is simultaneous: use the Parallel adapter")
+        if game.info.acting_seats > 1:
+            raise GameOptionError(f"{game.info.name}: all seats act at once, use the Parallel adapter")
         self._setup(game, render_mode)
         self._num_actions = game.info.num_actions
         self._obs_shape = game.info.observation_shape

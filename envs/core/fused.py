@@ -208,7 +208,7 @@ def plain_turn_kernels() -> TurnKernels:
 
 
 def plain_joint_kernels() -> JointKernels:
-    """:func:`joint_kernels` for any simultaneous :class:`State`, through its methods: the seats that do
+    """:func:`joint_kernels` for any :class:`State` whose seats act at once, through its methods: the seats that do
     not act this turn (none in most games) are not checked, and get the placeholder 0."""
     return JointKernels(_plain_joint_refresh, _plain_joint_step, compiled=False)
 

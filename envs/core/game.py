@@ -63,6 +63,8 @@ class GameInfo:
         teams: team index for each seat; seats with the same index share their result.
         seat_names: display name of each seat.
         options: the options the game was built with (for reproducing it).
+        acting_seats: derived: how many seats act in one decision (1, or ``num_seats`` when
+            ``simultaneous``).
     """
 
     name: str
@@ -74,8 +76,12 @@ class GameInfo:
     teams: tuple = ()
     seat_names: tuple = ()
     options: dict = field(default_factory=dict)
+    acting_seats: int = field(init=False, compare=False)
+    """How many seats act in one decision: 1 in a turn-based game, every seat when all act at once (the
+    number of actions :meth:`State.apply_actions` takes; one column each in batched actions)."""
 
     def __post_init__(self):
+        object.__setattr__(self, "acting_seats", self.num_seats if self.simultaneous else 1)
         if not self.teams:
             object.__setattr__(self, "teams", tuple(range(self.num_seats)))
         if not self.seat_names:
@@ -84,12 +90,6 @@ class GameInfo:
     def partners(self, seat: int) -> tuple:
         """The other seats of ``seat``'s team (empty when it plays alone)."""
         return tuple(s for s in range(self.num_seats) if s != seat and self.teams[s] == self.teams[seat])
-
-    @property
-    def acting_seats(self) -> int:
-        """How many seats act in one decision: 1 in a turn-based game, every seat when all act at once
-        (the number of actions :meth:`State.apply_actions` takes; one column each in batched actions)."""
-        return self.num_seats if self.simultaneous else 1
 
     def sides(self) -> list:
         """The seats of each side (a team, or a single seat), in side order."""

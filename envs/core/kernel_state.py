@@ -3,7 +3,7 @@
 A game's ``rules.py`` (see docs/architecture.md) provides ``NUM_ACTIONS``, the offsets ``TO_MOVE``,
 ``TURN``, ``TRUNCATED`` and ``WINNER`` into the state array, and the kernels ``is_over(data)``,
 ``legal_mask(data, seat, mask)``, ``apply_action(data, action)`` (turn-based) or
-``apply_joint(data, actions)`` (simultaneous) and ``returns(data, out)``; its ``observe.py`` provides the
+``apply_joint(data, actions)`` (all seats at once) and ``returns(data, out)``; its ``observe.py`` provides the
 observation kernel ``observe(data, seat, out)`` and ``OBS_CHANNELS``. A game's State subclasses
 :class:`KernelState`, names its ``rules`` module, its ``encoder`` (the observe module) and its
 ``render_module`` (with ``render_text(state)`` and ``render_rgb(state)``), and adds only notation,
@@ -42,13 +42,13 @@ class KernelState(State):
     def current_seats(self) -> tuple:
         if self.rules.is_over(self.data):
             return ()
-        if self.game.info.simultaneous:
+        if self.game.info.acting_seats > 1:
             return tuple(range(self.game.info.num_seats))
         return (int(self.data[self.rules.TO_MOVE]),)
 
     @property
     def current_seat(self) -> int:
-        if self.game.info.simultaneous:
+        if self.game.info.acting_seats > 1:
             return State.current_seat.fget(self)
         return -1 if self.rules.is_over(self.data) else int(self.data[self.rules.TO_MOVE])
 
@@ -130,7 +130,7 @@ def two_player_board_info(name: str, state_class: type[KernelState], max_turns: 
     """The :class:`GameInfo` of a two-player game on a ``rules.SIZE`` square board whose one option is
     the turn limit (``rules`` and ``encoder`` of ``state_class``): ``rules.NUM_ACTIONS`` actions,
     observations ``(SIZE, SIZE, encoder.OBS_CHANNELS)``; ``extra`` holds any other GameInfo field
-    (``simultaneous=True``, ``seat_names``...)."""
+    (``seat_names``, the flag of a game whose seats act at once...)."""
     rules = state_class.rules
     return GameInfo(
         name=name,
@@ -172,7 +172,7 @@ class TwoPlayerBoardGame(KernelGame):
     """A two-player :class:`KernelGame` on a ``rules.SIZE`` square board whose one option is the turn
     limit ``max_turns`` (None: ``rules.DEFAULT_MAX_TURNS``). A subclass names the game (``name``), its
     ``state_class``, its ``parse_position`` and, in ``info_extra``, any other :class:`GameInfo` field
-    (``simultaneous=True``, ``seat_names``...)."""
+    (``seat_names``, the flag of a game whose seats act at once...)."""
 
     name: str
     info_extra: dict = {}

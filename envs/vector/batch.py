@@ -4,7 +4,7 @@ Two layers, both generic over the registry (``game`` is a name from :func:`envs.
 or a :class:`envs.core.game.Game` whose states are :class:`envs.core.kernel_state.KernelState`):
 
 * :class:`BatchedGames`, self-play: every game advances by one decision per :meth:`BatchedGames.step`
-  (the action of the seat to move, or one action per seat in a simultaneous game); ended games
+  (the action of the seat to move, or one action per seat where all act at once); ended games
   restart at once. Masks, observations (of the seat to move), seat to move, rewards per seat and
   terminated/truncated flags are numpy arrays refreshed in place by the same compiled call.
 * :class:`LearnerBatch`, one learning seat per game: the other seats are played inside the batch by
@@ -68,10 +68,10 @@ class BatchedGames:
 
     * ``states``: the positions, one row per game (``KernelState`` data layout);
     * ``to_move``: the seat to act in each game (turn-based games);
-    * ``masks``: legal actions, bool ``(N, A)`` for the seat to move, ``(N, seats, A)`` in a
-      simultaneous game;
-    * ``obs``: observations, float32 ``(N, *shape)`` of the seat to move, ``(N, seats, *shape)`` in a
-      simultaneous game (not computed with ``observe=False``);
+    * ``masks``: legal actions, bool ``(N, A)`` for the seat to move, ``(N, seats, A)`` when all
+      seats act at once (``GameInfo.acting_seats``);
+    * ``obs``: observations, float32 ``(N, *shape)`` of the seat to move, ``(N, seats, *shape)`` when
+      all act at once (not computed with ``observe=False``);
     * after a step, ``rewards`` ``(N, seats)`` holds the returns of the games that ended at this step
       (0 elsewhere) and ``terminated`` / ``truncated`` flag them; those games already restarted.
 
@@ -90,10 +90,10 @@ class BatchedGames:
     ):
         self.game = resolve_game(game, game_options)
         info = self.game.info
-        self.simultaneous = info.simultaneous
+        self.acting = info.acting_seats  # actions per game and step: 1, or one per seat
         self.num_games = n = int(num_games)
         self.num_seats = info.num_seats
-        self.k = batch_kernels(*kernels_of(self.game), self.simultaneous)
+        self.k = batch_kernels(*kernels_of(self.game), self.acting)
         self.threads = bool(threads)
         self._step = self.k.step_threaded if threads else self.k.step
         self._refresh = self.k.refresh_threaded if threads else self.k.refresh
@@ -101,7 +101,7 @@ class BatchedGames:
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.observe = bool(observe)
-        per_game = (n, self.num_seats) if self.simultaneous else (n,)
+        per_game = (n,) if self.acting == 1 else (n, self.acting)
         self.masks = np.zeros(per_game + (info.num_actions,), dtype=np.bool_)
         # without observations, a placeholder with the right number of dimensions (never written)
         obs_shape = (
@@ -120,7 +120,7 @@ class BatchedGames:
 
     def reset(self, seed: int | None = None) -> None:
         """Restart every game; ``seed`` seeds :meth:`random_actions`."""
-        self.rng = seed_rng(seed, self.num_games * (self.num_seats if self.simultaneous else 1))
+        self.rng = seed_rng(seed, self.num_games * self.acting)
         self.states[:] = self.template
         self.rewards[:] = 0.0
         self.terminated[:] = False
@@ -128,14 +128,13 @@ class BatchedGames:
         self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
 
     def step(self, actions) -> None:
-        """Play ``actions`` (``(N,)`` for the seats to move, ``(N, seats)`` in a simultaneous game; each
+        """Play ``actions`` (``(N,)`` for the seats to move, ``(N, seats)`` where all act at once; each
         legal in ``masks``, else IllegalActionError and nothing is played), restart the ended games,
         refresh every array."""
         actions = np.asarray(actions, dtype=np.int64)
         if actions.shape != self._actions.shape:
             raise ValueError(f"expected actions of shape {self._actions.shape}, got {actions.shape}")
-        seats = self.num_seats if self.simultaneous else 1
-        check_actions(self.masks.reshape(-1, self.masks.shape[-1]), actions.reshape(-1), "game", seats)
+        check_actions(self.masks.reshape(-1, self.masks.shape[-1]), actions.reshape(-1), "game", self.acting)
         self._step(
             self.states,
             actions,
@@ -203,14 +202,14 @@ class LearnerBatch:
         if not (opponent == "random" or callable(opponent)):
             raise TypeError(f"opponent is 'random' or a callable policy(obs, masks) -> actions, got {opponent!r}")
         self.opponent = opponent
-        self.simultaneous = info.simultaneous
+        self.acting = info.acting_seats
         self.num_games = n = int(num_games)
         self.num_seats = info.num_seats
         self.num_actions = info.num_actions
         self.obs_shape = tuple(info.observation_shape)
         self.fixed_seat = -1 if learner_seat is None else int(learner_seat)
         self._rules, observe = kernels_of(self.game)
-        self.k = batch_kernels(self._rules, observe, self.simultaneous)
+        self.k = batch_kernels(self._rules, observe, self.acting)
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.learner = np.zeros(n, dtype=np.int64)
@@ -261,7 +260,7 @@ class LearnerBatch:
         check_actions(self.masks, actions)
         use_random = self.opponent == "random"
         self._interrupted = True  # until the step is through
-        if self.simultaneous and not use_random:
+        if self.acting > 1 and not use_random:  # the other seats choose from the same states first
             self._ask_opponents_joint()
         self.k.apply_learner(self.states, self.learner, actions, self._opp_actions, use_random, self.rng, self._scratch)
         self._play_others()

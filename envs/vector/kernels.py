@@ -35,12 +35,12 @@ def _serial_and_threaded(**functions) -> dict:
 _CACHE: dict = {}
 
 
-def batch_kernels(rules, observe, simultaneous: bool) -> SimpleNamespace:
+def batch_kernels(rules, observe, acting_seats: int) -> SimpleNamespace:
     """The compiled batch loops over ``rules``' kernels and the observation kernel ``observe`` (cached
     per rules module and observation kernel)."""
-    key = (id(rules), id(observe), simultaneous)
+    key = (id(rules), id(observe), acting_seats)
     if key not in _CACHE:
-        _CACHE[key] = (_joint_kernels if simultaneous else _turn_kernels)(rules, observe)
+        _CACHE[key] = (_turn_kernels if acting_seats == 1 else _joint_kernels)(rules, observe)
     return _CACHE[key]
 
 
