@@ -1,4 +1,4 @@
-"""Replays (move lists, GIFs), pictures and the player of ``python -m training.play`` for every game."""
+"""The player of ``python -m training.play`` for every game: terminal, window clicks, opponents."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from penny_game import _PennyGame
 
-from envs.core.errors import IllegalActionError
-from envs.core.replay import GameRecord, move_list, random_record, save_gif
+from envs.core.replay import random_record
 from envs.registry import game_names, make_game
 from training.play import (
     ClickSelector,
@@ -25,70 +24,6 @@ from training.play import (
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = game_names()
-
-
-def _gif_frames(path) -> list[np.ndarray]:
-    im = Image.open(path)
-    frames = []
-    for i in range(im.n_frames):
-        im.seek(i)
-        frames.append(np.asarray(im.convert("RGB")))
-    return frames
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_gif_has_one_frame_per_position(name, tmp_path):
-    record = random_record(make_game(name), seed=3, max_moves=12)
-    assert len(record) == 12 or (len(record) >= 2 and record.last.is_terminal())
-    path = save_gif(record, tmp_path / f"{name}.gif")
-    frames = _gif_frames(path)
-    assert len(frames) == len(record) + 1  # the start, then one per turn
-    assert all(f.shape == frames[0].shape for f in frames)
-    for before, after in zip(frames, frames[1:]):
-        assert not np.array_equal(before, after)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_gif_from_a_list_of_states(name, tmp_path):
-    states = random_record(make_game(name), seed=4, max_moves=5).states()
-    frames = _gif_frames(save_gif(states, tmp_path / "states.gif"))
-    assert len(frames) == len(states)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_rgb_frame_differs_after_a_move(name):
-    record = random_record(make_game(name), seed=5, max_moves=1)
-    before, after = (s.render_rgb() for s in record.states())
-    assert before.dtype == np.uint8 and before.ndim == 3 and before.shape[2] == 3
-    assert before.shape != after.shape or not np.array_equal(before, after)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_move_list_round_trips(name):
-    game = make_game(name)
-    record = random_record(game, seed=6)  # to the end of the game
-    assert record.last.is_terminal()
-    text = move_list(record)
-    assert text.splitlines()[1].startswith("1. ") and "# result:" in text
-    again = GameRecord.from_text(game, text)
-    assert again.moves == record.moves and again.last == record.last
-    assert move_list(record.states()) == text  # the moves found back from the positions
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_move_list_from_a_scripted_position(name):
-    game = make_game(name)
-    middle = random_record(game, seed=7, max_moves=6).last
-    record = random_record(game, seed=8, max_moves=4, start=middle.to_text())
-    text = record.to_text()
-    assert f"# start: {middle.to_text()}" in text
-    assert GameRecord.from_text(game, text).last == record.last
-
-
-def test_bad_move_in_a_move_list_names_the_move():
-    game = make_game(GAMES[0])
-    with pytest.raises(IllegalActionError, match="move 1"):
-        GameRecord.from_moves(game, ["not-a-move"])
 
 
 # ----- terminal player ----------------------------------------------------------------------------
@@ -261,24 +196,6 @@ def test_window_plays_clicks_then_closes(name):
     assert first == action
 
 
-def test_replay_command_reads_a_move_list_and_writes_a_gif(tmp_path):
-    game = make_game(GAMES[0])
-    record = random_record(game, seed=10, max_moves=7)
-    moves = tmp_path / "moves.txt"
-    moves.write_text(record.to_text())
-    gif = tmp_path / "game.gif"
-    proc = subprocess.run(
-        [sys.executable, "-m", "envs.core.replay", "--game", GAMES[0], str(moves), "--gif", str(gif)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith(record.to_text())
-    assert Image.open(gif).n_frames == 8
-
-
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:16"])
 def test_terminal_player_against_each_baseline(spec):
     from training.play import make_opponent
@@ -309,113 +226,6 @@ def test_unknown_opponent_is_refused():
         make_opponent("no-such-agent", make_game(GAMES[0]))
 
 
-# ----- a simultaneous game: until barc lands, a tiny one exercises the joint-move paths ---------------
-class _PennyGame:
-    """Matching pennies on a 3-square board: both seats pick a square at once, three rounds; seat 0
-    scores when the squares match, seat 1 when they differ."""
-
-    def __init__(self):
-        from envs.core.game import GameInfo
-
-        self.info = GameInfo(
-            name="pennies", num_seats=2, num_actions=3, observation_shape=(6,), max_turns=3, simultaneous=True
-        )
-
-    def new_initial_state(self):
-        return _PennyState(self, np.array([0, 0, 0, -1, -1], dtype=np.int64))
-
-    def from_text(self, text):
-        from envs.core.errors import NotationError
-
-        parts = text.split()
-        if len(parts) != 4 or parts[0] != "pennies":
-            raise NotationError(f"bad pennies position {text!r}")
-        last = [-1 if x == "-" else "abc".index(x[0]) for x in parts[3].split(",")]
-        score = [int(x) for x in parts[2].split(",")]
-        return _PennyState(self, np.array([int(parts[1]), *score, *last], dtype=np.int64))
-
-
-def _penny_state_class():
-    from envs.core.game import State
-    from envs.core.rendering import BoardCanvas
-
-    class PennyState(State):
-        def current_seats(self):
-            return () if self.data[0] >= 3 else (0, 1)
-
-        def legal_mask(self, seat=None):
-            return np.full(3, not self.is_terminal())
-
-        def _apply_joint(self, actions):
-            self.data[1 + int(actions[0] != actions[1])] += 1
-            self.data[3:5] = actions
-            self.data[0] += 1
-
-        def is_terminal(self):
-            return bool(self.data[0] >= 3)
-
-        def is_truncated(self):
-            return False
-
-        def returns(self):
-            if not self.is_terminal():
-                return np.zeros(2, np.float32)
-            d = np.sign(self.data[1] - self.data[2])
-            return np.array([d, -d], np.float32)
-
-        @property
-        def turn(self):
-            return int(self.data[0])
-
-        def observation(self, seat):
-            return np.zeros(6, np.float32)
-
-        def to_text(self):
-            last = ",".join("-" if a < 0 else "abc"[a] + "1" for a in self.data[3:5])
-            return f"pennies {self.data[0]} {self.data[1]},{self.data[2]} {last}"
-
-        def action_to_text(self, action, seat=None):
-            return "abc"[int(action)] + "1"
-
-        def text_to_action(self, text, seat=None):
-            t = text.strip().lower()
-            if t not in ("a1", "b1", "c1"):
-                raise IllegalActionError(f"{text!r} is not a1, b1 or c1")
-            return "abc".index(t[0])
-
-        def check_invariants(self):
-            pass
-
-        def render_text(self):
-            return self.to_text()
-
-        def render_rgb(self):
-            canvas = BoardCanvas(3, 1, cell_px=40)
-            canvas.title(self.to_text())
-            for seat, a in enumerate(self.data[3:5]):
-                if a >= 0:
-                    x0, y0, x1, y1 = canvas.cell(int(a))
-                    canvas.draw.ellipse((x0 + 5 + 15 * seat, y0 + 5, x0 + 20 + 15 * seat, y0 + 20), fill=(200, 0, 0))
-            return canvas.to_array()
-
-    return PennyState
-
-
-_PennyState = _penny_state_class()
-
-
-def test_simultaneous_game_record_gif_and_move_list(tmp_path):
-    game = _PennyGame()
-    record = random_record(game, seed=0)
-    assert len(record) == 3 and all(len(m) == 2 for m in record.moves)
-    text = record.to_text()
-    assert "1. player_0: " in text and " | player_1: " in text
-    assert GameRecord.from_text(game, text).last == record.last
-    assert GameRecord.from_states(record.states()).moves == record.moves
-    assert GameRecord.from_moves(game, [["a1", "b1"], "player_0: c1 | player_1: c1", (0, 0)]).last.data[1] == 2
-    assert Image.open(save_gif(record, tmp_path / "p.gif")).n_frames == 4
-
-
 def test_simultaneous_game_in_the_terminal():
     game = _PennyGame()
     answers = iter(["d1", "a1", "b1", "c1"])  # d1 is refused, then one order per turn
@@ -424,3 +234,4 @@ def test_simultaneous_game_in_the_terminal():
     assert record.last.is_terminal() and [m[0] for m in record.moves] == [0, 1, 2]
     assert sum(line.startswith("Illegal move:") for line in out) == 1
     assert any(line.startswith("1. player_0: a1 | player_1: ") for line in out)
+

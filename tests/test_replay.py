@@ -1,0 +1,116 @@
+"""Replays of every game: move lists in notation, GIFs, pictures, and the replay command."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from penny_game import _PennyGame
+from PIL import Image
+
+from envs.core.errors import IllegalActionError
+from envs.core.replay import GameRecord, move_list, random_record, save_gif
+from envs.registry import game_names, make_game
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = game_names()
+
+
+def _gif_frames(path) -> list[np.ndarray]:
+    im = Image.open(path)
+    frames = []
+    for i in range(im.n_frames):
+        im.seek(i)
+        frames.append(np.asarray(im.convert("RGB")))
+    return frames
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gif_has_one_frame_per_position(name, tmp_path):
+    record = random_record(make_game(name), seed=3, max_moves=12)
+    assert len(record) == 12 or (len(record) >= 2 and record.last.is_terminal())
+    path = save_gif(record, tmp_path / f"{name}.gif")
+    frames = _gif_frames(path)
+    assert len(frames) == len(record) + 1  # the start, then one per turn
+    assert all(f.shape == frames[0].shape for f in frames)
+    for before, after in zip(frames, frames[1:]):
+        assert not np.array_equal(before, after)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gif_from_a_list_of_states(name, tmp_path):
+    states = random_record(make_game(name), seed=4, max_moves=5).states()
+    frames = _gif_frames(save_gif(states, tmp_path / "states.gif"))
+    assert len(frames) == len(states)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rgb_frame_differs_after_a_move(name):
+    record = random_record(make_game(name), seed=5, max_moves=1)
+    before, after = (s.render_rgb() for s in record.states())
+    assert before.dtype == np.uint8 and before.ndim == 3 and before.shape[2] == 3
+    assert before.shape != after.shape or not np.array_equal(before, after)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_move_list_round_trips(name):
+    game = make_game(name)
+    record = random_record(game, seed=6)  # to the end of the game
+    assert record.last.is_terminal()
+    text = move_list(record)
+    assert text.splitlines()[1].startswith("1. ") and "# result:" in text
+    again = GameRecord.from_text(game, text)
+    assert again.moves == record.moves and again.last == record.last
+    assert move_list(record.states()) == text  # the moves found back from the positions
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_move_list_from_a_scripted_position(name):
+    game = make_game(name)
+    middle = random_record(game, seed=7, max_moves=6).last
+    record = random_record(game, seed=8, max_moves=4, start=middle.to_text())
+    text = record.to_text()
+    assert f"# start: {middle.to_text()}" in text
+    assert GameRecord.from_text(game, text).last == record.last
+
+
+def test_bad_move_in_a_move_list_names_the_move():
+    game = make_game(GAMES[0])
+    with pytest.raises(IllegalActionError, match="move 1"):
+        GameRecord.from_moves(game, ["not-a-move"])
+
+
+def test_replay_command_reads_a_move_list_and_writes_a_gif(tmp_path):
+    game = make_game(GAMES[0])
+    record = random_record(game, seed=10, max_moves=7)
+    moves = tmp_path / "moves.txt"
+    moves.write_text(record.to_text())
+    gif = tmp_path / "game.gif"
+    proc = subprocess.run(
+        [sys.executable, "-m", "envs.core.replay", "--game", GAMES[0], str(moves), "--gif", str(gif)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(record.to_text())
+    assert Image.open(gif).n_frames == 8
+
+
+def test_simultaneous_game_record_gif_and_move_list(tmp_path):
+    game = _PennyGame()
+    record = random_record(game, seed=0)
+    assert len(record) == 3 and all(len(m) == 2 for m in record.moves)
+    text = record.to_text()
+    assert "1. player_0: " in text and " | player_1: " in text
+    assert GameRecord.from_text(game, text).last == record.last
+    assert GameRecord.from_states(record.states()).moves == record.moves
+    assert GameRecord.from_moves(game, [["a1", "b1"], "player_0: c1 | player_1: c1", (0, 0)]).last.data[1] == 2
+    assert Image.open(save_gif(record, tmp_path / "p.gif")).n_frames == 4
+
+
