@@ -130,15 +130,7 @@ def _turn_kernels(rules, observe) -> SimpleNamespace:
         for k in range(rows.shape[0]):
             apply_action(states[rows[k]], actions[k])
 
-    return SimpleNamespace(
-        **_serial_and_threaded(refresh=refresh, step=step),
-        random_playouts=random_playouts,
-        apply_learner=apply_learner,
-        play_random=play_random,
-        pending=pending,
-        apply_pairs=apply_pairs,
-        **_common(rules, observe),
-    )
+    return _kernel_set(rules, observe, locals())
 
 
 def _joint_kernels(rules, observe) -> SimpleNamespace:
@@ -220,13 +212,19 @@ def _joint_kernels(rules, observe) -> SimpleNamespace:
     def apply_pairs(states, rows, actions):
         pass
 
+    return _kernel_set(rules, observe, locals())
+
+
+_LOOPS = ("random_playouts", "apply_learner", "play_random", "pending", "apply_pairs")
+
+
+def _kernel_set(rules, observe, loops: dict) -> SimpleNamespace:
+    """The namespace the batches call: ``refresh`` and ``step`` (serial and threaded) and the loops of
+    :data:`_LOOPS` taken from ``loops`` (the locals of :func:`_turn_kernels` or :func:`_joint_kernels`),
+    plus the loops both kinds share (:func:`_common`)."""
     return SimpleNamespace(
-        **_serial_and_threaded(refresh=refresh, step=step),
-        random_playouts=random_playouts,
-        apply_learner=apply_learner,
-        play_random=play_random,
-        pending=pending,
-        apply_pairs=apply_pairs,
+        **_serial_and_threaded(refresh=loops["refresh"], step=loops["step"]),
+        **{name: loops[name] for name in _LOOPS},
         **_common(rules, observe),
     )
 
