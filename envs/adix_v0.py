@@ -20,49 +20,15 @@ without a displacement draw. Full rules with the rulings: `docs/rules/adix.md`.
 
 Arguments: `env(max_turns=300, render_mode=None)`; `max_turns` truncates the game (a draw);
 `render_mode` is `"ansi"`, `"rgb_array"` or `"human"` (pygame window).
-
-## Action space
-
-<!-- spec:actions --><!-- /spec:actions -->
-
-## Observation
-
-<!-- spec:observation --><!-- /spec:observation -->
-
-Rewards: at the end only, +1 to the winner and -1 to the loser, 0 to both on a draw or truncation.
-
-## Notation
-
-`reset(options={"position": text})` starts from a position.
-
-<!-- spec:notation --><!-- /spec:notation -->
-
-Version history: v0 (first release).
 """
 
 from envs.adix.game import DEFAULT_MAX_TURNS, AdixGame
 from envs.adix.spec import SPEC
-from envs.core.aec_env import TurnBasedAECEnv, wrap_aec
+from envs.core.env_module import aec_env_functions, doc_sections
 
-__doc__ = SPEC.fill_doc(__doc__)  # the action, observation and notation sections, from envs/adix/spec.py
+# the action, observation and notation sections, from envs/adix/spec.py
+__doc__ = SPEC.fill_doc(__doc__ + doc_sections())
 
 CONFORMANCE_OPTIONS = [dict(), dict(max_turns=40)]
 
-
-def make_game(max_turns: int = DEFAULT_MAX_TURNS) -> AdixGame:
-    """The ADIX rules engine alone."""
-    return AdixGame(max_turns=max_turns)
-
-
-class raw_env(TurnBasedAECEnv):
-    """ADIX as a PettingZoo AEC environment (unwrapped)."""
-
-    metadata = {**TurnBasedAECEnv.metadata, "name": "adix_v0"}
-
-    def __init__(self, max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None):
-        super().__init__(make_game(max_turns), render_mode=render_mode)
-
-
-def env(max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None):
-    """ADIX as a PettingZoo AEC environment with the standard wrappers."""
-    return wrap_aec(raw_env(max_turns=max_turns, render_mode=render_mode))
+make_game, raw_env, env = aec_env_functions(AdixGame, "ADIX", __name__, max_turns=DEFAULT_MAX_TURNS)

@@ -25,57 +25,17 @@ the mask forbids as the source rules say ("a player who gives an impossible orde
 counts as "stay", and the agent's info has `"void_action": True`); `"raise"` raises
 `IllegalActionError` instead and leaves the game as it was. A missing or out-of-range action always
 raises. `raw_env` is the Parallel class itself.
-
-## Action space
-
-<!-- spec:actions --><!-- /spec:actions -->
-
-## Observation
-
-<!-- spec:observation --><!-- /spec:observation -->
-
-Rewards: at the end only, +1 to the winner and -1 to the loser, 0 to both on a draw or truncation.
-
-## Notation
-
-`parallel_env().reset(options={"position": text})` starts from a position.
-
-<!-- spec:notation --><!-- /spec:notation -->
-
-Version history: v0 (first release).
 """
 
 from envs.barc.game import DEFAULT_MAX_TURNS, BarcGame
 from envs.barc.spec import SPEC
-from envs.core.parallel_env import SimultaneousParallelEnv, wrap_parallel_as_aec
+from envs.core.env_module import doc_sections, parallel_env_functions
 
-__doc__ = SPEC.fill_doc(__doc__)  # the action, observation and notation sections, from envs/barc/spec.py
+# the action, observation and notation sections, from envs/barc/spec.py
+__doc__ = SPEC.fill_doc(__doc__ + doc_sections(reset="parallel_env().reset"))
 
 CONFORMANCE_OPTIONS = [dict(), dict(max_turns=12)]
 
-
-def make_game(max_turns: int = DEFAULT_MAX_TURNS) -> BarcGame:
-    """The Barc duel rules engine alone."""
-    return BarcGame(max_turns=max_turns)
-
-
-class raw_env(SimultaneousParallelEnv):
-    """Barc duel as a PettingZoo Parallel environment (unwrapped)."""
-
-    metadata = {**SimultaneousParallelEnv.metadata, "name": "barc_v0"}
-
-    def __init__(self, max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None,
-                 illegal_actions: str = "void"):
-        super().__init__(make_game(max_turns), render_mode=render_mode, illegal_actions=illegal_actions)
-
-
-def parallel_env(max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None,
-                 illegal_actions: str = "void") -> raw_env:
-    """Barc duel as a PettingZoo Parallel environment (both players act at once)."""
-    return raw_env(max_turns=max_turns, render_mode=render_mode, illegal_actions=illegal_actions)
-
-
-def env(max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None, illegal_actions: str = "void"):
-    """Barc duel as a PettingZoo AEC environment (PettingZoo's parallel_to_aec form: the orders are
-    given one after the other and resolved together once both are in)."""
-    return wrap_parallel_as_aec(raw_env(max_turns=max_turns, render_mode=render_mode, illegal_actions=illegal_actions))
+make_game, raw_env, parallel_env, env = parallel_env_functions(
+    BarcGame, "Barc duel", __name__, illegal_actions="void", max_turns=DEFAULT_MAX_TURNS
+)

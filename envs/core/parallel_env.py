@@ -37,9 +37,9 @@ against this turn's masks, the joint move, every seat's mask and observation) an
 anything else (a missing, unknown or malformed action, an illegal one with "raise") goes through the
 careful path with its checks and messages, then the same kernels prepare the next turn.
 
-A game's ``<name>_v0`` module subclasses :class:`SimultaneousParallelEnv` only to name its options
-and metadata (its ``raw_env``), returns it from ``parallel_env()``, and ``wrap_parallel_as_aec`` of it
-from ``env()``.
+A game's ``<name>_v0`` module gets its ``raw_env`` (a :class:`SimultaneousParallelEnv` naming the
+game's options and metadata), ``parallel_env()`` returning it and ``env()`` returning
+``wrap_parallel_as_aec`` of it from :func:`envs.core.env_module.parallel_env_functions`.
 """
 
 from __future__ import annotations
