@@ -69,7 +69,7 @@ from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too
     valid_orientation,
     weapon_moves_along,
 )
-from envs.core.kernels import two_player_returns
+from envs.core.kernels import blank_state, two_player_returns
 
 SIZE = 9
 CELLS = SIZE * SIZE
@@ -93,24 +93,11 @@ TILT_DIRS = np.array([0, 2, 4, 6], dtype=np.int64)  # tilt n -> direction index
 # how the game ended
 END_NONE, END_CAPTAIN, END_TEAM, END_STUCK, END_QUIET, END_LIMIT = 0, 1, 2, 3, 4, 5
 
-OWNER = 0
-KIND = OWNER + CELLS
-TOP = KIND + CELLS
-NORTH = TOP + CELLS
-EAST = NORTH + CELLS
-TO_MOVE = EAST + CELLS
-TURN = TO_MOVE + 1
-MAX_TURNS = TURN + 1
-OVER = MAX_TURNS + 1
-WINNER = OVER + 1
-TRUNCATED = WINNER + 1
-REASON = TRUNCATED + 1
-QUIET = REASON + 1
-REP_SQ = QUIET + 1
-REP_MOVE = REP_SQ + 2
-REP_COUNT = REP_MOVE + 2
-LAST_FROM = REP_COUNT + 2
-LAST_TO = LAST_FROM + 1
+# The offsets of the state layout (see the module docstring), in its order.
+OWNER, KIND, TOP, NORTH, EAST = range(0, 5 * CELLS, CELLS)  # a value per square each
+TO_MOVE, TURN, MAX_TURNS, OVER, WINNER, TRUNCATED, REASON, QUIET = range(EAST + CELLS, EAST + CELLS + 8)
+REP_SQ, REP_MOVE, REP_COUNT = range(QUIET + 1, QUIET + 7, 2)  # a value per seat each
+LAST_FROM, LAST_TO = range(REP_COUNT + 2, REP_COUNT + 4)
 STATE_SIZE = LAST_TO + 1
 
 # ----- actions ---------------------------------------------------------------------------------
@@ -176,16 +163,9 @@ def put_cube(data, sq, seat, kind, top, north, east):
 @njit(cache=True)
 def clear_state(data, max_turns):
     """An empty board, White to move, no history."""
-    data[:] = 0
+    blank_state(data, MAX_TURNS, max_turns, (WINNER, REP_SQ, REP_SQ + 1, REP_MOVE, REP_MOVE + 1, LAST_FROM, LAST_TO))
     for sq in range(CELLS):
         clear_square(data, sq)
-    data[MAX_TURNS] = max_turns
-    data[WINNER] = -1
-    for s in range(2):
-        data[REP_SQ + s] = -1
-        data[REP_MOVE + s] = -1
-    data[LAST_FROM] = -1
-    data[LAST_TO] = -1
 
 
 @njit(cache=True)

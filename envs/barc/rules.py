@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.kernels import two_player_returns
+from envs.core.kernels import blank_state, two_player_returns
 
 SIZE = 6
 CELLS = SIZE * SIZE
@@ -63,46 +63,29 @@ START_SQUARES = np.array(
     dtype=np.int64,
 )
 
+# The offsets of the state layout (see the module docstring), in its order.
 HEIGHT = 0
 COLOURS = HEIGHT + CELLS
-TURN = COLOURS + CELLS
-MAX_TURNS = TURN + 1
-OVER = MAX_TURNS + 1
-WINNER = OVER + 1
-TRUNCATED = WINNER + 1
-LAST_ORDER = TRUNCATED + 1
-LAST_CANCELLED = LAST_ORDER + 2
-TO_MOVE = LAST_CANCELLED + 1
+TURN, MAX_TURNS, OVER, WINNER, TRUNCATED, LAST_ORDER = range(COLOURS + CELLS, COLOURS + CELLS + 6)
+LAST_CANCELLED, TO_MOVE = range(LAST_ORDER + 2, LAST_ORDER + 4)
 STATE_SIZE = TO_MOVE + 1
+
 
 @njit(cache=True)
 def init_state(data, max_turns):
     """Write the start position (B1): six single pawns per seat on its two back ranks."""
-    data[:] = 0
+    blank_state(data, MAX_TURNS, max_turns, (WINNER, LAST_ORDER, LAST_ORDER + 1))
     for seat in range(2):
         for i in range(PAWNS):
             sq = START_SQUARES[seat, i]
             data[HEIGHT + sq] = 1
             data[COLOURS + sq] = seat
-    data[MAX_TURNS] = max_turns
-    data[WINNER] = -1
-    data[LAST_ORDER] = -1
-    data[LAST_ORDER + 1] = -1
 
 
 @njit(cache=True)
 def is_over(data):
     """True once the game has ended (won, drawn or truncated)."""
     return data[OVER] == 1
-
-
-@njit(cache=True)
-def top(data, sq):
-    """Seat owning the stack on ``sq`` (colour of its top pawn, B4), -1 when the square is empty."""
-    h = data[HEIGHT + sq]
-    if h == 0:
-        return -1
-    return (data[COLOURS + sq] >> (h - 1)) & 1
 
 
 @njit(cache=True)
@@ -147,6 +130,15 @@ def order_target(seat, action):
     if o < 0:
         return -1
     return target(o, d, k)
+
+
+@njit(cache=True)
+def top(data, sq):
+    """Seat owning the stack on ``sq`` (colour of its top pawn, B4), -1 when the square is empty."""
+    h = data[HEIGHT + sq]
+    if h == 0:
+        return -1
+    return (data[COLOURS + sq] >> (h - 1)) & 1
 
 
 def _ray_tables():

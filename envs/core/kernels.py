@@ -16,3 +16,14 @@ def two_player_returns(winner, out):
             out[s] = 1.0
         else:
             out[s] = -1.0
+
+
+@njit(cache=True)
+def blank_state(data, max_turns_at, max_turns, unset_at):
+    """How every ``init_state`` begins: ``data`` all zeros but the turn limit ``max_turns`` at offset
+    ``max_turns_at`` and -1 ("none yet": the winner, the last move...) at each offset of the tuple
+    ``unset_at``."""
+    data[:] = 0
+    data[max_turns_at] = max_turns
+    for at in unset_at:
+        data[at] = -1

@@ -36,27 +36,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.core.kernels import blank_state
+
 SIZE = 4
 SQUARES = 16
 MAXH = 40  # never more pawns than 4 x 10 = 40 on the board
 PAWNS_PER_PLAYER = (0, 0, 15, 12, 10)  # D2, indexed by player count: read it through pawns_per_player()
 
+# The offsets of the state layout (see the module docstring), in its order.
 STACKS = 0
 HEIGHTS = STACKS + SQUARES * MAXH
 HANDS = HEIGHTS + SQUARES
-NUM_PLAYERS = HANDS + 4
-TO_MOVE = NUM_PLAYERS + 1
-TURN = TO_MOVE + 1
-MAX_TURNS = TURN + 1
-PHASE = MAX_TURNS + 1
-SOURCE = PHASE + 1
-LEFT = SOURCE + 1
-TARGETS = LEFT + 1
-OVER = TARGETS + 4
-WINNER = OVER + 1
-TRUNCATED = WINNER + 1
-LAST_FROM = TRUNCATED + 1
-LAST_TO = LAST_FROM + 1
+NUM_PLAYERS, TO_MOVE, TURN, MAX_TURNS, PHASE, SOURCE, LEFT, TARGETS = range(HANDS + 4, HANDS + 12)
+OVER, WINNER, TRUNCATED, LAST_FROM, LAST_TO = range(TARGETS + 4, TARGETS + 9)
 STATE_SIZE = LAST_TO + 1
 
 PLAY, COLLAPSE = 0, 1  # PHASE values
@@ -86,17 +78,13 @@ def pawns_per_player(num_players):
 @njit(cache=True)
 def init_state(data, num_players, max_turns):
     """Write the start position: empty board, full hands, seat 0 to play."""
-    data[:] = 0
+    blank_state(data, MAX_TURNS, max_turns, (WINNER, LAST_FROM, LAST_TO))
     data[STACKS:HEIGHTS] = -1
     pawns = pawns_per_player(num_players)
     for s in range(num_players):
         data[HANDS + s] = pawns
     data[NUM_PLAYERS] = num_players
-    data[MAX_TURNS] = max_turns
     data[PHASE] = PLAY
-    data[WINNER] = -1
-    data[LAST_FROM] = -1
-    data[LAST_TO] = -1
 
 
 @njit(cache=True)

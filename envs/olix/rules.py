@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.kernels import two_player_returns
+from envs.core.kernels import blank_state, two_player_returns
 
 SIZE = 11
 CELLS = SIZE * SIZE
@@ -45,33 +45,22 @@ TYPE_NAMES = "OLIX"
 # O3: the printed values of each column, low (row 1) to high (row 4).
 COLUMN_VALUES = np.array([[4, 6, 8, 9], [5, 6, 7, 8], [4, 5, 6, 7], [4, 5, 6, 7]], dtype=np.int64)
 
+# The offsets of the state layout (see the module docstring), in its order.
 BOARD = 0
 LEFT = BOARD + CELLS
-TO_MOVE = LEFT + 2
-TURN = TO_MOVE + 1
-MAX_TURNS = TURN + 1
-OVER = MAX_TURNS + 1
-WINNER = OVER + 1
-TRUNCATED = WINNER + 1
-SUPER_TYPE = TRUNCATED + 1
-SUPER_VALUE = SUPER_TYPE + 1
-LAST = SUPER_VALUE + 1
-COL_MAX = LAST + 1
+TO_MOVE, TURN, MAX_TURNS, OVER, WINNER, TRUNCATED, SUPER_TYPE, SUPER_VALUE, LAST, COL_MAX = range(LEFT + 2, LEFT + 12)
 COL_HOLD = COL_MAX + 4
 STATE_SIZE = COL_HOLD + 8
+
 
 @njit(cache=True)
 def init_state(data, max_turns):
     """Write the start position: empty grid, 46 pawns each, seat 0 to play (O1)."""
-    data[:] = 0
+    blank_state(data, MAX_TURNS, max_turns, (WINNER, SUPER_TYPE, LAST))
     for c in range(CELLS):
         data[BOARD + c] = -1
     data[LEFT] = PAWNS
     data[LEFT + 1] = PAWNS
-    data[MAX_TURNS] = max_turns
-    data[WINNER] = -1
-    data[SUPER_TYPE] = -1
-    data[LAST] = -1
 
 
 @njit(cache=True)
