@@ -25,6 +25,7 @@ from envs.adix.rules import (
     TOP,
     TURN,
 )
+from envs.core.kernels import cell_of, clear_observation, turn_plane
 
 # Observation planes over the 9x9 board, egocentric (see observe()).
 OBS_OWN_CAPTAIN, OBS_OWN_TEAMMATE, OBS_OPP_CAPTAIN, OBS_OPP_TEAMMATE = 0, 1, 2, 3
@@ -46,6 +47,29 @@ _PIECE_PLANE = np.array([[OBS_OWN_TEAMMATE, OBS_OWN_CAPTAIN], [OBS_OPP_TEAMMATE,
 
 
 @njit(cache=True)
+def _encode_cube(data, sq, seat, flip, cell):
+    """The piece and face planes of the cube on ``sq`` in ``cell``, as ``seat`` sees them (``flip``:
+    Black, who sees the board turned)."""
+    kind = data[KIND + sq]
+    cell[_PIECE_PLANE[data[OWNER + sq] ^ seat, kind]] = 1.0  # seats are 0 and 1
+    top = data[TOP + sq]
+    north = data[NORTH + sq]
+    east = data[EAST + sq]
+    south = _OPPOSITE[kind, north]
+    west = _OPPOSITE[kind, east]
+    if flip:
+        up, right, down, left = south, west, north, east
+    else:
+        up, right, down, left = north, east, south, west
+    cell[OBS_FACES + top] = 1.0
+    cell[OBS_FACES + 4 + up] = 1.0
+    cell[OBS_FACES + 8 + right] = 1.0
+    cell[OBS_FACES + 12 + down] = 1.0
+    cell[OBS_FACES + 16 + left] = 1.0
+    cell[OBS_FACES + 20 + _OPPOSITE[kind, top]] = 1.0
+
+
+@njit(cache=True)
 def observe(data, seat, out):
     """Egocentric observation of ``seat``: (9, 9, OBS_CHANNELS) float32 in [0, 1]. For Black the
     board is turned 180 degrees: ``out[r, f]`` shows board square (8 - r, 8 - f), "up" is the board's
@@ -60,49 +84,22 @@ def observe(data, seat, out):
     * 40: quiet turns / 30 (A11); 41: turn / turn limit; 42: 1 when the observer is to move
       (constant planes).
     """
-    # One fast zero-fill, then only the nonzero entries, cell by cell in the output's memory order.
-    out[:] = 0.0
     quiet = np.float32(min(data[QUIET], QUIET_DRAW) / QUIET_DRAW)
-    turn = np.float32(min(data[TURN], data[MAX_TURNS]) / max(data[MAX_TURNS], 1))
+    turn = turn_plane(data[TURN], data[MAX_TURNS])
     to_move = np.float32(data[OVER] == 0 and data[TO_MOVE] == seat)
+    clear_observation(out, (quiet, turn, to_move))  # then only the nonzero entries of the cubes
     flip = seat == 1
-    v = 0
-    for r in range(SIZE):
-        for f in range(SIZE):
-            cell = out[r, f]
-            cell[OBS_QUIET] = quiet
-            cell[OBS_TURN] = turn
-            cell[OBS_TO_MOVE] = to_move
-            sq = CELLS - 1 - v if flip else v
-            v += 1
-            o = data[OWNER + sq]
-            if o < 0:
-                continue
-            kind = data[KIND + sq]
-            cell[_PIECE_PLANE[o ^ seat, kind]] = 1.0  # seats are 0 and 1
-            top = data[TOP + sq]
-            north = data[NORTH + sq]
-            east = data[EAST + sq]
-            south = _OPPOSITE[kind, north]
-            west = _OPPOSITE[kind, east]
-            if flip:
-                up, right, down, left = south, west, north, east
-            else:
-                up, right, down, left = north, east, south, west
-            cell[OBS_FACES + top] = 1.0
-            cell[OBS_FACES + 4 + up] = 1.0
-            cell[OBS_FACES + 8 + right] = 1.0
-            cell[OBS_FACES + 12 + down] = 1.0
-            cell[OBS_FACES + 16 + left] = 1.0
-            cell[OBS_FACES + 20 + _OPPOSITE[kind, top]] = 1.0
+    for sq in range(CELLS):
+        if data[OWNER + sq] >= 0:
+            r, f = cell_of(sq, flip, SIZE)
+            _encode_cube(data, sq, seat, flip, out[r, f])
     for s in range(2):
         sq = data[REP_SQ + s]
         m = data[REP_MOVE + s]
         if sq < 0 or m < 0 or data[REP_COUNT + s] <= 0:
             continue
-        if flip:
-            sq = CELLS - 1 - sq
-            if m >= M_TILT_N:
-                m = M_TILT_N + (m - M_TILT_N + 2) % 4
+        if flip and m >= M_TILT_N:
+            m = M_TILT_N + (m - M_TILT_N + 2) % 4
+        r, f = cell_of(sq, flip, SIZE)
         base = OBS_OWN_REP if s == seat else OBS_OPP_REP
-        out[sq // SIZE, sq % SIZE, base + m] = min(data[REP_COUNT + s], 2) / 2.0
+        out[r, f, base + m] = min(data[REP_COUNT + s], 2) / 2.0

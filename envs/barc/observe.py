@@ -21,6 +21,7 @@ from envs.barc.rules import (
     decode,
     target,
 )
+from envs.core.kernels import cell_of, turn_plane
 
 # Observation planes over the 6x6 board (see observe()).
 OBS_OWN, OBS_OPP, OBS_HEIGHT, OBS_OWN_PAWNS, OBS_OPP_PAWNS = 0, 1, 2, 3, 4
@@ -34,12 +35,10 @@ def _mark_order(data, seat, viewer, action, out, plane_from, plane_to):
     """Write the origin and destination of ``seat``'s last order (a move, not STAY or none) into the
     observation planes of ``viewer``."""
     o, d, k = decode(seat, action)
-    t = target(o, d, k)
-    if viewer == 1:
-        o = CELLS - 1 - o
-        t = CELLS - 1 - t
-    out[o // SIZE, o % SIZE, plane_from] = 1.0
-    out[t // SIZE, t % SIZE, plane_to] = 1.0
+    r, f = cell_of(o, viewer == 1, SIZE)
+    out[r, f, plane_from] = 1.0
+    r, f = cell_of(target(o, d, k), viewer == 1, SIZE)
+    out[r, f, plane_to] = 1.0
 
 
 @njit(cache=True)
@@ -74,7 +73,7 @@ def observe(data, seat, out):
     own_stayed = np.float32(own_order == STAY)
     opp_stayed = np.float32(opp_order == STAY)
     cancelled = np.float32(data[LAST_CANCELLED] == 1)
-    turn = np.float32(min(1.0, data[TURN] / max(1, data[MAX_TURNS])))
+    turn = turn_plane(data[TURN], data[MAX_TURNS])
     flip = seat == 1
     v = 0
     for r in range(SIZE):
