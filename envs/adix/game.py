@@ -25,13 +25,10 @@ from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
 
 
-class AdixState(KernelState):
+class AdixState(KernelState, rules=R, encoder=O):
     """An ADIX position (see :mod:`envs.adix.rules` for the array layout and the cube model)."""
 
     __slots__ = ()
-    rules = R
-    encoder = O
-    render_module = "envs.adix.render"
 
     @property
     def end_reason(self) -> str | None:
@@ -79,9 +76,7 @@ class AdixState(KernelState):
     def action_to_text(self, action: int, seat: int | None = None) -> str:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"an action is an integer in 0..{R.NUM_ACTIONS - 1}, got {action!r}")
-        a = int(action)
-        if not 0 <= a < R.NUM_ACTIONS:
-            raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
+        a = self._action_index(action)
         return abs_action_text(self.data, int(R.absolute_action(a, self._mover())))
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
@@ -94,10 +89,6 @@ class AdixState(KernelState):
         if not R.is_legal_abs(self.data, seat, abs_action):
             raise IllegalActionError(f"move {text!r} is illegal here: {why_illegal(self.data, seat, abs_action)}")
         return int(R.absolute_action(abs_action, seat))
-
-    # notation ---------------------------------------------------------------------------------
-    def to_text(self) -> str:
-        return write_position(self)
 
     # checks -----------------------------------------------------------------------------------
     def check_invariants(self) -> None:
@@ -147,3 +138,4 @@ class AdixGame(TwoPlayerBoardGame):
     name = "adix"
     state_class = AdixState
     parse_position = _parse_position
+    write_position = staticmethod(write_position)

@@ -40,13 +40,10 @@ def _who(seat: int) -> str:
     return f"{SEAT_NAMES[seat]} ({SIDE_NAMES[seat]})"
 
 
-class BarcState(KernelState):
+class BarcState(KernelState, rules=R, encoder=O):
     """A Barc duel position (see :mod:`envs.barc.rules` for the array layout)."""
 
     __slots__ = ()
-    rules = R
-    encoder = O
-    render_module = "envs.barc.render"
 
     # board access -----------------------------------------------------------------------------
     def stack(self, square: int | str) -> tuple:
@@ -83,16 +80,11 @@ class BarcState(KernelState):
         return bool(self.data[R.LAST_CANCELLED])
 
     # notation ---------------------------------------------------------------------------------
-    def to_text(self) -> str:
-        return _write_position(self)
-
     def action_to_text(self, action: int, seat: int | None = None) -> str:
         """``b1-d3`` (absolute squares) or ``stay``. ``seat`` says whose order ``action`` is (action
         indices are egocentric); by default the seat that tops the origin it names for that seat,
         player_0 when that does not decide."""
-        a = int(action)
-        if not 0 <= a < R.NUM_ACTIONS:
-            raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
+        a = self._action_index(action)
         if seat is None:
             seat = 0
             if a != R.STAY:
@@ -351,3 +343,4 @@ class BarcGame(TwoPlayerBoardGame):
     info_extra = {"simultaneous": True, "seat_names": SEAT_NAMES}
     state_class = BarcState
     parse_position = _parse_position
+    write_position = staticmethod(_write_position)

@@ -6,8 +6,9 @@ A game's ``rules.py`` (see docs/architecture.md) provides ``NUM_ACTIONS``, the o
 ``apply_joint(data, actions)`` (all seats at once) and ``returns(data, out)``; its ``observe.py`` provides the
 observation kernel ``observe(data, seat, out)`` and ``OBS_CHANNELS``. A game's State subclasses
 :class:`KernelState`, names its ``rules`` module, its ``encoder`` (the observe module) and its
-``render_module`` (with ``render_text(state)`` and ``render_rgb(state)``), and adds only notation,
-action names and invariants.
+``render_module`` (with ``render_text(state)`` and ``render_rgb(state)``), and adds only action names
+and invariants; its Game names the notation's parser and writer (``parse_position``,
+``write_position``), which ``from_text`` and ``to_text`` call.
 
 The PettingZoo adapters run such a game's turns as compiled kernels generated from the same modules
 (:mod:`envs.core.fused`), and the batched environments their batch loops (:mod:`envs.vector.kernels`).
@@ -20,24 +21,35 @@ from types import ModuleType
 
 import numpy as np
 
-from envs.core.errors import GameOptionError
+from envs.core.errors import GameOptionError, IllegalActionError
 from envs.core.game import Game, GameInfo, State
 
 
 class KernelState(State):
     """A :class:`State` whose rules are the numba kernels of ``rules`` over ``self.data``, and whose
     observations are written by ``encoder.observe(data, seat, out)`` (the game's ``observe`` module;
-    a subclass that names no encoder gets its rules module, for rules that encode their own)."""
+    a subclass that names no encoder gets its rules module, for rules that encode their own).
+
+    A game's State names them in its class line, ``class OlixState(KernelState, rules=R, encoder=O)``
+    (or as class attributes); ``render_module`` is the ``render`` module beside the rules
+    (``envs.<game>.render``) unless the class names another."""
 
     __slots__ = ()
     rules: ModuleType
     encoder: ModuleType
     render_module: str
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, rules: ModuleType | None = None, encoder: ModuleType | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
-        if "rules" in cls.__dict__ and "encoder" not in cls.__dict__:
-            cls.encoder = cls.rules
+        if rules is not None:
+            cls.rules = rules
+        if encoder is not None:
+            cls.encoder = encoder
+        if "rules" in cls.__dict__:
+            if "encoder" not in cls.__dict__:
+                cls.encoder = cls.rules
+            if "render_module" not in cls.__dict__:
+                cls.render_module = cls.rules.__name__.rpartition(".")[0] + ".render"
 
     def current_seats(self) -> tuple:
         if self.rules.is_over(self.data):
@@ -58,6 +70,13 @@ class KernelState(State):
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
             raise ValueError(f"{seat!r} is not a seat of this {n}-seat game (seats 0..{n - 1})")
         return int(seat)
+
+    def _action_index(self, action) -> int:
+        """``action`` as an int; IllegalActionError unless it is one of the game's ``0..NUM_ACTIONS-1``."""
+        a = int(action)
+        if not 0 <= a < self.rules.NUM_ACTIONS:
+            raise IllegalActionError(f"action {a} is out of range 0..{self.rules.NUM_ACTIONS - 1}")
+        return a
 
     def legal_mask(self, seat: int | None = None) -> np.ndarray:
         mask = np.zeros(self.rules.NUM_ACTIONS, dtype=np.bool_)
@@ -98,6 +117,9 @@ class KernelState(State):
             return "over=limit"
         winner = self.winner
         return f"over=win:{winner}" if winner >= 0 else "over=draw"
+
+    def to_text(self) -> str:
+        return self.game.write_position(self)
 
     def observation(self, seat: int) -> np.ndarray:
         out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
@@ -163,6 +185,12 @@ class KernelGame(Game):
         """Parse a position in the game's notation (a game module sets this to its parser, a function
         ``(game, text) -> state``)."""
         raise NotImplementedError(f"{type(self).__name__} has no position parser")
+
+    @staticmethod
+    def write_position(state: KernelState) -> str:
+        """The notation of ``state``, which ``state.to_text()`` returns (a game module sets this to
+        its writer, ``staticmethod`` of a function ``state -> text``)."""
+        raise NotImplementedError(f"{type(state.game).__name__} has no position writer")
 
     def from_text(self, text: str) -> KernelState:
         return self.parse_position(text)

@@ -50,13 +50,10 @@ class DorixGame(KernelGame):
         return (self.num_players, self.max_turns)
 
 
-class DorixState(KernelState):
+class DorixState(KernelState, rules=R, encoder=O):
     """A Dorix position (see :mod:`envs.dorix.rules` for the array layout)."""
 
     __slots__ = ()
-    rules = R
-    encoder = O
-    render_module = "envs.dorix.render"
 
     # board access -----------------------------------------------------------------------------
     def stack(self, square: int | str) -> list:
@@ -75,13 +72,8 @@ class DorixState(KernelState):
         return bool(self.data[R.PHASE] == R.COLLAPSE)
 
     # notation ---------------------------------------------------------------------------------
-    def to_text(self) -> str:
-        return _write_position(self)
-
     def action_to_text(self, action: int, seat: int | None = None) -> str:
-        a = int(action)
-        if not 0 <= a < R.NUM_ACTIONS:
-            raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
+        a = self._action_index(action)
         if a < R.MOVE:
             return SQ.name(a)
         if a < R.FALL:
@@ -275,3 +267,4 @@ def _parse_over(data: np.ndarray, value: str, n: int) -> None:
 
 DorixGame.state_class = DorixState
 DorixGame.parse_position = _parse_position
+DorixGame.write_position = staticmethod(_write_position)

@@ -30,13 +30,10 @@ SQ = BoardSquares(R.SIZE)
 SEAT_LETTERS = "wb"  # player_0 (light) and player_1 (dark), in notation and text pictures
 
 
-class OlixState(KernelState):
+class OlixState(KernelState, rules=R, encoder=O):
     """An Olix position (see :mod:`envs.olix.rules` for the array layout)."""
 
     __slots__ = ()
-    rules = R
-    encoder = O
-    render_module = "envs.olix.render"
 
     @property
     def super_pattern(self) -> str | None:
@@ -74,14 +71,8 @@ class OlixState(KernelState):
         return {R.TYPE_NAMES[t]: int(out[t]) for t in range(4)}
 
     # notation ---------------------------------------------------------------------------------
-    def to_text(self) -> str:
-        return _write_position(self)
-
     def action_to_text(self, action: int, seat: int | None = None) -> str:
-        a = int(action)
-        if not 0 <= a < R.NUM_ACTIONS:
-            raise IllegalActionError(f"action {a} is out of range 0..{R.NUM_ACTIONS - 1}")
-        return SQ.name(a)
+        return SQ.name(self._action_index(action))
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
         if not isinstance(text, str):
@@ -299,3 +290,4 @@ class OlixGame(TwoPlayerBoardGame):
     name = "olix"
     state_class = OlixState
     parse_position = _parse_position
+    write_position = staticmethod(_write_position)
