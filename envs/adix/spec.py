@@ -17,8 +17,7 @@ MOVEMENTS = spec.Var("m", 0, 5, ("rotate_left", "rotate_right", "tilt_up", "tilt
 
 SPEC = spec.GameSpec(
     game="adix",
-    symbols=(spec.TURN_LIMIT,),
-    defaults={"max_turns": 300},
+    turn_limit=300,
     observation=spec.Observation(
         board=(9, 9),
         channels="43",
@@ -54,7 +53,7 @@ SPEC = spec.GameSpec(
             ),
             spec.Planes("34 + m", "opp_a9_{m}", "the opponent's A9 record, likewise", (MOVEMENTS,), scale="2"),
             spec.Planes("40", "quiet", "turns without a displacement / 30 (A11)", scale="30", constant=True),
-            spec.Planes("41", "turn", "turns played / T", scale="T", constant=True),
+            spec.turn_plane("41"),
             spec.Planes("42", "to_act", "1 when the observer is to act (0 once the game is over)", constant=True),
         ),
     ),
@@ -97,8 +96,8 @@ SPEC = spec.GameSpec(
             "under shelter."
         ),
         fields=(
-            spec.Field("move=<seat>", "The seat to act (0 White, 1 Black).", required=True),
-            spec.Field("turn=<n>", "Turns played.", required=True),
+            spec.move_field("The seat to act (0 White, 1 Black)."),
+            spec.turn_field("Turns played."),
             spec.Field("quiet=<n>", "Consecutive turns without a displacement (A11; 30 draws).", required=True),
             spec.LIMIT_FIELD,
             spec.Field(
@@ -125,10 +124,7 @@ SPEC = spec.GameSpec(
                 "adix 4Tpsr4/thps8/9/9/9/9/9/9/4Crps4 move=1 turn=11 quiet=0 last=e8e9 over=win:0:captain",
                 "White's paper has taken Black's rock captain",
             ),
-            spec.Position(
-                "adix 4crps4/9/9/4thps4/9/9/9/4Thps4/4Crps4 move=0 turn=0 quiet=0 limit=40",
-                "with a turn limit of 40 (for a game made with another `max_turns`)",
-            ),
+            spec.limit_example("adix 4crps4/9/9/4thps4/9/9/9/4Thps4/4Crps4 move=0 turn=0 quiet=0 limit=40"),
         ),
         moves=(
             spec.Move("<sq>-<sq>", "displacement", "displace", (spec.MoveExample("a2-a5", 632, position=ANNEX),)),

@@ -8,8 +8,7 @@ AFTER_ONE = "barc 1.1.-.-.1.1/1.-.-.-.-.-/-.-.-.-.1.-/-.0.-.-.-.-/-.-.-.-.-.0/0.
 
 SPEC = spec.GameSpec(
     game="barc",
-    symbols=(spec.TURN_LIMIT,),
-    defaults={"max_turns": 200},
+    turn_limit=200,
     observation=spec.Observation(
         board=(6, 6),
         channels="13",
@@ -35,7 +34,7 @@ SPEC = spec.GameSpec(
             spec.Planes(
                 "11", "cancelled", "last turn's orders named the same destination, so nobody moved", constant=True
             ),
-            spec.Planes("12", "turn", "turns played / T", scale="T", constant=True),
+            spec.turn_plane("12"),
         ),
     ),
     actions=spec.ActionSpace(
@@ -61,7 +60,6 @@ SPEC = spec.GameSpec(
             spec.Actions("stay", "1440", '"stay": give no order'),
         ),
     ),
-    seat_names=("player_0", "player_1"),
     notation=spec.Notation(
         board=(
             "`<board>` lists ranks 6 down to 1 separated by `/`; each rank has 6 cells separated by `.`; a cell "
@@ -70,7 +68,7 @@ SPEC = spec.GameSpec(
             "of 3 holding a North pawn. Each player always has exactly 6 pawns on the board."
         ),
         fields=(
-            spec.Field("turn=<n>", "Turns played (one turn = both orders resolved).", required=True),
+            spec.turn_field("Turns played (one turn = both orders resolved)."),
             spec.LIMIT_FIELD,
             spec.Field("last=<order0>,<order1>", "Last turn's orders, South's first."),
             spec.Field(
@@ -90,9 +88,7 @@ SPEC = spec.GameSpec(
                 "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.0.-.-.0 turn=5 over=win:0",
                 "South has a1, b1 and c1 in a row: it has won",
             ),
-            spec.Position(
-                START + " limit=50", "the start with a turn limit of 50 (for a game made with another `max_turns`)"
-            ),
+            spec.limit_example(START + " limit=50", "the start "),
         ),
         moves=(
             spec.Move(

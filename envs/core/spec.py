@@ -23,6 +23,7 @@ values; they are shown as written and evaluated by :meth:`GameSpec.planes` and
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 
 from envs.core.markdown import fill_sections, marked_sections
@@ -237,6 +238,36 @@ LIMIT_FIELD = Field("limit=<n>", "The turn limit, written when it differs from t
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # directions 0..7, clockwise from north
 
 
+def text(paragraph: str) -> str:
+    """A paragraph of the spec written across lines (a triple-quoted string): its words joined by
+    single spaces."""
+    return " ".join(paragraph.split())
+
+
+def turn_plane(index: str) -> Planes:
+    """The constant plane "turns played / T" at channel ``index`` (its game's spec has a
+    ``turn_limit``, which gives it the symbol T)."""
+    return Planes(index, "turn", "turns played / T", scale="T", constant=True)
+
+
+def move_field(meaning: str) -> Field:
+    """The required field ``move=<seat>``: the seat to act."""
+    return Field("move=<seat>", meaning, required=True)
+
+
+def turn_field(meaning: str) -> Field:
+    """The required field ``turn=<n>``: the turns played."""
+    return Field("turn=<n>", meaning, required=True)
+
+
+def limit_example(text: str, about: str = "", options: dict | None = None) -> Position:
+    """The example position ``text`` with a ``limit=<n>`` field (for a game made with ``options``), its
+    comment ``about`` followed by what the field says."""
+    limit = re.search(r"\blimit=(\d+)", text).group(1)
+    comment = f"{about}with a turn limit of {limit} (for a game made with another `max_turns`)"
+    return Position(text, comment, options or {})
+
+
 # ----- the spec -------------------------------------------------------------------------------------
 
 
@@ -244,7 +275,8 @@ COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # directions 0..7, clock
 class GameSpec:
     """Observation planes, action encoding and notation of one game (see the module docstring):
     ``symbols`` are computed from the game's options (``defaults`` where none are given), and
-    ``seat_names`` name the seats in the rendered examples."""
+    ``seat_names`` name the seats in the rendered examples. ``turn_limit`` is the default
+    ``max_turns`` of a game with a :func:`turn_plane`: it adds the symbol T (:data:`TURN_LIMIT`)."""
 
     game: str
     observation: Observation
@@ -253,6 +285,12 @@ class GameSpec:
     symbols: tuple = ()
     defaults: dict = field(default_factory=dict)
     seat_names: tuple = ("player_0", "player_1")
+    turn_limit: int | None = None
+
+    def __post_init__(self):
+        if self.turn_limit is not None:  # the symbol T of the turn plane, the option's default
+            object.__setattr__(self, "symbols", (*self.symbols, TURN_LIMIT))
+            object.__setattr__(self, "defaults", {**self.defaults, "max_turns": self.turn_limit})
 
     # evaluation ------------------------------------------------------------------------------
     def env(self, options: dict | None = None) -> dict:

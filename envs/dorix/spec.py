@@ -99,8 +99,8 @@ SPEC = spec.GameSpec(
                 "Pawns in hand per seat, one entry per player; board pawns plus hand make p per player.",
                 required=True,
             ),
-            spec.Field("move=<seat>", "The seat to act.", required=True),
-            spec.Field("turn=<n>", "Turns played (passes included).", required=True),
+            spec.move_field("The seat to act."),
+            spec.turn_field("Turns played (passes included)."),
             spec.LIMIT_FIELD,
             spec.Field("last=<sq>|<sq>-<sq>", "The last placement (`b2`) or move (`a1-b2`)."),
             spec.Field(
@@ -133,9 +133,9 @@ SPEC = spec.GameSpec(
                 "dorix -.-.-.1/-.111.1.-/10.1.10.-/1.111.-.- hands=13,3 move=0 turn=1 last=b2 over=win:1",
                 "after that `b2`: seat 1 has won",
             ),
-            spec.Position(
+            spec.limit_example(
                 "dorix 2.-.-.-/-.-.-.-/-.1.-.-/0.-.-.- hands=11,11,11 move=0 turn=3 limit=50 last=a4",
-                "3 players, with a turn limit of 50 (for a game made with another `max_turns`)",
+                "3 players, ",
                 {"num_players": 3},
             ),
         ),

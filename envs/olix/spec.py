@@ -60,8 +60,8 @@ SPEC = spec.GameSpec(
             "empty cell too); each rank holds 11 cells. Pawns left are 46 minus each player's pawns on the grid."
         ),
         fields=(
-            spec.Field("move=<seat>", "The seat to play (0 or 1).", required=True),
-            spec.Field("turn=<n>", "Pawns placed so far.", required=True),
+            spec.move_field("The seat to play (0 or 1)."),
+            spec.turn_field("Pawns placed so far."),
             spec.LIMIT_FIELD,
             spec.Field("last=<cell>", "The cell of the last pawn placed."),
             spec.Field(
@@ -92,10 +92,7 @@ SPEC = spec.GameSpec(
                 "over=super:0:I8",
                 "player_0's I-8 on rank 1 is a super pattern: it wins at once",
             ),
-            spec.Position(
-                "olix 11/11/11/11/11/11/11/11/11/11/wwwb7 move=1 turn=4 limit=30",
-                "with a turn limit of 30 (for a game made with another `max_turns`)",
-            ),
+            spec.limit_example("olix 11/11/11/11/11/11/11/11/11/11/wwwb7 move=1 turn=4 limit=30"),
         ),
         moves=(
             spec.Move("<cell>", "place a pawn on that cell", "place", (spec.MoveExample("f6", 60, position=START),)),
