@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from envs.core.markdown import fill_sections, marked_sections
 from envs.core.markdown import paragraph as _para
@@ -204,31 +204,47 @@ class MoveExample:
 
     text: str
     action: int | dict
-    seat: int | None = None
     position: str | None = None
+    seat: int | None = None
     options: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Move:
-    """A way of writing a move: ``syntax``, what it does, the action kind it names (``kind``, None for
-    a whole decision) and examples."""
+    """A way of writing a move: ``syntax``, what it does, examples (a tuple of :class:`MoveExample`, or
+    one of them) and the action kind it names (``kind``, None for a whole decision; :class:`Notation`
+    sets it from the kind its moves are listed under)."""
 
     syntax: str
     meaning: str
-    kind: str | None
     examples: tuple
+    kind: str | None = None
+
+    def __post_init__(self):
+        if isinstance(self.examples, MoveExample):
+            object.__setattr__(self, "examples", (self.examples,))
 
 
 @dataclass(frozen=True)
 class Notation:
-    """The position notation (``<game> <board> key=value ..``) and the move notation."""
+    """The position notation (``<game> <board> key=value ..``) and the move notation: ``moves`` maps each
+    action kind (None: a whole decision) to its :class:`Move` or a tuple of them; the attribute is then
+    the tuple of every move, in that order, each with its ``kind``."""
 
     board: str
     fields: tuple
     positions: tuple
-    moves: tuple
+    moves: dict
     moves_note: str = ""
+
+    def __post_init__(self):
+        if isinstance(self.moves, dict):
+            moves = tuple(
+                replace(move, kind=kind)
+                for kind, listed in self.moves.items()
+                for move in (listed if isinstance(listed, tuple) else (listed,))
+            )
+            object.__setattr__(self, "moves", moves)
 
 
 # ----- pieces several games share -------------------------------------------------------------------
