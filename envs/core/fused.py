@@ -60,30 +60,49 @@ _BY_CLASS: dict = {}  # state class -> its kernels (one lookup per reset)
 _COMPILED: dict = {}
 
 
-class TurnKernels:
-    """The AEC adapter's kernels (see :func:`turn_kernels`), called on ``subject(state)``."""
+class _Kernels:
+    """A pair of an adapter's kernels, ``refresh`` and the move that ends with it, called on
+    ``subject(state)``."""
 
-    __slots__ = ("refresh", "apply", "compiled")
+    __slots__ = ("refresh", "compiled")
+
+    def subject(self, state: State):
+        """What the kernels take in place of ``state``: its array (compiled kernels) or itself."""
+        return state.data if self.compiled else state
+
+
+class TurnKernels(_Kernels):
+    """The AEC adapter's kernels (see :func:`turn_kernels`)."""
+
+    __slots__ = ("apply",)
 
     def __init__(self, refresh, apply, compiled: bool):
         self.refresh, self.apply, self.compiled = refresh, apply, compiled
 
-    def subject(self, state: State):
-        """What the kernels take in place of ``state``: its array (compiled kernels) or itself."""
-        return state.data if self.compiled else state
 
+class JointKernels(_Kernels):
+    """The Parallel adapter's kernels (see :func:`joint_kernels`)."""
 
-class JointKernels:
-    """The Parallel adapter's kernels (see :func:`joint_kernels`), called on ``subject(state)``."""
-
-    __slots__ = ("refresh", "step", "compiled")
+    __slots__ = ("step",)
 
     def __init__(self, refresh, step, compiled: bool):
         self.refresh, self.step, self.compiled = refresh, step, compiled
 
-    def subject(self, state: State):
-        """What the kernels take in place of ``state``: its array (compiled kernels) or itself."""
-        return state.data if self.compiled else state
+
+def _kernels_of(state: State, kind: str, kernels_class: type, functions, plain):
+    """The kernels of ``kind`` for ``state``'s class, looked up once per class: compiled from its rules
+    and observation kernels by ``functions`` (once per process and game) when :func:`compiled`
+    allows it, else ``plain()``."""
+    cls = type(state)
+    if cls not in _BY_CLASS:
+        if compiled(cls):
+            key = (kind, id(cls.rules), id(cls.encoder.observe))
+            if key not in _COMPILED:
+                _COMPILED[key] = kernels_class(*functions(cls.rules, cls.encoder.observe), compiled=True)
+            _BY_CLASS[cls] = _COMPILED[key]
+        else:
+            _BY_CLASS[cls] = plain()
+    return _BY_CLASS[cls]
 
 
 def turn_kernels(state: State) -> TurnKernels:
@@ -93,49 +112,26 @@ def turn_kernels(state: State) -> TurnKernels:
     the seat to act into ``own`` (bool) and ``mask`` (int8), its observation into ``obs``; code = seat |
     turn << TURN_SHIFT (over: OVER_BIT, TRUNCATED_BIT and the turn; nothing written). ``apply``: play
     ``action`` (legal: the adapter checked it against ``own``), then ``refresh``."""
-    cls = type(state)
-    if cls not in _BY_CLASS:
-        if compiled(cls):
-            key = ("turn", id(cls.rules), id(cls.encoder.observe))
-            if key not in _COMPILED:
-                _COMPILED[key] = TurnKernels(*_turn_functions(cls.rules, cls.encoder.observe), compiled=True)
-            _BY_CLASS[cls] = _COMPILED[key]
-        else:
-            _BY_CLASS[cls] = plain_turn_kernels()
-    return _BY_CLASS[cls]
+    return _kernels_of(state, "turn", TurnKernels, _turn_functions, plain_turn_kernels)
 
 
 def joint_kernels(state: State) -> JointKernels:
     """The Parallel adapter's kernels for ``state``'s game, on ``subject(state)``: ``refresh(subject, own,
-    obs, masks)`` writes
-    every seat's legal mask into ``own[seat]`` (bool) and ``masks[seat]`` (int8), its observation into
-    ``obs[seat]``, and returns the code (OVER_BIT, TRUNCATED_BIT, the turn). ``step(subject, joint, void,
-    own, obs, masks)`` plays one turn of ``joint`` (int64, one in-range action per seat) checked against
-    ``own``: an order its seat's mask forbids returns -1 with nothing played unless ``void``, with
-    ``void`` it is played as the rules play an impossible order and its seat's bit is set in the code;
-    then ``refresh``."""
-    cls = type(state)
-    if cls not in _BY_CLASS:
-        if compiled(cls):
-            key = ("joint", id(cls.rules), id(cls.encoder.observe))
-            if key not in _COMPILED:
-                _COMPILED[key] = JointKernels(*_joint_functions(cls.rules, cls.encoder.observe), compiled=True)
-            _BY_CLASS[cls] = _COMPILED[key]
-        else:
-            _BY_CLASS[cls] = plain_joint_kernels()
-    return _BY_CLASS[cls]
+    obs, masks)`` writes every seat's legal mask into ``own[seat]`` (bool) and ``masks[seat]`` (int8),
+    its observation into ``obs[seat]``, and returns the code (OVER_BIT, TRUNCATED_BIT, the turn).
+    ``step(subject, joint, void, own, obs, masks)`` plays one turn of ``joint`` (int64, one in-range
+    action per seat) checked against ``own``: an order its seat's mask forbids returns -1 with nothing
+    played unless ``void``, with ``void`` it is played as the rules play an impossible order and its
+    seat's bit is set in the code; then ``refresh``."""
+    return _kernels_of(state, "joint", JointKernels, _joint_functions, plain_joint_kernels)
 
 
 # ----- compiled, from a game's kernels ---------------------------------------------------------------
 
 
 def _turn_functions(rules, observe) -> tuple:
-    legal_mask = rules.legal_mask
-    apply_action = rules.apply_action
-    is_over = rules.is_over
-    to_move_at = rules.TO_MOVE
-    turn_at = rules.TURN
-    truncated_at = rules.TRUNCATED
+    legal_mask, apply_action, is_over = rules.legal_mask, rules.apply_action, rules.is_over
+    to_move_at, turn_at, truncated_at = rules.TO_MOVE, rules.TURN, rules.TRUNCATED
 
     @njit
     def refresh(data, own, obs, mask):
@@ -158,11 +154,8 @@ def _turn_functions(rules, observe) -> tuple:
 
 
 def _joint_functions(rules, observe) -> tuple:
-    legal_mask = rules.legal_mask
-    apply_joint = rules.apply_joint
-    is_over = rules.is_over
-    turn_at = rules.TURN
-    truncated_at = rules.TRUNCATED
+    legal_mask, apply_joint, is_over = rules.legal_mask, rules.apply_joint, rules.is_over
+    turn_at, truncated_at = rules.TURN, rules.TRUNCATED
 
     @njit
     def refresh(data, own, obs, masks):
