@@ -1,4 +1,5 @@
-"""Helpers shared by the Olix test files: build positions in notation from lists of cells."""
+"""Helpers shared by the Olix test files: build positions in notation from lists of cells, play moves
+(named or random)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,16 @@ def play(state, *moves: str):
     """Play the moves (cell names) in order; returns the state."""
     for m in moves:
         state.apply(state.text_to_action(m))
+    return state
+
+
+def play_randomly(state, rng, check=None):
+    """Play uniformly random legal moves (``rng``) until the game is over, calling ``check(state)``
+    before each move; returns the state."""
+    while not state.is_terminal():
+        if check is not None:
+            check(state)
+        state.apply(int(rng.choice(state.legal_actions())))
     return state
 
 

@@ -16,45 +16,48 @@ from olix_helpers import columns, only, play, position
 W, B = 0, 1
 
 
+# player_0 ("w") plays one pawn and alone holds the columns it makes (hand-computed, see above)
+W_SCORES = [
+    # w's pawns, b's pawns, the pawn w plays, {column: value} of every marked column
+    pytest.param("f3 f4 f6", "a1 b1 c1", "f5", {"I": 4}, id="i4_vertical_new_pawn_in_the_middle"),
+    # d1 e1 f1: 3 only (c1 is b's)
+    pytest.param("a1 b1 d1 e1", "c1 k11 k10 k9", "f1", {}, id="three_in_a_row_and_a_broken_line_score_nothing"),
+    pytest.param("a1 b1 c1 e1 f1 g1", "a2 b2 c2 e2 f2 g2", "d1", {"I": 7}, id="i7_joining_two_lines"),
+    pytest.param("a1 b2 c3", "k1 k2 k3", "d4", {"X": 4}, id="x4_rising_diagonal"),
+    pytest.param("h1 g2 f3", "a1 a2 a3", "e4", {"X": 4}, id="x4_falling_diagonal"),  # from e4 to h1
+    pytest.param("b2 c3 e5 f6", "k1 k2 k3 k4", "d4", {"X": 5}, id="x5_rising_diagonal_new_pawn_inside"),
+    pytest.param("k1 j2 i3 g5", "a1 a2 a3 a4", "h4", {"X": 5}, id="x5_falling_diagonal_new_pawn_inside"),
+    # corner k11, arms to the left and down
+    pytest.param("k11 j11 i11 k10", "a1 a2 a3 b1", "k9", {"L": 5}, id="l5_turned_the_other_way"),
+    # a1..e1 with c2, c3 above c1: corner c1, arms c1..c3 (3) and c1..a1 or c1..e1 (3): L-5 [decision]
+    pytest.param("a1 b1 c1 d1 e1 c2", "k9 k10 k11 j11 i11 h11", "c3", {"L": 5}, id="l_arm_runs_past_the_corner"),
+    pytest.param("a1 b1 a2", "k9 k10 k11", "b2", {"O": 4}, id="o4_square"),
+    pytest.param("a1 b1 a2 b2 a3", "k9 k10 k11 j11 i11", "b3", {"O": 6}, id="o6_two_by_three"),
+    # the new pawn b4 also ends the vertical line b1..b4: I-4
+    pytest.param("a1 b1 a2 b2 a3 b3 a4", "k5 k6 k7 k8 k9 k10 k11", "b4", {"O": 8, "I": 4}, id="o8_two_by_four"),
+    # border of 8, empty centre; c3 is also the corner of an L-5 (c1..c3 and a3..c3)
+    pytest.param("a1 b1 c1 a2 c2 a3 b3", "k5 k6 k7 k8 k9 k10 k11", "c3", {"O": 8, "L": 5}, id="o8_three_by_three_ring"),
+    # the source's example: d1 ends the line a1..d1 (I-4) and the L with corner a1 (arms 4 and 3)
+    pytest.param("a1 b1 c1 a2 a3", "k9 k10 k11 j11 i11", "d1", {"I": 4, "L": 6}, id="one_pawn_makes_i4_and_l6"),
+]
+
+
+@pytest.mark.parametrize("w,b,played,expected", W_SCORES)
+def test_a_pawn_of_player_0_makes_these_patterns(w, b, played, expected):
+    s = play(position(w=w, b=b, move=0), played)
+    assert columns(s) == only(**{t: (v, (W,)) for t, v in expected.items()})
+
+
 def test_i4_horizontal_new_pawn_at_the_end():
     s = play(position(w="a1 b1 c1", b="a2 b2 c2", move=0), "d1")
     assert columns(s) == only(I=(4, (W,)))
     assert not s.is_terminal() and s.current_seat == B
 
 
-def test_i4_vertical_new_pawn_in_the_middle():
-    s = play(position(w="f3 f4 f6", b="a1 b1 c1", move=0), "f5")
-    assert columns(s) == only(I=(4, (W,)))
-
-
-def test_three_in_a_row_is_no_pattern_and_an_opponent_pawn_breaks_a_line():
-    s = play(position(w="a1 b1 d1 e1", b="c1 k11 k10 k9", move=0), "f1")  # d1 e1 f1: 3 only
-    assert columns(s) == only()
-
-
-def test_i7_joining_two_lines():
-    s = play(position(w="a1 b1 c1 e1 f1 g1", b="a2 b2 c2 e2 f2 g2", move=0), "d1")
-    assert columns(s) == only(I=(7, (W,)))
-
-
 def test_i8_wins_at_once():
     s = play(position(w="a5 b5 c5 d5 e5 f5 g5", b="a1 b1 c1 d1 e1 f1 g1", move=0), "h5")
     assert s.is_terminal() and s.super_pattern == "I-8"
     assert list(s.returns()) == [1.0, -1.0]
-
-
-def test_x4_both_diagonal_directions():
-    s = play(position(w="a1 b2 c3", b="k1 k2 k3", move=0), "d4")  # rising diagonal
-    assert columns(s) == only(X=(4, (W,)))
-    s = play(position(w="h1 g2 f3", b="a1 a2 a3", move=0), "e4")  # falling diagonal (from e4 to h1)
-    assert columns(s) == only(X=(4, (W,)))
-
-
-def test_x5_both_diagonal_directions_new_pawn_inside():
-    s = play(position(w="b2 c3 e5 f6", b="k1 k2 k3 k4", move=0), "d4")
-    assert columns(s) == only(X=(5, (W,)))
-    s = play(position(w="k1 j2 i3 g5", b="a1 a2 a3 a4", move=0), "h4")
-    assert columns(s) == only(X=(5, (W,)))
 
 
 def test_x_for_the_second_player():
@@ -92,40 +95,6 @@ def test_l_patterns_with_the_new_pawn_at_the_corner_or_an_arms_end(arms, played,
         assert columns(s) == only(**expected) and not s.is_terminal()
 
 
-def test_l5_turned_the_other_way():
-    # corner k11, arms to the left and down
-    s = play(position(w="k11 j11 i11 k10", b="a1 a2 a3 b1", move=0), "k9")
-    assert columns(s) == only(L=(5, (W,)))
-
-
-def test_l_whose_arm_runs_on_past_the_corner():
-    # a1..e1 with c2, c3 above c1: corner c1, arms c1..c3 (3) and c1..a1 or c1..e1 (3): L-5 [decision]
-    s = play(position(w="a1 b1 c1 d1 e1 c2", b="k9 k10 k11 j11 i11 h11", move=0), "c3")
-    assert columns(s) == only(L=(5, (W,)))
-
-
-def test_o4_square():
-    s = play(position(w="a1 b1 a2", b="k9 k10 k11", move=0), "b2")
-    assert columns(s) == only(O=(4, (W,)))
-
-
-def test_o6_two_by_three():
-    s = play(position(w="a1 b1 a2 b2 a3", b="k9 k10 k11 j11 i11", move=0), "b3")
-    assert columns(s) == only(O=(6, (W,)))
-
-
-def test_o8_two_by_four():
-    # the new pawn b4 also ends the vertical line b1..b4: I-4
-    s = play(position(w="a1 b1 a2 b2 a3 b3 a4", b="k5 k6 k7 k8 k9 k10 k11", move=0), "b4")
-    assert columns(s) == only(O=(8, (W,)), I=(4, (W,)))
-
-
-def test_o8_three_by_three_ring():
-    # border of 8, empty centre; c3 is also the corner of an L-5 (c1..c3 and a3..c3)
-    s = play(position(w="a1 b1 c1 a2 c2 a3 b3", b="k5 k6 k7 k8 k9 k10 k11", move=0), "c3")
-    assert columns(s) == only(O=(8, (W,)), L=(5, (W,)))
-
-
 @pytest.mark.parametrize("centre", ["w", "b"])
 def test_o9_ring_with_a_pawn_inside_of_either_colour(centre):
     w = "a1 b1 c1 a2 c2 a3 b3" + (" b2" if centre == "w" else "")
@@ -152,12 +121,6 @@ def test_o11_wins_at_once():
 def test_o10_two_by_five_wins_at_once():
     s = play(position(w="a1 b1 a2 b2 a3 b3 a4 b4 a5", b="k3 k4 k5 k6 k7 k8 k9 k10 k11", move=0), "b5")
     assert s.super_pattern == "O-10" and s.winner == W
-
-
-def test_one_pawn_makes_i4_and_l6():
-    # the source's example: d1 ends the line a1..d1 (I-4) and the L with corner a1 (arms 4 and 3)
-    s = play(position(w="a1 b1 c1 a2 a3", b="k9 k10 k11 j11 i11", move=0), "d1")
-    assert columns(s) == only(I=(4, (W,)), L=(6, (W,)))
 
 
 def test_one_pawn_on_two_lines_marks_the_longer():

@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 import pytest
+from olix_helpers import play_randomly
 
 from envs import olix_v0
 from envs.olix.game import OlixGame
@@ -194,14 +195,15 @@ def test_columns_match_brute_force_on_full_random_games():
 def test_random_playouts_conserve_pawns():
     rng = np.random.default_rng(3)
     game = OlixGame()
+
+    def check(s):
+        for p in range(2):  # pawns on the grid + pawns left = 46 per player
+            on_grid = sum(s.owner(c) == p for c in range(121))
+            assert on_grid + s.pawns_left(p) == 46
+        s.check_invariants()
+
     for _ in range(30):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            for p in range(2):  # pawns on the grid + pawns left = 46 per player
-                on_grid = sum(s.owner(c) == p for c in range(121))
-                assert on_grid + s.pawns_left(p) == 46
-            s.check_invariants()
-            s.apply(int(rng.choice(s.legal_actions())))
+        s = play_randomly(game.new_initial_state(), rng, check)
         s.check_invariants()
         assert game.from_text(s.to_text()) == s
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from olix_helpers import cell_index, columns, notation, only, play, position
+from olix_helpers import cell_index, columns, notation, only, play, play_randomly, position
 
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
 from envs.olix import rules as R
@@ -95,11 +95,12 @@ def test_the_game_is_not_over_while_a_player_has_pawns_left():
 def test_a_full_random_game_ends_after_92_turns_at_most():
     rng = np.random.default_rng(5)
     game = OlixGame()
+
+    def check(s):
+        assert s.current_seat == s.turn % 2  # seat 0 starts, turns alternate (O1)
+
     for _ in range(20):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            assert s.current_seat == s.turn % 2  # seat 0 starts, turns alternate (O1)
-            s.apply(int(rng.choice(s.legal_actions())))
+        s = play_randomly(game.new_initial_state(), rng, check)
         assert s.turn <= 92 and not s.is_truncated()
         if s.super_pattern is None:
             assert s.turn == 92 and s.pawns_left(W) == 0 and s.pawns_left(B) == 0
