@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from olix_helpers import cell_index, columns, notation, only, play, play_randomly, position
 
-from envs.core.errors import GameOptionError, IllegalActionError, NotationError
+from envs.core.errors import GameOptionError, IllegalActionError
 from envs.olix import rules as R
 from envs.olix.game import OlixGame
 
@@ -153,32 +153,6 @@ def test_notation_round_trip_with_every_field():
                            "marks=O-,L-,I5wb,X4b")
     over = OlixGame().from_text("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=9 over=super:1:X8")
     assert over.is_terminal() and over.winner == B and over.super_pattern == "X-8"
-
-
-@pytest.mark.parametrize(
-    "text,message",
-    [
-        ("olix 11/11/11 move=0 turn=0", "11 ranks"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/10z move=0 turn=0", "'z' is not a cell"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/12 move=0 turn=0", "longer than 11"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/10 move=0 turn=0", "has 10 cells"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/11 turn=0", "move="),
-        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=2 turn=0", "move"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0 marks=O5w,L-,I-,X-", "no value 5"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0 marks=L5w,O-,I-,X-", "entry 1"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0 over=super:0:L8", "not a super pattern"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0 last=a1", "empty cell"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0 colour=red", "unknown field"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=92", "turn limit 92"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=10 limit=10", "turn limit 10"),
-        ("olix " + "/".join(["w" * 11] * 5 + ["11"] * 6) + " move=0 turn=55", "55 pawns"),
-        ("olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=92 marks=O4w,L-,I-,X- over=win:1", "contradicts"),
-        ("dorix -.-.-.-/-.-.-.-/-.-.-.-/-.-.-.- hands=15,15 move=0 turn=0", "starts with 'olix"),
-    ],
-)
-def test_malformed_positions_are_named(text, message):
-    with pytest.raises(NotationError, match=message):
-        OlixGame().from_text(text)
 
 
 def test_illegal_moves_raise_and_leave_the_state_alone():
