@@ -69,7 +69,7 @@ from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too
     valid_orientation,
     weapon_moves_along,
 )
-from envs.core.kernels import blank_state, two_player_returns
+from envs.core.kernels import start_fields, two_player_returns
 
 SIZE = 9
 CELLS = SIZE * SIZE
@@ -163,9 +163,10 @@ def put_cube(data, sq, seat, kind, top, north, east):
 @njit(cache=True)
 def clear_state(data, max_turns):
     """An empty board, White to move, no history."""
-    blank_state(data, MAX_TURNS, max_turns, (WINNER, REP_SQ, REP_SQ + 1, REP_MOVE, REP_MOVE + 1, LAST_FROM, LAST_TO))
+    data[:] = 0
     for sq in range(CELLS):
         clear_square(data, sq)
+    start_fields(data, MAX_TURNS, max_turns, (WINNER, REP_SQ, REP_SQ + 1, REP_MOVE, REP_MOVE + 1, LAST_FROM, LAST_TO))
 
 
 @njit(cache=True)

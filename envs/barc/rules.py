@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.kernels import blank_state, two_player_returns
+from envs.core.kernels import start_fields, two_player_returns
 
 SIZE = 6
 CELLS = SIZE * SIZE
@@ -74,12 +74,13 @@ STATE_SIZE = TO_MOVE + 1
 @njit(cache=True)
 def init_state(data, max_turns):
     """Write the start position (B1): six single pawns per seat on its two back ranks."""
-    blank_state(data, MAX_TURNS, max_turns, (WINNER, LAST_ORDER, LAST_ORDER + 1))
+    data[:] = 0
     for seat in range(2):
         for i in range(PAWNS):
             sq = START_SQUARES[seat, i]
             data[HEIGHT + sq] = 1
             data[COLOURS + sq] = seat
+    start_fields(data, MAX_TURNS, max_turns, (WINNER, LAST_ORDER, LAST_ORDER + 1))
 
 
 @njit(cache=True)

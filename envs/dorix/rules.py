@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.kernels import blank_state
+from envs.core.kernels import start_fields
 
 SIZE = 4
 SQUARES = 16
@@ -78,13 +78,14 @@ def pawns_per_player(num_players):
 @njit(cache=True)
 def init_state(data, num_players, max_turns):
     """Write the start position: empty board, full hands, seat 0 to play."""
-    blank_state(data, MAX_TURNS, max_turns, (WINNER, LAST_FROM, LAST_TO))
+    data[:] = 0
     data[STACKS:HEIGHTS] = -1
     pawns = pawns_per_player(num_players)
     for s in range(num_players):
         data[HANDS + s] = pawns
     data[NUM_PLAYERS] = num_players
     data[PHASE] = PLAY
+    start_fields(data, MAX_TURNS, max_turns, (WINNER, LAST_FROM, LAST_TO))
 
 
 @njit(cache=True)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.kernels import blank_state, two_player_returns
+from envs.core.kernels import start_fields, two_player_returns
 
 SIZE = 11
 CELLS = SIZE * SIZE
@@ -56,11 +56,12 @@ STATE_SIZE = COL_HOLD + 8
 @njit(cache=True)
 def init_state(data, max_turns):
     """Write the start position: empty grid, 46 pawns each, seat 0 to play (O1)."""
-    blank_state(data, MAX_TURNS, max_turns, (WINNER, SUPER_TYPE, LAST))
+    data[:] = 0
     for c in range(CELLS):
         data[BOARD + c] = -1
     data[LEFT] = PAWNS
     data[LEFT + 1] = PAWNS
+    start_fields(data, MAX_TURNS, max_turns, (WINNER, SUPER_TYPE, LAST))
 
 
 @njit(cache=True)
