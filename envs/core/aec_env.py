@@ -18,9 +18,10 @@ compiled call for the kernel games): it plays the move and prepares the legal ma
 act, kept for the legality check of the next ``step`` (one indexed read), and its observation and mask
 copy, handed out by the first ``observe`` of that seat (a second ``observe`` computes new copies).
 
-A game's ``<name>_v0`` module subclasses :class:`TurnBasedAECEnv` only to name its options and its
-metadata, and calls :func:`wrap_aec` to get the wrapped ``env()``: PettingZoo's order enforcement,
-written here against PettingZoo's public API (:class:`OrderEnforcingAEC`).
+A game's ``<name>_v0`` module gets its ``raw_env`` (a :class:`TurnBasedAECEnv` subclass naming its
+options and metadata) and its ``env()`` (:func:`wrap_aec`: PettingZoo's order enforcement, written
+here against PettingZoo's public API, :class:`OrderEnforcingAEC`) from
+:func:`envs.core.env_module.aec_env_functions`.
 """
 
 from __future__ import annotations
