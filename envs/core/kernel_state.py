@@ -67,6 +67,8 @@ class KernelState(State):
     def _check_seat(self, seat) -> int:
         """``seat`` as an int; ValueError unless it is a seat of this game (the kernels do not check)."""
         n = self.game.info.num_seats
+        if type(seat) is int and 0 <= seat < n:  # the common case, first
+            return seat
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
             raise ValueError(f"{seat!r} is not a seat of this {n}-seat game (seats 0..{n - 1})")
         return int(seat)
