@@ -67,11 +67,13 @@ def engine_turns(game, seed: int, clone: bool = False):
     def one_game() -> int:
         state = game.new_initial_state()
         turns = 0
-        while not state.is_terminal():
+        seats = state.current_seats()
+        while seats:  # no seat acts once the game is over
             if clone:
                 state = state.clone()
-            state.apply_actions({s: pick(state, s) for s in state.current_seats()}, check=False)
+            state.apply_actions({s: pick(state, s) for s in seats}, check=False)
             turns += 1
+            seats = state.current_seats()
         return turns
 
     return one_game

@@ -18,10 +18,15 @@ from envs.core.game import Game, State
 Agent = Callable[[State, int], int]
 
 
+def _seat_agent(agents) -> Callable[[int], Agent]:
+    """``seat -> agent`` from a sequence indexed by seat or such a function."""
+    return agents if callable(agents) and not isinstance(agents, Sequence) else agents.__getitem__
+
+
 def decide(state: State, agents: Sequence[Agent] | Callable[[int], Agent]) -> dict:
     """The decision of the seats that act now: ``{seat: agent(state, seat)}``, each seat's agent
     taken from ``agents`` (a sequence indexed by seat, or a function ``seat -> agent``)."""
-    pick = agents if callable(agents) and not isinstance(agents, Sequence) else agents.__getitem__
+    pick = _seat_agent(agents)
     return {seat: pick(seat)(state, seat) for seat in state.current_seats()}
 
 
@@ -32,6 +37,7 @@ def play_game(
     on_decision: Callable[[State, dict], None] | None = None,
     check: bool = True,
     until: Callable[[State], bool] | None = None,
+    until_seat: int | None = None,
 ) -> State:
     """Play a game to its end and return the final state.
 
@@ -44,19 +50,24 @@ def play_game(
             state as the agents saw it), e.g. to record the moves.
         check: check every action against the rules (``check=False`` for agents that only ever pick
             legal actions, e.g. inside a search).
-        until: stop early, before a decision, when ``until(state)`` is True (e.g. "the learner must
-            act"); the state is then not terminal.
+        until: stop early, before a decision, when ``until(state)`` is True; the state is then not
+            terminal.
+        until_seat: stop early, before a decision in which this seat acts (e.g. the learner of a
+            single-agent environment).
     """
+    pick = _seat_agent(agents)
     state = game if isinstance(game, State) else game.new_initial_state()
     steps = 0
-    while not state.is_terminal():
-        if until is not None and until(state):
+    seats = state.current_seats()
+    while seats:  # no seat acts once the game is over
+        if until_seat in seats or (until is not None and until(state)):
             return state
-        actions = decide(state, agents)
+        actions = {seat: pick(seat)(state, seat) for seat in seats}
         if on_decision is not None:
             on_decision(state, actions)
         state.apply_actions(actions, check)
         steps += 1
-        if steps >= max_steps and not state.is_terminal():
+        seats = state.current_seats()
+        if steps >= max_steps and seats:
             raise RuntimeError(f"{state.game.info.name}: the game did not end within {max_steps} decisions")
     return state

@@ -45,7 +45,7 @@ from gymnasium import spaces
 
 from envs.core.errors import GameOptionError
 from envs.core.game import Game, State
-from envs.core.play import decide, play_game
+from envs.core.play import play_game
 
 Policy = Callable[[State, int], int]
 
@@ -173,11 +173,8 @@ class SingleAgentEnv(gymnasium.Env):
                 action, replaced = int(self.np_random.choice(np.flatnonzero(mask))), True
         # Every other seat acting now chooses from the same state the learner saw; then all play at once.
         learner = self.learner_seat
-
-        def learner_move(_state, _seat):
-            return action
-
-        state.apply_actions(decide(state, lambda seat: learner_move if seat == learner else self._policy_for(seat)))
+        policy_for = self._policy_for
+        state.apply_actions({s: action if s == learner else policy_for(s)(state, s) for s in state.current_seats()})
         self._play_others()
         reward = 0.0
         terminated = truncated = False
@@ -192,8 +189,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _play_others(self) -> None:
         """Play the other seats until the learner must act or the game is over."""
-        learner = self.learner_seat
-        play_game(self.state, self._policy_for, until=lambda state: learner in state.current_seats())
+        play_game(self.state, self._policy_for, until_seat=self.learner_seat)
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False once the game is over)."""
