@@ -85,6 +85,27 @@ class KernelState(State):
         self.rules.legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
         return mask
 
+    def legal_actions(self, seat: int | None = None) -> np.ndarray:
+        rules = self.rules
+        mask = np.zeros(rules.NUM_ACTIONS, dtype=np.bool_)
+        rules.legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
+        return mask.nonzero()[0]
+
+    def apply_actions(self, actions, check: bool = True) -> None:
+        # a turn-based game's usual decision, {seat to act: action}, without the general path's steps
+        if type(actions) is dict and len(actions) == 1 and self.game.info.acting_seats == 1:
+            if not check:
+                for action in actions.values():  # unchecked: the caller's word
+                    self.rules.apply_action(self.data, int(action))
+                return
+            seat = self.current_seat
+            action = actions.get(seat)
+            if action is not None:
+                self._check_legal(seat, action)
+                self.rules.apply_action(self.data, int(action))
+                return
+        State.apply_actions(self, actions, check)  # the general path, and its messages
+
     def _apply(self, action: int) -> None:
         self.rules.apply_action(self.data, action)
 
