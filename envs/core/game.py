@@ -157,10 +157,6 @@ class State(abc.ABC):
         """
         info = self.game.info
         if not info.simultaneous:
-            if not check and type(actions) is dict and len(actions) == 1:
-                for action in actions.values():  # the one seat to act (unchecked: the caller's word)
-                    self._apply(int(action))
-                return
             seat = self.current_seat
             if check:
                 if seat < 0:
