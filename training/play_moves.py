@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from envs.core.errors import GameOptionError
-from envs.core.game import JOINT_SEPARATOR, Game, State
+from envs.core.game import Game, State
+from envs.core.replay import labelled_move
 from training.agents import RandomAgent, make_agent
 
 Policy = Callable[[State, int], int]
@@ -51,6 +52,5 @@ def result_text(state: State) -> str:
 
 def record_label(state: State, chosen: dict) -> str:
     """``player_k: <move>`` for each seat of the decision ``chosen`` (joined by ``|``), as move lists
-    write it."""
-    names = state.game.info.seat_names
-    return JOINT_SEPARATOR.join(f"{names[s]}: {state.action_to_text(a, s)}" for s, a in sorted(chosen.items()))
+    write it (:func:`envs.core.replay.labelled_move`)."""
+    return labelled_move(state, chosen)

@@ -60,8 +60,16 @@ def move_text(state: State, move, seat: int | None = None) -> str:
     if len(decision) == 1:
         ((s, a),) = decision.items()
         return state.action_to_text(a, s)
+    return labelled_move(state, decision)
+
+
+def labelled_move(state: State, move) -> str:
+    """``player_k: <move>`` for each seat of ``move`` (see :meth:`State.decision`) in seat order,
+    joined by ``|``: a line of a move list."""
     names = state.game.info.seat_names
-    return JOINT_SEPARATOR.join(f"{names[s]}: {state.action_to_text(a, s)}" for s, a in decision.items())
+    return JOINT_SEPARATOR.join(
+        f"{names[s]}: {state.action_to_text(a, s)}" for s, a in sorted(state.decision(move).items())
+    )
 
 
 def apply_move(state: State, move) -> None:
@@ -182,11 +190,7 @@ class GameRecord:
 
     def mover_labels(self) -> list[str]:
         """``"player_k: <move>"`` for each move, one per acting seat, joined by ``|``."""
-        names = self.game.info.seat_names
-        return [
-            JOINT_SEPARATOR.join(f"{names[s]}: {state.action_to_text(a, s)}" for s, a in state.decision(move).items())
-            for state, move in zip(self._states, self.moves)
-        ]
+        return [labelled_move(state, move) for state, move in zip(self._states, self.moves)]
 
     def to_text(self) -> str:
         """The move list in notation (see the module docstring)."""
