@@ -17,6 +17,12 @@ class Agent:
 
     name = "agent"
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # agent(state, seat) is agent.act(state, seat) without a second Python call (hot in play loops)
+        if "act" in cls.__dict__ and "__call__" not in cls.__dict__:
+            cls.__call__ = cls.__dict__["act"]
+
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
 

@@ -171,10 +171,12 @@ class SingleAgentEnv(gymnasium.Env):
             ok = isinstance(a, (int, np.integer)) and not isinstance(a, bool) and 0 <= a < mask.shape[0] and mask[a]
             if not ok:
                 action, replaced = int(self.np_random.choice(np.flatnonzero(mask))), True
-        # Every other seat acting now chooses from the same state the learner saw; then all play at once.
         learner = self.learner_seat
-        policy_for = self._policy_for
-        state.apply_actions({s: action if s == learner else policy_for(s)(state, s) for s in state.current_seats()})
+        if self.game.info.acting_seats == 1:  # turn-based: the learner is the seat to act
+            state.apply_actions({learner: action})
+        else:  # every other seat acting now chooses from the state the learner saw; all play at once
+            policy_for = self._policy_for
+            state.apply_actions({s: action if s == learner else policy_for(s)(state, s) for s in state.current_seats()})
         self._play_others()
         reward = 0.0
         terminated = truncated = False
