@@ -1,0 +1,23 @@
+"""The standing fuzz campaign (``python -m benchmarks.fuzz --turns 1000000``).
+
+Random games of every registered game and option set (the ``CONFORMANCE_OPTIONS`` of each ``_v0``
+module) are played through the rules engine and through each public API, with checks after every
+step and malformed inputs mixed in that must be refused with the state unchanged:
+
+* :mod:`benchmarks.fuzz.engine`: the Game/State interface (invariants, clone/apply equality, notation
+  round trip, observations, masks, returns, every refusal);
+* :mod:`benchmarks.fuzz.apis`: PettingZoo AEC and Parallel, the Gymnasium single-agent env;
+* :mod:`benchmarks.fuzz.batched`: :class:`envs.vector.BatchedGames` (checked row by row against the
+  engine) and the Gymnasium vector env (``gymnasium.make_vec``);
+* :mod:`benchmarks.fuzz.inputs`: the malformed values, seats, moves and positions;
+* :mod:`benchmarks.fuzz.report`: counts, failures with their reproducer, the table;
+* :mod:`benchmarks.fuzz.run`: the command line (chunks, jobs, progress bar, ``--out``, ``--resume``,
+  ``--replay``).
+
+docs/reliability.md lists every check and the figures of the last full campaign.
+"""
+
+from benchmarks.fuzz.report import Config, Failure, Tally, configs
+from benchmarks.fuzz.run import PATHS, fuzz
+
+__all__ = ["Config", "Failure", "Tally", "configs", "PATHS", "fuzz"]
