@@ -3,8 +3,6 @@ positions and moves is :mod:`envs.adix.notation`."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from envs.adix import observe as O
 from envs.adix import rules as R
 from envs.adix.notation import (
@@ -20,6 +18,7 @@ from envs.adix.notation import (
     write_position,
 )
 from envs.core.errors import IllegalActionError
+from envs.core.game import move_text
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
@@ -74,15 +73,11 @@ class AdixState(KernelState, rules=R, encoder=O):
         return int(self.data[R.TO_MOVE])
 
     def action_to_text(self, action: int, seat: int | None = None) -> str:
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"an action is an integer in 0..{R.NUM_ACTIONS - 1}, got {action!r}")
         a = self._action_index(action)
         return abs_action_text(self.data, int(R.absolute_action(a, self._mover())))
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
-        if not isinstance(text, str):
-            raise IllegalActionError(f"a move is a string like 'e2-e5', 'e2L' or 'e2~e3', got {text!r}")
-        abs_action = parse_move(text)
+        abs_action = parse_move(move_text(text, "'e2-e5', 'e2L' or 'e2~e3'"))
         if self.is_terminal():
             raise IllegalActionError("the game is over: no move can be played")
         seat = self._mover()

@@ -27,7 +27,15 @@ import numpy as np
 
 from envs.adix import rules as R
 from envs.core.errors import IllegalActionError, NotationError
-from envs.core.squares import BoardSquares, parse_int, split_position
+from envs.core.squares import (
+    DIGITS,
+    BoardSquares,
+    check_limit_ending,
+    check_running_turn,
+    parse_int,
+    parse_turn,
+    split_position,
+)
 
 SQ = BoardSquares(R.SIZE)
 SEAT_NAMES = ("White", "Black")
@@ -44,8 +52,8 @@ def cube_token(seat: int, kind: int, top: int, north: int, east: int) -> str:
 
 # ----- moves ------------------------------------------------------------------------------------
 
-_MOVE_PAIR = re.compile(r"^([a-z]\d+)\s*([-x~])\s*([a-z]\d+)$")
-_MOVE_ROT = re.compile(r"^([a-z]\d+)\s*([lr])$")
+_MOVE_PAIR = re.compile(r"^([a-z][0-9]+)\s*([-x~])\s*([a-z][0-9]+)$")
+_MOVE_ROT = re.compile(r"^([a-z][0-9]+)\s*([lr])$")
 
 
 def abs_action_text(data: np.ndarray, abs_action: int) -> str:
@@ -186,7 +194,7 @@ def write_position(state) -> str:
 
 
 _FIELDS = ("move", "turn", "quiet", "limit", "rep", "last", "over")
-_TOKEN = re.compile(r"\d+|[CTct][rpsh]{3}|.")
+_TOKEN = re.compile(r"[0-9]+|[CTct][rpsh]{3}|.")
 
 
 def _parse_board(data: np.ndarray, board: str) -> None:
@@ -194,7 +202,7 @@ def _parse_board(data: np.ndarray, board: str) -> None:
         f = 0
         for m in _TOKEN.finditer(row):
             tok = m.group()
-            if tok.isdigit():
+            if tok[0] in DIGITS:
                 if int(tok) < 1:
                     raise NotationError(f"rank {rank + 1}: an empty-square count must be 1..9, got {tok}")
                 f += int(tok)
@@ -230,7 +238,7 @@ def _parse_board(data: np.ndarray, board: str) -> None:
 def _parse_rep(data: np.ndarray, value: str) -> None:
     seen = set()
     for entry in value.split(","):
-        m = re.match(r"^([01]):([a-z]\d+):([LRNESW]):([12])$", entry)
+        m = re.match(r"^([01]):([a-z][0-9]+):([LRNESW]):([12])$", entry)
         if not m:
             raise NotationError(
                 f"rep= entry {entry!r} must be <seat>:<square>:<movement L/R/N/E/S/W>:<count 1-2>, like 0:e4:L:2"
@@ -273,6 +281,33 @@ def _parse_over(data: np.ndarray, value: str) -> None:
         raise NotationError(f"over={value}: {SEAT_NAMES[loser]} still has teammates on the board")
 
 
+def _check_ending(data: np.ndarray, over: str) -> None:
+    """NotationError when the board contradicts how ``over`` says the game ended. The rules end a game
+    after a move in this order (A4, A10, A11): a capture of the last captain or teammate, then 30 quiet
+    turns, then the next player unable to move, then the turn limit; so every ending but a capture
+    leaves both teams whole (a captain and a teammate each), a capture leaves the winner's team whole,
+    a win by ``stuck`` leaves the loser without a legal action (which a whole team, its captain never
+    under shelter, always has: no position reaches it, as the rules page notes), a draw comes at
+    quiet=30 and the limit ending at the limit with quiet under 30 and the next player able to move."""
+    reason = int(data[R.REASON])
+    whole = [bool(R.count_pieces(data, s, R.CAPTAIN) and R.count_pieces(data, s, R.TEAMMATE)) for s in range(2)]
+    winner = int(data[R.WINNER])
+    for s in range(2):
+        if not whole[s] and (reason not in (R.END_CAPTAIN, R.END_TEAM) or s == winner):
+            raise NotationError(f"over={over}, but {SEAT_NAMES[s]} has lost its captain or every teammate")
+    if reason == R.END_LIMIT:
+        if data[R.QUIET] >= R.QUIET_DRAW:
+            raise NotationError(f"over=limit, but quiet={R.QUIET_DRAW} ended the game in a draw first (A11)")
+        check_limit_ending(int(data[R.TURN]), int(data[R.MAX_TURNS]))
+        if not R.has_legal_action(data, int(data[R.TO_MOVE])):
+            raise NotationError(f"over=limit, but {SEAT_NAMES[int(data[R.TO_MOVE])]} is stuck: the game was won (A4)")
+    elif reason == R.END_STUCK:
+        if data[R.QUIET] >= R.QUIET_DRAW:
+            raise NotationError(f"over={over}, but quiet={R.QUIET_DRAW} ended the game in a draw first (A11)")
+        if R.has_legal_action(data, 1 - winner):
+            raise NotationError(f"over={over}, but {SEAT_NAMES[1 - winner]} has a legal action (A4)")
+
+
 def read_position(max_turns: int, text: str) -> np.ndarray:
     """The state array of a position in notation, for a game whose turn limit is ``max_turns``;
     :class:`NotationError` naming the problem when it is malformed or impossible."""
@@ -288,14 +323,13 @@ def read_position(max_turns: int, text: str) -> np.ndarray:
         if mates > R.TEAMMATES:
             raise NotationError(f"{SEAT_NAMES[s]} has {mates} teammates on the board; a team has {R.TEAMMATES}")
     data[R.TO_MOVE] = parse_int(fields["move"], "move (seat to act)", 0, 1)
-    data[R.TURN] = parse_int(fields["turn"], "turn", 0)
+    turn, limit = parse_turn(fields, max_turns)
+    data[R.TURN], data[R.MAX_TURNS] = turn, limit
     data[R.QUIET] = parse_int(fields["quiet"], "quiet (turns without a displacement)", 0, R.QUIET_DRAW)
-    if "limit" in fields:
-        data[R.MAX_TURNS] = parse_int(fields["limit"], "limit", 1)
     if "rep" in fields:
         _parse_rep(data, fields["rep"])
     if "last" in fields:
-        m = re.match(r"^([a-z]\d+)([a-z]\d+)$", fields["last"])
+        m = re.match(r"^([a-z][0-9]+)([a-z][0-9]+)$", fields["last"])
         if not m:
             raise NotationError(f"last= is two squares like e2e5, got {fields['last']!r}")
         data[R.LAST_FROM] = SQ.parse(m.group(1))
@@ -304,6 +338,7 @@ def read_position(max_turns: int, text: str) -> np.ndarray:
         _parse_over(data, fields["over"])
         if fields["over"] == "draw" and data[R.QUIET] < R.QUIET_DRAW:
             raise NotationError(f"over=draw needs quiet={R.QUIET_DRAW} (A11), got quiet={int(data[R.QUIET])}")
+        _check_ending(data, fields["over"])
     else:
         for s in range(2):
             if not R.count_pieces(data, s, R.CAPTAIN):
@@ -312,11 +347,7 @@ def read_position(max_turns: int, text: str) -> np.ndarray:
                 raise NotationError(f"{SEAT_NAMES[s]} has no teammate: the game is over (add an over= field)")
         if data[R.QUIET] >= R.QUIET_DRAW:
             raise NotationError(f"quiet={R.QUIET_DRAW} is a draw (A11): the game is over (add over=draw)")
-        if data[R.TURN] >= data[R.MAX_TURNS]:
-            raise NotationError(
-                f"turn={int(data[R.TURN])} reaches the turn limit {int(data[R.MAX_TURNS])}: the game is over "
-                "(add over=limit, or a larger limit=)"
-            )
+        check_running_turn(turn, limit)
         seat = int(data[R.TO_MOVE])
         if not R.has_legal_action(data, seat):
             raise NotationError(f"{SEAT_NAMES[seat]} is to move but has no legal action: the game is over (A4)")

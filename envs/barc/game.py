@@ -26,8 +26,16 @@ import numpy as np
 from envs.barc import observe as O
 from envs.barc import rules as R
 from envs.core.errors import IllegalActionError, NotationError
+from envs.core.game import move_text
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
-from envs.core.squares import BoardSquares, parse_int, split_position
+from envs.core.squares import (
+    BoardSquares,
+    check_limit_ending,
+    check_running_turn,
+    parse_int,
+    parse_turn,
+    split_position,
+)
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
 SQ = BoardSquares(R.SIZE)
@@ -97,8 +105,7 @@ class BarcState(KernelState, rules=R, encoder=O):
         """The action of the order written ``text`` (``b1-d3`` or ``stay``) for ``seat`` (by default
         the owner of the origin square; player_0 for ``stay``). Raises IllegalActionError naming the
         problem when the text is malformed or the order is not legal here."""
-        if not isinstance(text, str):
-            raise IllegalActionError(f"an order is text like 'b1-d3' or 'stay', got {text!r}")
+        move_text(text, "'b1-d3' or 'stay'", "an order")
         if seat is not None:
             seat = _check_seat(seat)
         if self.is_terminal():
@@ -203,7 +210,7 @@ def _order_text(seat: int, action: int) -> str:
     return f"{SQ.name(o)}-{SQ.name(t)}"
 
 
-_ORDER = re.compile(r"^([a-z]\d+)\s*-\s*([a-z]\d+)$")
+_ORDER = re.compile(r"^([a-z][0-9]+)\s*-\s*([a-z][0-9]+)$")
 
 
 def _parse_order(t: str) -> tuple:
@@ -278,6 +285,43 @@ def _parse_last(state: BarcState, value: str) -> None:
         state.data[R.LAST_ORDER + s] = action
     t0, t1 = (int(R.order_target(s, int(state.data[R.LAST_ORDER + s]))) for s in range(2))
     state.data[R.LAST_CANCELLED] = int(t0 >= 0 and t0 == t1)
+    for s, part in enumerate(parts):
+        _check_last_order(state.data, s, part.strip(), (t0, t1))
+
+
+def _check_last_order(data: np.ndarray, seat: int, text: str, targets: tuple) -> None:
+    """NotationError unless ``seat``'s last order (``text``, already in ``data``) fits the board it left.
+
+    The orders were legal (an impossible one is played as ``stay``, B2), and the turn resolved them
+    (B3): when both named the same destination nobody moved, so the board is the one they were given
+    on: each order is still legal and its destination is empty (neither seat tops it). Otherwise both
+    stacks were lifted, then each put down on its own destination, so after the turn the mover tops its
+    destination, with at least as many pawns there as the squares travelled (a stack travels at most
+    its height); the squares passed over are empty (they had to be, and only the other stack can
+    have landed there since), and so is the origin unless the other stack landed on it. ``stay``
+    implies nothing. (Whether the position before the turn was itself reachable is not checked.)"""
+    action = int(data[R.LAST_ORDER + seat])
+    if action == R.STAY:
+        return
+    origin, direction, distance = (int(v) for v in R.decode(seat, action))
+    dest, other = targets[seat], targets[1 - seat]
+    who = f"last= order of player_{seat} ({text})"
+    if dest == other:
+        if data[R.HEIGHT + dest]:
+            raise NotationError(f"{who}: both orders named {SQ.name(dest)}, so nobody moved, but it is not empty (B3)")
+        if not R.is_legal_order(data, seat, action):
+            raise NotationError(f"{who}: both orders named {SQ.name(dest)}, so nobody moved, but it is not legal here")
+        return
+    if R.top(data, dest) != seat:
+        raise NotationError(f"{who}: {SQ.name(dest)} is not topped by player_{seat}'s pawn after the turn (B3)")
+    if data[R.HEIGHT + dest] < distance:
+        raise NotationError(f"{who}: a stack travels at most its height, and {SQ.name(dest)} holds fewer pawns (B2)")
+    for step in range(1, distance):
+        sq = int(R.target(origin, direction, step))
+        if data[R.HEIGHT + sq] and sq != other:
+            raise NotationError(f"{who}: {SQ.name(sq)}, passed over, is not empty (B2)")
+    if data[R.HEIGHT + origin] and origin != other:
+        raise NotationError(f"{who}: the stack left {SQ.name(origin)}, which is not empty (B3)")
 
 
 def _parse_position(game: BarcGame, text: str) -> BarcState:
@@ -291,9 +335,8 @@ def _parse_position(game: BarcGame, text: str) -> BarcState:
         pawns = sum(state.stack(sq).count(s) for sq in range(R.CELLS))
         if pawns != R.PAWNS:
             raise NotationError(f"player_{s} has {pawns} pawns on the board; each player has {R.PAWNS}, always")
-    data[R.TURN] = parse_int(fields["turn"], "turn", 0)
-    if "limit" in fields:
-        data[R.MAX_TURNS] = parse_int(fields["limit"], "limit", 1)
+    turn, limit = parse_turn(fields, game.max_turns)
+    data[R.TURN], data[R.MAX_TURNS] = turn, limit
     if "last" in fields:
         if data[R.TURN] == 0:
             raise NotationError("last= at turn=0: no order has been given yet")
@@ -308,20 +351,13 @@ def _parse_position(game: BarcGame, text: str) -> BarcState:
     if over is None:
         if any(victory):
             raise NotationError(f"{seen} on this board: the game is over (add an over= field)")
-        if data[R.TURN] >= data[R.MAX_TURNS]:
-            raise NotationError(
-                f"turn={int(data[R.TURN])} reaches the turn limit {int(data[R.MAX_TURNS])}: the game is over "
-                "(add over=limit, or a larger limit=)"
-            )
+        check_running_turn(turn, limit)
         return state
     data[R.OVER] = 1
     if over == "limit":
         if any(victory):
             raise NotationError(f"over=limit, but {seen} on this board")
-        if data[R.TURN] < data[R.MAX_TURNS]:
-            raise NotationError(
-                f"over=limit before the turn limit (turn={int(data[R.TURN])}, limit {int(data[R.MAX_TURNS])})"
-            )
+        check_limit_ending(turn, limit)
         data[R.TRUNCATED] = 1
     elif over == "draw":
         if not all(victory):

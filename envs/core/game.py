@@ -49,6 +49,28 @@ def _action_of(actions, seat: int, info: GameInfo):
     return action
 
 
+def action_index(action, num_actions: int) -> int:
+    """``action`` as a Python int in ``0..num_actions-1``: a Python or numpy integer, or a 0-d integer
+    array (what ``model.predict()`` returns); IllegalActionError naming the value for anything else (a
+    float, a bool, a string...) or an integer out of range. What ``action_to_text`` takes."""
+    if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
+        action = action.item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"an action is an integer in 0..{num_actions - 1}, got {action!r}")
+    if not 0 <= action < num_actions:
+        raise IllegalActionError(f"action {action} is out of range 0..{num_actions - 1}")
+    return int(action)
+
+
+def move_text(text, example: str, noun: str = "a move") -> str:
+    """``text`` when it is a string (a move to read), else IllegalActionError naming it; ``example`` is
+    a move of the game for the message (``"'b2'"``), ``noun`` what the game calls a move. What every
+    ``text_to_action`` checks first."""
+    if not isinstance(text, str):
+        raise IllegalActionError(f"{noun} is text (a string) like {example}, got {text!r}")
+    return text
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """Static facts about a game, fixed once the game's options are chosen.

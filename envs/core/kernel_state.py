@@ -21,8 +21,9 @@ from types import ModuleType
 
 import numpy as np
 
-from envs.core.errors import GameOptionError, IllegalActionError
-from envs.core.game import Game, GameInfo, State
+from envs.core.errors import GameOptionError, NotationError
+from envs.core.game import Game, GameInfo, State, action_index
+from envs.core.squares import INT32_MAX
 
 
 class KernelState(State):
@@ -75,10 +76,7 @@ class KernelState(State):
 
     def _action_index(self, action) -> int:
         """``action`` as an int; IllegalActionError unless it is one of the game's ``0..NUM_ACTIONS-1``."""
-        a = int(action)
-        if not 0 <= a < self.rules.NUM_ACTIONS:
-            raise IllegalActionError(f"action {a} is out of range 0..{self.rules.NUM_ACTIONS - 1}")
-        return a
+        return action_index(action, self.rules.NUM_ACTIONS)
 
     def legal_mask(self, seat: int | None = None) -> np.ndarray:
         mask = np.zeros(self.rules.NUM_ACTIONS, dtype=np.bool_)
@@ -164,10 +162,22 @@ class KernelState(State):
         return self._renderer().render_canvas(self)
 
 
+MAX_TURNS_LIMIT = INT32_MAX
+"""The largest turn limit, 2**31 - 1: the turn count and the limit live in the int32 state array (a
+game ends when its turn count reaches the limit, so the count never passes it; the adapters' packed
+codes, ``turn << TURN_SHIFT`` in an int64, hold it too)."""
+
+
 def check_max_turns(max_turns) -> int:
-    """The ``max_turns`` option as an int; :class:`GameOptionError` unless it is a positive integer."""
-    if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
-        raise GameOptionError(f"max_turns must be a positive integer, got {max_turns!r}")
+    """The ``max_turns`` option as an int; :class:`GameOptionError` unless it is an integer (a Python or
+    numpy integer, not a bool, a float or a string) in 1..:data:`MAX_TURNS_LIMIT`."""
+    if isinstance(max_turns, (bool, np.bool_)) or not isinstance(max_turns, (int, np.integer)):
+        raise GameOptionError(f"max_turns must be an integer in 1..{MAX_TURNS_LIMIT}, got {max_turns!r}")
+    if not 1 <= max_turns <= MAX_TURNS_LIMIT:
+        raise GameOptionError(
+            f"max_turns must be in 1..{MAX_TURNS_LIMIT} (2**31 - 1: the turn count is stored as an int32), "
+            f"got {max_turns}"
+        )
     return int(max_turns)
 
 
@@ -216,7 +226,12 @@ class KernelGame(Game):
         raise NotImplementedError(f"{type(state.game).__name__} has no position writer")
 
     def from_text(self, text: str) -> KernelState:
-        return self.parse_position(text)
+        state = self.parse_position(text)
+        try:  # the parsers refuse the impossible positions they know of; this catches any other
+            state.check_invariants()
+        except AssertionError as e:
+            raise NotationError(f"impossible position: {e}") from None
+        return state
 
 
 class TwoPlayerBoardGame(KernelGame):

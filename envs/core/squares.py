@@ -5,6 +5,18 @@ from __future__ import annotations
 
 from envs.core.errors import NotationError
 
+INT32_MAX = 2**31 - 1
+"""The largest value a field of a state array (int32) holds: the default upper bound of a notation number."""
+DIGITS = "0123456789"
+"""The only digits notation numbers are written with (``str.isdigit`` and ``int`` also take ``"²"`` or
+``"٣"``, which notation refuses)."""
+
+
+def is_number(text: str) -> bool:
+    """True when ``text`` is one or more ASCII digits 0-9 (nothing else: no sign, space, underscore or
+    other script's digits)."""
+    return bool(text) and all(ch in DIGITS for ch in text)
+
 
 def square_name(index: int, width: int) -> str:
     """``index`` -> ``"b3"``-style name on a board ``width`` files wide."""
@@ -15,7 +27,7 @@ def square_name(index: int, width: int) -> str:
 def parse_square(text: str, width: int, height: int) -> int:
     """``"b3"``-style name -> square index; NotationError when it is not a square of the board."""
     t = text.strip().lower()
-    if len(t) < 2 or not t[0].isalpha() or not t[1:].isdigit():
+    if len(t) < 2 or not "a" <= t[0] <= "z" or not is_number(t[1:]):
         raise NotationError(f"{text!r} is not a square name (expected a letter and a number, like 'b3')")
     file = ord(t[0]) - ord("a")
     rank = int(t[1:]) - 1
@@ -106,12 +118,43 @@ def split_position(text, label: str, board_word: str, fields: tuple, required: t
     return tokens[1], values
 
 
-def parse_int(text: str, what: str, low: int | None = None, high: int | None = None) -> int:
-    """Parse an integer field of a notation string with a message naming the field."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise NotationError(f"{what} must be an integer, got {text!r}") from None
-    if (low is not None and value < low) or (high is not None and value > high):
+def parse_int(text: str, what: str, low: int = 0, high: int = INT32_MAX) -> int:
+    """The integer written ``text`` (ASCII digits, a leading ``-`` allowed so that a negative value is
+    refused as out of range), in ``low..high`` (default: any value the int32 state array holds);
+    NotationError naming the field ``what`` otherwise. Every number of every game's notation is read
+    with it."""
+    body = text[1:] if text.startswith("-") else text
+    if not is_number(body):
+        raise NotationError(f"{what} must be an integer written with the digits 0-9, got {text!r}")
+    if len(body.lstrip("0")) > len(str(INT32_MAX)):  # no need to read a number of a thousand digits
+        shown = text if len(text) <= 24 else f"{text[:20]}... ({len(body)} digits)"
+        raise NotationError(f"{what} must be in {low}..{high}, got {shown}")
+    value = int(text)
+    if not low <= value <= high:
         raise NotationError(f"{what} must be in {low}..{high}, got {value}")
     return value
+
+
+def parse_turn(fields: dict, max_turns: int) -> tuple[int, int]:
+    """``(turn, limit)`` from a position's ``turn=`` and optional ``limit=`` fields (the game's
+    ``max_turns`` when there is no ``limit=``): a limit in 1..:data:`INT32_MAX`, a turn in 0..limit
+    (a game ends when its turn count reaches the limit, so no position lies beyond it)."""
+    limit = parse_int(fields["limit"], "limit", 1) if "limit" in fields else int(max_turns)
+    turn = parse_int(fields["turn"], "turn", 0)
+    if turn > limit:
+        raise NotationError(f"turn={turn} is past the turn limit {limit}: a game ends when its turn count reaches it")
+    return turn, limit
+
+
+def check_running_turn(turn: int, limit: int) -> None:
+    """NotationError unless a running game (no ``over=`` field) at ``turn`` is before the turn limit."""
+    if turn >= limit:
+        raise NotationError(
+            f"turn={turn} reaches the turn limit {limit}: the game is over (add over=limit, or a larger limit=)"
+        )
+
+
+def check_limit_ending(turn: int, limit: int) -> None:
+    """NotationError unless a game ended by the turn limit (``over=limit``) is at the limit."""
+    if turn != limit:
+        raise NotationError(f"over=limit before the turn limit (turn={turn}, limit {limit})")

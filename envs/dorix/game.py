@@ -16,9 +16,17 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import GameInfo
+from envs.core.game import GameInfo, move_text
 from envs.core.kernel_state import KernelGame, KernelState, check_max_turns
-from envs.core.squares import BoardSquares, parse_int, split_position
+from envs.core.squares import (
+    DIGITS,
+    BoardSquares,
+    check_limit_ending,
+    check_running_turn,
+    parse_int,
+    parse_turn,
+    split_position,
+)
 from envs.dorix import observe as O
 from envs.dorix import rules as R
 
@@ -31,8 +39,9 @@ class DorixGame(KernelGame):
     """Dorix for 2, 3 or 4 players (teams 0+2 against 1+3 at 4 players), with a turn limit."""
 
     def __init__(self, num_players: int = 2, max_turns: int = DEFAULT_MAX_TURNS):
-        if isinstance(num_players, bool) or num_players not in (2, 3, 4):
-            raise GameOptionError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+        integer = isinstance(num_players, (int, np.integer)) and not isinstance(num_players, (bool, np.bool_))
+        if not integer or num_players not in (2, 3, 4):  # 2.0, True and "2" are not player counts
+            raise GameOptionError(f"num_players must be the integer 2, 3 or 4, got {num_players!r}")
         self.num_players = int(num_players)
         self.max_turns = check_max_turns(max_turns)
         teams = (0, 1, 0, 1) if num_players == 4 else tuple(range(num_players))
@@ -87,7 +96,7 @@ class DorixState(KernelState, rules=R, encoder=O):
         return ">" + "NESW"[d]
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
-        t = text.strip().lower()
+        t = move_text(text, "'b2', 'a1-b2' or '>c2'").strip().lower()
         try:
             if t.startswith(">"):
                 if self.data[R.PHASE] != R.COLLAPSE:
@@ -193,7 +202,7 @@ def _parse_position(game: DorixGame, text: str) -> DorixState:
     data = np.zeros(R.STATE_SIZE, dtype=np.int32)
     R.init_state(data, n, game.max_turns)
     for sq, cell in SQ.stack_cells(board):
-        if not cell.isdigit() or any(int(c) >= n for c in cell):
+        if not cell or any(c not in DIGITS[:n] for c in cell):
             raise NotationError(f"square {SQ.name(sq)}: {cell!r} is not a stack of seats 0..{n - 1} (or '-')")
         if len(cell) > R.MAXH:
             raise NotationError(f"square {SQ.name(sq)}: stack of {len(cell)} pawns is too high")
@@ -213,17 +222,19 @@ def _parse_position(game: DorixGame, text: str) -> DorixState:
                 f"with {n} players each has {per}"
             )
     data[R.TO_MOVE] = parse_int(fields["move"], "move (seat to act)", 0, n - 1)
-    data[R.TURN] = parse_int(fields["turn"], "turn", 0)
-    if "limit" in fields:
-        data[R.MAX_TURNS] = parse_int(fields["limit"], "limit", 1)
+    turn, limit = parse_turn(fields, game.max_turns)
+    data[R.TURN], data[R.MAX_TURNS] = turn, limit
     if "last" in fields:
         frm, dash, to = fields["last"].partition("-")
         data[R.LAST_FROM] = SQ.parse(frm) if dash else -1
         data[R.LAST_TO] = SQ.parse(to if dash else frm)
+        if data[R.LAST_FROM] == data[R.LAST_TO]:
+            raise NotationError(f"last={fields['last']}: a moved pawn lands on another square (D4)")
     if "collapse" in fields:
         _parse_collapse(data, fields["collapse"])
     if "over" in fields:
         _parse_over(data, fields["over"], n)
+    _check_result(data, fields.get("over"), n)
     state = DorixState(game, data)
     if not state.is_terminal() and not state.legal_mask().any():
         raise NotationError(f"seat {data[R.TO_MOVE]} is to move but has no legal action (it would pass)")
@@ -251,6 +262,35 @@ def _parse_collapse(data: np.ndarray, value: str) -> None:
     data[R.SOURCE] = src
     data[R.LEFT] = left
     data[R.PHASE] = R.COLLAPSE
+
+
+def _check_result(data: np.ndarray, over: str | None, n: int) -> None:
+    """NotationError when the position's result (``over``, None for a running game) contradicts its
+    board (D7, D8): a game goes on only before the turn limit and while no side controls a long
+    diagonal alone (but for a collapse under way: the diagonals are checked once it is over); ``over=win:<side>`` needs that side to control one alone, ``over=limit`` nobody and the
+    turn at the limit, ``over=draw`` (which these rules never reach) a board where no seat can act."""
+    holder = int(R.diagonal_winner(data))
+    held = f"side {holder} controls a long diagonal alone"
+    turn, limit = int(data[R.TURN]), int(data[R.MAX_TURNS])
+    if over is None:
+        if holder >= 0 and data[R.PHASE] != R.COLLAPSE:  # the diagonals are checked after the collapse
+            raise NotationError(f"{held}: the game is over (add over=win:{holder})")
+        check_running_turn(turn, limit)
+    elif over == "limit":
+        if holder >= 0:
+            raise NotationError(f"over=limit, but {held}: the game was won (over=win:{holder})")
+        check_limit_ending(turn, limit)
+    elif over == "draw":
+        if holder >= 0:
+            raise NotationError(f"over=draw, but {held}: the game was won (over=win:{holder})")
+        able = [s for s in range(n) if R.has_legal_action(data, s)]
+        if able:
+            raise NotationError(
+                f"over=draw, but seat {able[0]} can act: a Dorix game is drawn only when no seat can (D8)"
+            )
+    elif holder != data[R.WINNER]:
+        seen = held if holder >= 0 else "no side controls a long diagonal alone"
+        raise NotationError(f"over={over}, but {seen} on this board (D7)")
 
 
 def _parse_over(data: np.ndarray, value: str, n: int) -> None:

@@ -20,8 +20,17 @@ import re
 import numpy as np
 
 from envs.core.errors import IllegalActionError, NotationError
+from envs.core.game import move_text
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
-from envs.core.squares import BoardSquares, parse_int, split_position
+from envs.core.squares import (
+    DIGITS,
+    BoardSquares,
+    check_limit_ending,
+    check_running_turn,
+    parse_int,
+    parse_turn,
+    split_position,
+)
 from envs.olix import observe as O
 from envs.olix import rules as R
 
@@ -75,10 +84,8 @@ class OlixState(KernelState, rules=R, encoder=O):
         return SQ.name(self._action_index(action))
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
-        if not isinstance(text, str):
-            raise IllegalActionError(f"a move is a cell name like 'f6', got {text!r}")
         try:
-            action = SQ.parse(text)
+            action = SQ.parse(move_text(text, "'f6'"))
         except NotationError as e:
             raise IllegalActionError(f"cannot read move {text!r}: {e}") from None
         if self.is_terminal():
@@ -163,15 +170,15 @@ def _write_position(state: OlixState) -> str:
 
 
 _FIELDS = ("move", "turn", "limit", "last", "marks", "over")
-_MARK = re.compile(r"^([OLIX])(?:-|(\d+)([wb]+))$")
+_MARK = re.compile(r"^([OLIX])(?:-|([0-9]+)([wb]+))$")
 
 
 def _parse_grid(data: np.ndarray, grid: str) -> None:
     for rank, row in SQ.ranks(grid, "grid"):
         f = 0
-        for m in re.finditer(r"\d+|.", row):
+        for m in re.finditer(r"[0-9]+|.", row):
             tok = m.group()
-            if tok.isdigit():
+            if tok[0] in DIGITS:
                 n = int(tok)
                 if n < 1:
                     raise NotationError(f"rank {rank + 1}: an empty-cell count must be 1..{R.SIZE}, got {tok}")
@@ -206,8 +213,8 @@ def _parse_marks(data: np.ndarray, value: str) -> None:
             )
         if m.group(2) is None:
             continue
-        v = int(m.group(2))
-        if v not in R.COLUMN_VALUES[t]:
+        v = parse_int(m.group(2), f"the value of column {name}")
+        if v not in R.COLUMN_VALUES[t].tolist():
             printed = ", ".join(str(x) for x in R.COLUMN_VALUES[t])
             raise NotationError(f"column {name} has no value {v} (its values are {printed})")
         holders = m.group(3)
@@ -227,11 +234,11 @@ def _parse_over(data: np.ndarray, value: str) -> None:
     elif value.startswith("win:"):
         data[R.WINNER] = parse_int(value[4:], "winning seat", 0, 1)
     elif value.startswith("super:"):
-        m = re.match(r"^super:([01]):([OLIX])(\d+)$", value)
+        m = re.match(r"^super:([01]):([OLIX])([0-9]+)$", value)
         if not m:
             raise NotationError(f"over=super is super:<seat>:<type><value> (like super:0:L9), got {value!r}")
         t = R.TYPE_NAMES.index(m.group(2))
-        v = int(m.group(3))
+        v = parse_int(m.group(3), "the value of the super pattern", 0, R.CELLS)
         if v <= R.COLUMN_VALUES[t, 3]:
             raise NotationError(f"{m.group(2)}-{v} is not a super pattern (it must exceed {R.COLUMN_VALUES[t, 3]})")
         data[R.WINNER] = int(m.group(1))
@@ -253,9 +260,8 @@ def _parse_position(game: OlixGame, text: str) -> OlixState:
             raise NotationError(f"player_{s} has {placed} pawns on the grid; each player has {R.PAWNS}")
         data[R.LEFT + s] = R.PAWNS - placed
     data[R.TO_MOVE] = parse_int(fields["move"], "move (seat to act)", 0, 1)
-    data[R.TURN] = parse_int(fields["turn"], "turn", 0)
-    if "limit" in fields:
-        data[R.MAX_TURNS] = parse_int(fields["limit"], "limit", 1)
+    turn, limit = parse_turn(fields, game.max_turns)
+    data[R.TURN], data[R.MAX_TURNS] = turn, limit
     if "last" in fields:
         last = SQ.parse(fields["last"])
         if board[last] < 0:
@@ -276,12 +282,66 @@ def _parse_position(game: OlixGame, text: str) -> OlixState:
             raise NotationError(f"player_{seat} is to move but has no pawn left to place")
         if not (board == -1).any():
             raise NotationError("the grid is full: the game is over (add an over= field)")
-        if data[R.TURN] >= data[R.MAX_TURNS]:
-            raise NotationError(
-                f"turn={int(data[R.TURN])} reaches the turn limit {int(data[R.MAX_TURNS])}: the game is over "
-                "(add over=limit, or a larger limit=)"
-            )
+        check_running_turn(turn, limit)
+    placed = int(np.sum(board >= 0))
+    if turn != placed:
+        raise NotationError(f"turn={turn}, but the grid holds {placed} pawns: one placement is one turn")
+    _check_result(data, fields.get("over"))
     return OlixState(game, data)
+
+
+def _best_patterns(data: np.ndarray) -> np.ndarray:
+    """``best[seat, t]``: the largest value of a pattern of type t (O, L, I, X) of ``seat`` on the grid."""
+    best = np.zeros((2, 4), dtype=np.int64)
+    values = np.zeros(4, dtype=np.int64)
+    for cell in range(R.CELLS):
+        seat = int(data[R.BOARD + cell])
+        if seat >= 0:
+            R.pattern_values(data, cell, seat, values)
+            best[seat] = np.maximum(best[seat], values)
+    return best
+
+
+def _check_result(data: np.ndarray, over: str | None) -> None:
+    """NotationError when the grid contradicts the position's marks or result (``over``, None for a
+    running game). Pawns never leave the grid (O1), so what was scored stays on it: a marker needs a
+    pattern of its column's type by its holder on the grid, and ``over=super`` the winner's super
+    pattern of that type and value (made by the last pawn, when ``last=`` names it). The count
+    (``over=win``/``draw``) comes once every pawn is placed or the grid is full (O6), and then before
+    the turn limit (``over=limit``). Set-up positions (the rules page's) may hold patterns nobody
+    scored, so the values of the markers are not compared with the grid, nor a running game's
+    patterns with the super-pattern thresholds."""
+    best = _best_patterns(data)
+    for t, name in enumerate(R.TYPE_NAMES):
+        for s in range(2):
+            if data[R.COL_HOLD + 2 * t + s] and not best[s, t]:
+                raise NotationError(
+                    f"marks=: player_{s} holds a marker on column {name} but has no {name} pattern on the grid "
+                    "(pawns never leave it)"
+                )
+    if data[R.SUPER_TYPE] >= 0:
+        w, t, v = int(data[R.WINNER]), int(data[R.SUPER_TYPE]), int(data[R.SUPER_VALUE])
+        name = R.TYPE_NAMES[t]
+        last = int(data[R.LAST])
+        if last >= 0:
+            values = np.zeros(4, dtype=np.int64)
+            R.pattern_values(data, last, w, values)
+            if data[R.BOARD + last] != w or values[t] != v:
+                raise NotationError(
+                    f"over={over}, but the last pawn ({SQ.name(last)}) is not in a {name}-{v} of player_{w}"
+                )
+        elif best[w, t] < v:
+            found = f"{name}-{best[w, t]}" if best[w, t] else f"no {name}"
+            raise NotationError(f"over={over}, but player_{w}'s largest {name} on the grid is {found}")
+        return
+    counted = (data[R.LEFT] == 0 and data[R.LEFT + 1] == 0) or bool((data[R.BOARD : R.BOARD + R.CELLS] >= 0).all())
+    if over == "draw" or (over or "").startswith("win:"):
+        if not counted:
+            raise NotationError(f"over={over}: the count (O6) comes only once every pawn is placed or the grid is full")
+    elif over == "limit":
+        if counted:
+            raise NotationError("over=limit, but every pawn is placed: the game ends by the count (O6)")
+        check_limit_ending(int(data[R.TURN]), int(data[R.MAX_TURNS]))
 
 
 class OlixGame(TwoPlayerBoardGame):

@@ -115,7 +115,7 @@ def test_notation_round_trips_with_every_field():
     ]:
         assert g.from_text(text).to_text() == text
     cancelled = g.from_text(
-        "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=3 last=a2-b3,a4-b3")
+        "barc 1.1.-.-.1.1/-.-.-.-.-.1/1.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=3 last=a2-a3,a4-a3")
     assert cancelled.last_cancelled
 
 

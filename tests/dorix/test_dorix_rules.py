@@ -198,9 +198,10 @@ def test_collapse_that_hands_a_diagonal_to_the_opponent_makes_the_opponent_win()
 
 
 def test_both_sides_holding_a_diagonal_goes_on():
-    both = "dorix 1.-.-.-/-.1.0.-/-.0.1.-/0.-.-.1 hands=12,11 move=0 turn=0"
+    # seat 0 holds a1-d4 and seat 1 a4-d1 (a running game: nobody holds one alone); a placement keeps both
+    both = "dorix 1.-.-.0/-.1.0.-/-.0.1.-/0.-.-.1 hands=11,11 move=0 turn=8"
     s = pos(both)
-    s.apply(s.text_to_action("d4"))  # seat 0 completes a1-d4 while seat 1 holds a4-d1
+    s.apply(s.text_to_action("b4"))
     assert not s.is_terminal() and s.current_seat == 1
     alone = "dorix 1.-.-.-/-.1.0.-/-.0.-.-/0.-.-.1 hands=12,12 move=0 turn=0"
     s = pos(alone)
@@ -209,9 +210,9 @@ def test_both_sides_holding_a_diagonal_goes_on():
 
 
 def test_three_players_two_diagonal_holders_go_on_and_a_single_one_wins():
-    # seat 0 completes a1-d4 while seat 2 holds a4-d1: play goes on
-    s = pos("dorix 2.-.-.-/-.2.0.-/-.0.2.-/0.-.-.2 hands=9,12,8 move=0 turn=0", 3)
-    s.apply(s.text_to_action("d4"))
+    # seat 0 holds a1-d4 and seat 2 a4-d1: play goes on after seat 0's placement elsewhere
+    s = pos("dorix 2.-.-.0/-.2.0.-/-.0.2.-/0.-.-.2 hands=8,12,8 move=0 turn=8", 3)
+    s.apply(s.text_to_action("b4"))
     assert not s.is_terminal() and s.current_seat == 1
     # seat 1 completes a diagonal alone: it wins, both others lose
     s = pos("dorix -.-.-.-/-.-.1.-/-.1.-.-/1.-.-.- hands=12,9,12 move=1 turn=1", 3)
@@ -227,8 +228,8 @@ def test_four_players_team_wins_with_mixed_partners():
 
 
 def test_four_players_both_teams_holding_goes_on():
-    s = pos("dorix 1.-.-.-/-.3.0.-/-.2.1.-/0.-.-.3 hands=8,8,9,8 move=2 turn=2", 4)
-    s.apply(s.text_to_action("d4"))  # team 0 completes a1-d4, team 1 holds a4-d1
+    s = pos("dorix 1.-.-.2/-.3.0.-/-.2.1.-/0.-.-.3 hands=8,8,8,8 move=2 turn=8", 4)
+    s.apply(s.text_to_action("b4"))  # team 0 holds a1-d4, team 1 holds a4-d1: nobody alone
     assert not s.is_terminal() and s.current_seat == 3
 
 
