@@ -21,8 +21,10 @@ from envs.registry import game_names, make_game
 
 # a1 = 0 under 1 (seat 1 on top), b1 = 0, d1 = 1, b2 = 1 under 0, c3 = 0.
 DORIX = "dorix -.-.-.-/-.-.0.-/-.10.-.-/01.0.-.1 hands=11,12 move=0 turn=7"
-# Column O: value 8 held by w (seat 0); L: 6 held by both; I: empty; X: 7 held by b (seat 1).
-OLIX = "olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=6 marks=O8w,L6wb,I-,X7b"
+# Column O: value 8 held by w (seat 0); L: 6 held by both; I: empty; X: 7 held by b (seat 1). The grid
+# holds patterns of those types (a marker needs one): w's ring a1-c3 (O-8, L-5), b's diagonal e5-k11
+# and corner k11 with i11-k11 and k9-k11 (L-5).
+OLIX = "olix 8bbb/9bb/8b1b/7b3/6b4/5b5/4b6/11/www8/w1w8/www8 move=0 turn=19 marks=O8w,L6wb,I-,X7b"
 # White: captain a1, teammates b2 and e5; Black: captain e6, teammate h7.
 ADIX = "adix 9/9/7thps1/4crps4/4Tprs4/9/9/1Thps7/Crps8 move=0 turn=10 quiet=0"
 # South (0) tops a1, b1, f1; North (1) tops a6, c6, e6; every stack two pawns high.
