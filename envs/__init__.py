@@ -4,6 +4,8 @@
 :mod:`envs.registry`; the shared Game/State interface in :mod:`envs.core`.
 """
 
+__version__ = "0.1.0"  # the package version: pyproject.toml reads it from here ([tool.setuptools.dynamic])
+
 from envs.registration import register_all
 
 register_all()

@@ -10,11 +10,18 @@ This module adds the agents of trained models:
 :func:`make_agent` builds one from a short spec: ``random``, ``greedy``, ``mcts``, ``mcts:400``
 (simulations), the path of a saved model (a ``.zip`` or a ``models/<name>/`` folder) or
 ``sample:<path>``.
+
+The shipped models are found by name: ``models/dorix_2p`` (or just ``dorix_2p``) is the folder of
+that name under the working directory when there is one, else the shipped one in :data:`SHIPPED_MODELS`
+(the repository's ``models/`` in a checkout; the same folder installed beside ``training/`` in
+site-packages by ``pip install`` of the wheel).
 """
 
 from __future__ import annotations
 
 import inspect
+import pickle
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -38,10 +45,22 @@ __all__ = [
     "ModelAgent",
     "PolicyAgent",
     "RandomAgent",
+    "SHIPPED_MODELS",
+    "ModelFileError",
     "load_model",
     "make_agent",
     "model_path",
+    "shipped_models",
 ]
+
+SHIPPED_MODELS = Path(__file__).resolve().parent.parent / "models"
+"""Where the shipped models are: ``models/`` beside the ``training`` package (the repository root, or
+site-packages once the wheel is installed: the wheel carries them as package data)."""
+
+
+class ModelFileError(ValueError):
+    """A file given as a model that is not a model of this project (not a Stable-Baselines3 ``.zip``
+    saved by ``python -m training.train``, or one whose weights cannot be read)."""
 
 
 # ----- trained models ------------------------------------------------------------------------------
@@ -88,9 +107,32 @@ class PolicyAgent(Agent):
         return np.where(mask, probs, 0.0)
 
 
-def model_path(spec: str | Path) -> Path:
-    """The ``.zip`` of a saved model given as a file or as a ``models/<name>/`` folder."""
+def shipped_models() -> dict[str, Path]:
+    """The shipped models by name (``dorix_2p``...): every folder of :data:`SHIPPED_MODELS` with a ``.zip``."""
+    if not SHIPPED_MODELS.is_dir():
+        return {}
+    return {d.name: d for d in sorted(SHIPPED_MODELS.iterdir()) if d.is_dir() and any(d.glob("*.zip"))}
+
+
+def _shipped(spec: str | Path) -> Path | None:
+    """The shipped folder that ``models/<name>`` or ``<name>`` names, if any."""
+    text = str(spec).replace("\\", "/").rstrip("/")
+    name = text[len("models/"):] if text.startswith("models/") else text
+    return shipped_models().get(name) if name and "/" not in name else None
+
+
+def find_model(spec: str | Path) -> Path | None:
+    """The file or folder a model spec names (see the module docstring), or None."""
     p = Path(spec)
+    if p.exists() or p.with_suffix(".zip").exists():
+        return p
+    return _shipped(spec)
+
+
+def model_path(spec: str | Path) -> Path:
+    """The ``.zip`` of a saved model given as a file, as a ``models/<name>/`` folder or as a shipped
+    model's name."""
+    p = find_model(spec) or Path(spec)
     if p.is_dir():
         zips = sorted(p.glob("*.zip"))
         if not zips:
@@ -99,24 +141,39 @@ def model_path(spec: str | Path) -> Path:
     if not p.exists() and p.with_suffix(".zip").exists():
         return p.with_suffix(".zip")
     if not p.exists():
-        raise FileNotFoundError(f"no saved model at {p}")
+        shipped = ", ".join(shipped_models()) or "none found"
+        raise FileNotFoundError(f"no saved model at {p} (shipped models, loadable by name: {shipped})")
     return p
+
+
+# what torch and zipfile raise on a file whose weights are not a saved network
+_UNREADABLE = (pickle.UnpicklingError, RuntimeError, EOFError, zipfile.BadZipFile, AssertionError, OSError)
 
 
 def load_model(path: Path, algo: str | None = None):
     """The saved model at ``path``, loaded by the algorithm ``algo`` or, when None, by the first of
-    :data:`training.algorithms.ALGORITHMS` that can load it (MaskablePPO first)."""
+    :data:`training.algorithms.ALGORITHMS` that can load it (MaskablePPO first). A file that is not a
+    model of this project raises :class:`ModelFileError` saying so."""
     from training.algorithms import ALGORITHMS, get_algorithm
 
-    if algo is not None:
-        return get_algorithm(algo).load(path)
+    path = Path(path)
+    not_a_model = f"{path} is not a model of this project (a Stable-Baselines3 .zip saved by training.train)"
+    if not zipfile.is_zipfile(path):
+        raise ModelFileError(f"{not_a_model}: it is not a zip archive")
+    with zipfile.ZipFile(path) as archive:
+        missing = [n for n in ("data", "policy.pth") if n not in archive.namelist()]
+    if missing:
+        raise ModelFileError(f"{not_a_model}: the archive has no {' and no '.join(missing)}")
+    algorithms = {algo: get_algorithm(algo)} if algo is not None else ALGORITHMS
     errors = []
-    for name, algorithm in ALGORITHMS.items():
+    for name, algorithm in algorithms.items():
         try:
             return algorithm.load(path)
         except (ValueError, KeyError, TypeError) as e:  # saved by another algorithm
-            errors.append(f"{name}: {e}")
-    raise ValueError(f"no algorithm could load {path} ({'; '.join(errors)})")
+            errors.append(f"{name}: {type(e).__name__}: {e}")
+        except _UNREADABLE as e:  # torch's message would suggest weights_only=False: never for a file like this
+            raise ModelFileError(f"{not_a_model}: its weights cannot be read ({type(e).__name__})") from e
+    raise ModelFileError(f"{not_a_model}: no registered algorithm could load it ({'; '.join(errors)})")
 
 
 class ModelAgent(PolicyAgent):
@@ -146,7 +203,7 @@ def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent
         agent.deterministic = False
         agent.name += "-sampled"
         return agent
-    if Path(text).exists() or Path(text + ".zip").exists():
+    if find_model(text) is not None:
         agent = ModelAgent(text, seed=seed)
         if game is not None:
             shape = tuple(agent.policy.observation_space.shape)
@@ -154,4 +211,6 @@ def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent
                 raise ValueError(f"model {text} expects observations {shape}, the game gives "
                                  f"{tuple(game.info.observation_shape)} (wrong game or player count?)")
         return agent
-    raise ValueError(f"unknown agent {text!r}: use random, greedy, mcts[:N], a saved model's path or sample:<path>")
+    raise ValueError(f"unknown agent {text!r}: use random, greedy, mcts[:N], a saved model's path, a shipped "
+                     f"model's name ({', '.join(f'models/{n}' for n in shipped_models()) or 'none found'}) or "
+                     f"sample:<path>")

@@ -5,12 +5,23 @@ dict, load a saved one, and whether it uses action masks. MaskablePPO (sb3-contr
 plain PPO is registered too to show how another Stable-Baselines3 algorithm plugs in (it does not see
 the masks, so :class:`~training.agents.PolicyAgent` replaces its illegal choices by a random legal
 action). To add another library, subclass :class:`Algorithm` and add it to :data:`ALGORITHMS`: the
-trainer only calls ``build``, ``load``, ``model.learn(...)`` and ``model.save(...)``.
+trainer only calls ``build``, ``load``, ``used_settings``, ``model.learn(...)`` and ``model.save(...)``.
+
+Resuming (``load(path, env, settings)``): the hyperparameters given in ``settings`` (learning rate,
+``n_steps``, ``ent_coef``...) replace the checkpoint's; the network (:data:`NETWORK_SETTINGS`) is the
+checkpoint's, and asking for another one is a :class:`~training.cli.SettingError`, since its weights
+would not fit.
 """
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
+
+from training.cli import SettingError
+
+NETWORK_SETTINGS = ("network", "net_arch", "conv_channels", "conv_dilations", "head")
+"""The ``[algo]`` keys that shape the network: fixed once a model is built."""
 
 
 class Algorithm:
@@ -22,8 +33,14 @@ class Algorithm:
     def build(self, env, settings: dict, seed: int, tensorboard_log: str | None):
         raise NotImplementedError
 
-    def load(self, path: str | Path, env=None):
+    def load(self, path: str | Path, env=None, settings: dict | None = None):
+        """The saved model at ``path`` (on ``env`` when given), with the hyperparameters of ``settings``
+        (an ``[algo]`` section) replacing the saved ones."""
         raise NotImplementedError
+
+    def used_settings(self, model, settings: dict) -> dict:
+        """``settings`` (an ``[algo]`` section) with the values ``model`` really uses (what a run records)."""
+        return dict(settings)
 
 
 def _policy_kwargs(settings: dict) -> dict:
@@ -31,16 +48,80 @@ def _policy_kwargs(settings: dict) -> dict:
     return {"net_arch": list(net)}
 
 
-class MaskablePPOAlgorithm(Algorithm):
+def network_of(model) -> dict:
+    """The network settings (:data:`NETWORK_SETTINGS`) a built or loaded model has."""
+    kwargs = getattr(model, "policy_kwargs", None) or {}
+    if "features_extractor_kwargs" in kwargs and "head" in kwargs:  # training.networks.BoardPolicy
+        extractor = kwargs["features_extractor_kwargs"]
+        return {"network": "conv", "conv_channels": int(extractor["channels"]),
+                "conv_dilations": [int(d) for d in extractor["dilations"]], "head": kwargs["head"]}
+    return {"network": "mlp", "net_arch": list(kwargs.get("net_arch", []))}
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return list(a) == list(b)
+    return a == b
+
+
+class _SB3Algorithm(Algorithm):
+    """Loading and recording shared by the Stable-Baselines3 algorithms (``model_class`` names the class)."""
+
+    def model_class(self):
+        raise NotImplementedError
+
+    def check_keys(self, settings: dict) -> None:
+        """SettingError for an ``[algo]`` key that is neither a network setting nor an argument of the class."""
+        cls = self.model_class()
+        known = set(inspect.signature(cls.__init__).parameters) - {"self", "policy", "env"}
+        unknown = sorted(k for k in settings if k not in known and k not in NETWORK_SETTINGS)
+        if unknown:
+            raise SettingError(f"algo.{unknown[0]} is not a setting of {cls.__name__} (network settings: "
+                               f"{', '.join(NETWORK_SETTINGS)}; or an argument of {cls.__name__}())")
+
+    def load(self, path: str | Path, env=None, settings: dict | None = None):
+        settings = dict(settings or {})
+        self.check_keys(settings)
+        hyper = {k: v for k, v in settings.items() if k not in NETWORK_SETTINGS}
+        for key in ("policy_kwargs", "seed", "device", "tensorboard_log", "verbose"):
+            if key in hyper:
+                raise SettingError(f"algo.{key} cannot be changed when a saved model is loaded")
+        model = self.model_class().load(str(path), env=env, device="cpu", **hyper)
+        network = network_of(model)
+        for key, value in settings.items():
+            if key in NETWORK_SETTINGS and key in network and not _same(value, network[key]):
+                raise SettingError(f"algo.{key}={value!r} cannot apply to {path}: its network has {key}="
+                                   f"{network[key]!r} (the weights would not fit); start a new run to change it")
+        if settings.get("network", network["network"]) != network["network"]:
+            raise SettingError(f"algo.network={settings['network']!r} cannot apply to {path}: it is a "
+                               f"{network['network']!r} network; start a new run to change it")
+        return model
+
+    def used_settings(self, model, settings: dict) -> dict:
+        out = {k: v for k, v in settings.items() if k not in NETWORK_SETTINGS}
+        for key in out:
+            value = model.__dict__.get(key)
+            if isinstance(value, (bool, int, float, str)):  # schedules and objects: the setting as given
+                out[key] = value
+        return {**network_of(model), **out}
+
+
+class MaskablePPOAlgorithm(_SB3Algorithm):
     """sb3-contrib MaskablePPO with an MLP over the flattened observation."""
 
     name = "maskable_ppo"
     uses_masks = True
 
+    def model_class(self):
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO
+
     def build(self, env, settings: dict, seed: int, tensorboard_log: str | None):
         from sb3_contrib import MaskablePPO
 
         settings = dict(settings)
+        self.check_keys(settings)
         network = settings.pop("network", "mlp")
         conv = {k: settings.pop(k) for k in ("conv_channels", "conv_dilations", "head") if k in settings}
         policy_kwargs = _policy_kwargs(settings)
@@ -53,35 +134,31 @@ class MaskablePPOAlgorithm(Algorithm):
                 "channels": int(conv.get("conv_channels", 32)),
                 "dilations": tuple(conv.get("conv_dilations", (1, 2, 4, 2, 1)))}}
         elif network != "mlp":
-            raise ValueError(f"algo.network is 'mlp' or 'conv', got {network!r}")
+            raise SettingError(f"algo.network is 'mlp' or 'conv', got {network!r}")
         return MaskablePPO(policy, env, seed=seed, tensorboard_log=tensorboard_log, verbose=0,
                            policy_kwargs=policy_kwargs, device="cpu", **settings)
 
-    def load(self, path: str | Path, env=None):
-        from sb3_contrib import MaskablePPO
 
-        return MaskablePPO.load(str(path), env=env, device="cpu")
-
-
-class PPOAlgorithm(Algorithm):
+class PPOAlgorithm(_SB3Algorithm):
     """Stable-Baselines3 PPO without masks (for comparison / as a plug-in example)."""
 
     name = "ppo"
+
+    def model_class(self):
+        from stable_baselines3 import PPO
+
+        return PPO
 
     def build(self, env, settings: dict, seed: int, tensorboard_log: str | None):
         from stable_baselines3 import PPO
 
         settings = dict(settings)
+        self.check_keys(settings)
         if settings.pop("network", "mlp") != "mlp":
-            raise ValueError("algo.network = 'conv' is implemented for maskable_ppo only")
+            raise SettingError("algo.network = 'conv' is implemented for maskable_ppo only")
         policy_kwargs = _policy_kwargs(settings)
         return PPO("MlpPolicy", env, seed=seed, tensorboard_log=tensorboard_log, verbose=0,
                    policy_kwargs=policy_kwargs, device="cpu", **settings)
-
-    def load(self, path: str | Path, env=None):
-        from stable_baselines3 import PPO
-
-        return PPO.load(str(path), env=env, device="cpu")
 
 
 ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in (MaskablePPOAlgorithm(), PPOAlgorithm())}
@@ -89,5 +166,5 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in (MaskablePPOAlgorithm(), 
 
 def get_algorithm(name: str) -> Algorithm:
     if name not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}")
+        raise SettingError(f"unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}")
     return ALGORITHMS[name]

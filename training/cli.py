@@ -15,7 +15,34 @@ import argparse
 from envs.core.options import parse_assignment, parse_options, parse_value
 from envs.registry import game_names
 
-__all__ = ["add_game_arguments", "game_options_of", "parse_assignment", "parse_options", "parse_sets", "parse_value"]
+__all__ = ["SettingError", "add_game_arguments", "game_options_of", "parse_assignment", "parse_options", "parse_sets",
+           "non_negative_int", "parse_value", "positive_int"]
+
+
+class SettingError(ValueError):
+    """A command-line value or a setting that cannot be used (a step count below 1, a missing checkpoint,
+    a network change on ``--resume``...). The commands print its message after their usage line and exit
+    with status 2, like argparse does for a malformed flag."""
+
+
+def _count(text: str, minimum: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse ``type`` for a count that must be at least 1 (``--steps``, ``--games``)."""
+    return _count(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """argparse ``type`` for a count where 0 means none (``--pretrain-games 0``: no pretraining)."""
+    return _count(text, 0)
 
 
 def parse_sets(items: list | None) -> list[tuple[str, str, object]]:

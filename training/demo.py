@@ -3,8 +3,11 @@
 ``python -m training.demo`` trains a 2-player Dorix agent by self-play with MaskablePPO (progress bar;
 about 200,000 steps, 3 to 4 minutes on 2 CPU cores), then plays it against the random and the greedy
 baselines (100 games each, seats swapped) and prints the win/draw/loss table with 95% confidence
-intervals and Elo ratings. Everything goes to ``runs/demo/`` (TensorBoard logs, checkpoints, the
-model, results.csv and results.png). Options: ``--steps``, ``--games``, ``--seed``, ``--players``.
+intervals and Elo ratings. While it trains, the progress bar shows the learner's win rates against
+random and greedy, measured every 25,000 steps (:mod:`training.strength`). Everything goes to
+``runs/demo/`` (TensorBoard logs, checkpoints, the model, strength.csv, results.csv and results.png: the
+final table and the win-rate curve during training). Options: ``--steps``, ``--games``, ``--seed``,
+``--players``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ def main(argv: list | None = None) -> None:
     from envs.registry import make_game
     from training.evaluate import format_table as table
     from training.evaluate import round_robin, save_results
+    from training.strength import read_strength
     from training.train import train
 
     torch.set_num_threads(1)
@@ -45,7 +49,8 @@ def main(argv: list | None = None) -> None:
     print()
     print(f"Dorix, {args.players} players: trained agent ({model.num_timesteps} steps) against the baselines")
     print(table(results, elo))
-    save_results(out, results, elo, f"Dorix {args.players}p: demo agent, {model.num_timesteps} steps")
+    save_results(out, results, elo, f"Dorix {args.players}p: demo agent, {model.num_timesteps} steps",
+                 strength=read_strength(run / "strength.csv"))
     print(f"\nsaved {out / 'results.csv'} and {out / 'results.png'}; TensorBoard: tensorboard --logdir {out}")
 
 

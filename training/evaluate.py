@@ -11,11 +11,14 @@ team games) and B every other seat; the side A takes rotates from game to game, 
 evenly (at 3 players: A alone against two copies of B). A game counts for A as a win when A's return
 is positive, a loss when negative, a draw otherwise (a draw includes a game stopped by the turn limit).
 
-Prints the win/draw/loss table with 95% Wilson confidence intervals on A's win rate and an Elo
-rating per agent (Bradley-Terry fit on all games, draws counted half; ``random`` anchored at 0 when
-present), and saves ``<out>/results.csv``, ``<out>/elo.csv`` and ``<out>/results.png``.
-Agent specs: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, or a saved model (``.zip`` or
-``models/<name>/``; arg-max over the legal actions, ``sample:<path>`` samples the policy instead).
+Prints the win/draw/loss table with 95% Wilson confidence intervals on A's win rate and, with three
+agents or more, an Elo rating per agent (Bradley-Terry fit on all games, draws counted half; ``random``
+anchored at 0 when present; see :data:`ELO_MEANING`), and saves ``<out>/results.csv``,
+``<out>/elo.csv`` and ``<out>/results.png``. With two agents the rating would only restate the one
+score of the table (and a sweep's figure would be set by the fit's prior), so it is not printed.
+Agent specs (:data:`AGENT_SPECS`): ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, a saved
+model (``.zip`` or a folder; arg-max over the legal actions), a shipped model by name
+(``models/dorix_2p``), or ``sample:<model>`` (the model samples its policy instead).
 Runs are reproducible for a given ``--seed``.
 """
 
@@ -29,10 +32,23 @@ from pathlib import Path
 
 import numpy as np
 
+from envs.agents import DEFAULT_SIMULATIONS
 from envs.core.game import Game
 from envs.core.play import play_game
-from training.agents import make_agent
-from training.cli import add_game_arguments, game_options_of
+from training.agents import make_agent, shipped_models
+from training.cli import add_game_arguments, game_options_of, positive_int
+
+AGENT_SPECS = """agent specs (--agents):
+  random          uniformly random legal moves
+  greedy          the game's one-move heuristic (envs/<game>/heuristic.py)
+  mcts, mcts:N    Monte-Carlo tree search with N simulations per move (mcts alone: {mcts})
+  PATH.zip, DIR   a saved model (arg-max over the legal actions), e.g. runs/dorix_2p_s0/final.zip
+  models/NAME     a shipped model by name: {shipped}
+  sample:MODEL    the model drawing its moves from its policy instead of the arg-max"""
+
+ELO_MEANING = ("Elo: one Bradley-Terry fit over every game above, draws counted half; a difference of 400 "
+               "means 10-to-1 odds; {anchor}; a perfect score is kept finite by a prior of one draw against "
+               "the average agent, so an unbeaten agent's figure is a floor, not a measurement")
 
 
 @dataclass
@@ -147,7 +163,7 @@ def agent_name(spec) -> str:
     if text.endswith(".zip"):
         p = Path(text)
         return p.parent.name if p.stem in ("model", "final") else p.stem
-    if Path(text).is_dir():
+    if Path(text).is_dir() or text.startswith("models/"):  # a folder, or a shipped model by name
         return Path(text).name
     return text.replace(":", "")
 
@@ -162,13 +178,23 @@ def format_table(results: list, elo: dict) -> str:
         lines.append(f"{p.a:<21} {p.b:<21} {p.games:>6}{p.wins:>6}{p.draws:>6}{p.losses:>7}"
                      f"{100 * p.win_rate:>7.1f}%   [{100 * lo:.1f}, {100 * hi:.1f}]")
     lines.append("")
-    lines.append("Elo (random = 0 when present):  " + "   ".join(
-        f"{n} {v:+.0f}" for n, v in sorted(elo.items(), key=lambda kv: -kv[1])))
+    if elo_is_meaningful(elo):
+        anchor = "random = 0" if "random" in elo else "the mean = 0"
+        lines.append("Elo:  " + "   ".join(f"{n} {v:+.0f}" for n, v in sorted(elo.items(), key=lambda kv: -kv[1])))
+        lines.append(f"({ELO_MEANING.format(anchor=anchor)})")
+    else:
+        lines.append("(no Elo with two agents: it would only restate the score above)")
     return "\n".join(lines)
 
 
-def save_results(out: str | Path, results: list, elo: dict, title: str = "") -> None:
-    """``results.csv``, ``elo.csv`` and ``results.png`` in ``out``."""
+def elo_is_meaningful(elo: dict) -> bool:
+    """Whether ratings say more than the table: three agents or more (with two, the one score is all there is)."""
+    return len(elo) >= 3
+
+
+def save_results(out: str | Path, results: list, elo: dict, title: str = "", strength: list | None = None) -> None:
+    """``results.csv``, ``elo.csv`` and ``results.png`` in ``out``; ``strength`` (rows of a run's
+    ``strength.csv``, :mod:`training.strength`) adds the win-rate curve during training to the picture."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "results.csv", "w", newline="") as f:
@@ -187,8 +213,10 @@ def save_results(out: str | Path, results: list, elo: dict, title: str = "") -> 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.5 * len(results) + 2.5),
-                                   gridspec_kw={"width_ratios": [2, 1]})
+    panels = [2] + ([1] if elo_is_meaningful(elo) else []) + ([2] if strength else [])
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * sum(panels) / 1.5, max(0.5 * len(results) + 2.5, 4)),
+                             gridspec_kw={"width_ratios": panels}, squeeze=False)
+    ax1 = axes[0][0]
     labels = [f"{p.a} vs {p.b}" for p in results]
     y = np.arange(len(results))
     wins = np.array([p.wins / max(p.games, 1) for p in results])
@@ -205,15 +233,37 @@ def save_results(out: str | Path, results: list, elo: dict, title: str = "") -> 
     ax1.set_xlim(0, 1)
     ax1.set_xlabel("share of games (A's point of view), 95% CI on wins")
     ax1.legend(loc="lower right", fontsize=8)
-    names = sorted(elo, key=lambda n: -elo[n])
-    ax2.barh(range(len(names)), [elo[n] for n in names], color="#2f6fb0")
-    ax2.set_yticks(range(len(names)), names)
-    ax2.invert_yaxis()
-    ax2.set_xlabel("Elo")
+    if elo_is_meaningful(elo):
+        ax2 = axes[0][1]
+        names = sorted(elo, key=lambda n: -elo[n])
+        ax2.barh(range(len(names)), [elo[n] for n in names], color="#2f6fb0")
+        ax2.set_yticks(range(len(names)), names)
+        ax2.invert_yaxis()
+        ax2.set_xlabel("Elo" + (" (random = 0)" if "random" in elo else " (mean = 0)"))
+    if strength:
+        plot_strength(axes[0][-1], strength)
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(out / "results.png", dpi=100)
     plt.close(fig)
+
+
+def plot_strength(ax, history: list[dict]) -> None:
+    """Win rate against each opponent over training steps (95% Wilson band) on the matplotlib ``ax``;
+    ``history``: the rows of a run's ``strength.csv`` (:mod:`training.strength`)."""
+    for name in dict.fromkeys(r["opponent"] for r in history):
+        rows = sorted((r for r in history if r["opponent"] == name), key=lambda r: r["steps"])
+        steps = [r["steps"] for r in rows]
+        line, = ax.plot(steps, [r["win_rate"] for r in rows], marker="o", markersize=3, label=f"vs {name}")
+        ax.fill_between(steps, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], alpha=0.15,
+                        color=line.get_color())
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("training steps")
+    ax.set_ylabel("win rate (arg-max play)")
+    games = history[0]["games"] if history else 0
+    ax.set_title(f"strength during training ({games} games per point)", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
 
 
 def main(argv: list | None = None) -> None:
@@ -221,20 +271,30 @@ def main(argv: list | None = None) -> None:
 
     from envs.registry import make_game
 
-    p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0],
+                                epilog=AGENT_SPECS.format(shipped=", ".join(shipped_models()) or "none found",
+                                                          mcts=DEFAULT_SIMULATIONS),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_arguments(p, choices=False)
-    p.add_argument("--agents", nargs="+", default=["random", "greedy"], help="agent specs (see above)")
-    p.add_argument("--games", type=int, default=200, help="games per pair (default 200)")
+    p.add_argument("--agents", nargs="+", default=["random", "greedy"],
+                   help="two agent specs or more (listed below; default: random greedy)")
+    p.add_argument("--games", type=positive_int, default=200, help="games per pair (default 200)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--first-only", action="store_true", help="only the first agent against each other one")
     p.add_argument("--out", default=None, help="output folder (default runs/eval/<game>[_<n>p])")
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
+    if len(args.agents) < 2:
+        p.error(f"--agents needs two agents or more to play each other, got {args.agents}")
     torch.set_num_threads(1)
     options = game_options_of(args)
     game = make_game(args.game, **options)
-    results, elo = round_robin(game, args.agents, args.games, args.seed, args.first_only,
-                               show_progress=not args.no_progress)
+    try:
+        agents = [make_agent(spec, game, seed=args.seed + i) for i, spec in enumerate(args.agents)]
+    except (ValueError, FileNotFoundError) as e:
+        p.error(str(e))
+    results, elo = round_robin(game, agents, args.games, args.seed, args.first_only,
+                               names=[agent_name(s) for s in args.agents], show_progress=not args.no_progress)
     title = f"{args.game} {options or ''} — {args.games} games per pair, seed {args.seed}"
     print(title)
     print(format_table(results, elo))

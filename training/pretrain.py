@@ -201,3 +201,26 @@ def pretrain(model, game: Game, settings: dict, seed: int = 0, log=print) -> dic
         log(f"pretrain: the policy's arg-max is one of the teacher's choices on {100 * stats['agreement']:.1f}% "
             f"of the positions ({stats['wall_time_s']:.0f} s in all)")
     return stats
+
+
+def main(argv: list | None = None) -> None:
+    """``python -m training.pretrain``: pretraining runs inside the trainer; this prints how."""
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="python -m training.pretrain", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
+        epilog="Pretraining runs inside the trainer, before self-play; for example:\n"
+               "  python -m training.train --game adix --pretrain greedy --pretrain-games 400 --steps 300000\n"
+               "  python -m training.train --game dorix --players 2 --set pretrain.teacher=mcts:50 "
+               "--set pretrain.games=200\n"
+               "The [pretrain] settings and their defaults: " + ", ".join(f"{k}={v!r}" for k, v in DEFAULTS.items()) +
+               ".\nThe cloned model is saved as <run>/pretrained.zip (see python -m training.train --help).")
+    p.parse_args(argv)
+    p.print_usage()
+    p.exit(2, f"{p.prog}: this module has no command of its own; run the trainer with --pretrain TEACHER "
+              "(python -m training.pretrain --help shows how)\n")
+
+
+if __name__ == "__main__":
+    main()

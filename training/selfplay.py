@@ -64,9 +64,9 @@ class SelfPlayEnv(SingleAgentEnv):
     (team games) are the latest learner snapshot; ``add_snapshot`` is called through ``env_method``."""
 
     def __init__(self, game: str, game_options: dict | None = None, weights: dict | None = None,
-                 max_snapshots: int = 5, learner_seat: int | None = None, illegal_actions: str = "raise"):
+                 max_snapshots: int = 5, learner_seat: int | None = None, illegal_action: str = "raise"):
         super().__init__(game=game, game_options=game_options, opponent="random", learner_seat=learner_seat,
-                         illegal_actions=illegal_actions)
+                         illegal_action=illegal_action)
         self.pool = OpponentPool(self.game, weights, max_snapshots)
         self.set_opponent(self.pool)
         self.set_partner(self.pool.partner)

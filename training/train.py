@@ -13,8 +13,15 @@ Settings come from ``training/configs/<game>.toml`` (``default.toml`` for games 
 
 A run writes into ``--run-dir`` (default ``runs/<game>[_<n>p]_s<seed>``): TensorBoard logs in ``tb/``,
 checkpoints every ``train.checkpoint_every`` steps in ``checkpoints/``, the final model ``final.zip`` and
-``run.json`` (the command, settings, steps and wall time). ``--save PATH.zip`` also copies the final model
-there with ``run.json`` beside it. ``--resume CHECKPOINT.zip`` continues a run up to ``--steps`` in total.
+``run.json`` (the command, the settings really used, steps and wall time). Every ``train.eval_every`` steps
+the learner plays ``train.eval_games`` games against random and greedy (:mod:`training.strength`): win
+rates in TensorBoard (``strength/``), on the progress bar, in ``strength.csv`` and drawn in ``results.png``.
+``--save PATH.zip`` also copies the final model there with ``run.json`` beside it.
+
+``--resume CHECKPOINT.zip`` continues a run up to ``--steps`` in total. Its network is the checkpoint's
+(``--set algo.net_arch=...`` or another ``algo.network`` is refused: the weights would not fit); the
+hyperparameters given by ``--set algo.*`` or ``--config`` (learning rate, ``n_steps``, ``ent_coef``...)
+replace the checkpoint's, the others stay the checkpoint's, and ``run.json`` records the values used.
 ``--pretrain TEACHER`` (or a ``[pretrain]`` section) first clones a teacher agent's play
 (:mod:`training.pretrain`), saved as ``pretrained.zip``, then self-play continues from there.
 """
@@ -27,14 +34,26 @@ import json
 import shlex
 import sys
 import time
-import tomllib
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from training.cli import add_game_arguments, game_options_of, parse_sets
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser as the tomli package (the train extra installs it)
+    import tomli as tomllib
+
+from training.cli import (
+    SettingError,
+    add_game_arguments,
+    game_options_of,
+    non_negative_int,
+    parse_sets,
+    positive_int,
+)
 
 CONFIG_DIR = Path(__file__).parent / "configs"
+EVAL_DEFAULTS = {"eval_every": 25000, "eval_games": 20, "eval_opponents": ["random", "greedy"]}
 
 
 def _merge(base: dict, extra: dict) -> dict:
@@ -45,6 +64,17 @@ def _merge(base: dict, extra: dict) -> dict:
         else:
             out[k] = copy.deepcopy(v)
     return out
+
+
+def explicit_settings(config_file: str | None = None, sets: list | None = None) -> dict:
+    """The settings given for this run only: ``config_file`` then the ``section.key=value`` of ``sets``."""
+    cfg = {}
+    if config_file:
+        with open(config_file, "rb") as f:
+            cfg = tomllib.load(f)
+    for section, key, value in parse_sets(sets):
+        cfg.setdefault(section, {})[key] = value
+    return cfg
 
 
 def load_config(game: str, game_options: dict, config_file: str | None = None, sets: list | None = None) -> dict:
@@ -60,14 +90,18 @@ def load_config(game: str, game_options: dict, config_file: str | None = None, s
         key, _, value = cond.partition("=")
         if key in game_options and str(game_options[key]) == value:
             cfg = _merge(cfg, extra)
-    if config_file:
-        with open(config_file, "rb") as f:
-            cfg = _merge(cfg, tomllib.load(f))
-    for section, key, value in parse_sets(sets):
-        cfg.setdefault(section, {})[key] = value
+    cfg = _merge(cfg, explicit_settings(config_file, sets))
     for section in ("train", "opponents", "algo"):
         cfg.setdefault(section, {})
     return cfg
+
+
+def count_setting(section: dict, name: str, default: int, minimum: int = 1) -> int:
+    """The whole number ``section[name]`` (``default`` when absent), SettingError below ``minimum``."""
+    value = section.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise SettingError(f"train.{name} must be a whole number >= {minimum}, got {value!r}")
+    return value
 
 
 def wants_pretrain(cfg: dict) -> bool:
@@ -82,9 +116,9 @@ def run_name(game: str, game_options: dict, seed: int) -> str:
 
 
 def make_vec_env(game: str, game_options: dict, cfg: dict, seed: int, n_envs: int, subproc: bool = False,
-                 illegal_actions: str = "raise"):
+                 illegal_action: str = "raise"):
     """``n_envs`` monitored :class:`~training.selfplay.SelfPlayEnv` in a Dummy (or Subproc) VecEnv;
-    ``illegal_actions="random"`` for algorithms without action masks (see SingleAgentEnv)."""
+    ``illegal_action="random"`` for algorithms without action masks (see SingleAgentEnv)."""
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
@@ -95,7 +129,7 @@ def make_vec_env(game: str, game_options: dict, cfg: dict, seed: int, n_envs: in
     def factory(i):
         def make():
             env = SelfPlayEnv(game, game_options, weights=cfg["opponents"],
-                              max_snapshots=train.get("max_snapshots", 5), illegal_actions=illegal_actions)
+                              max_snapshots=train.get("max_snapshots", 5), illegal_action=illegal_action)
             env.reset(seed=seed * 1000 + i)
             return Monitor(env)
 
@@ -154,7 +188,7 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
     from training.algorithms import get_algorithm
     from training.selfplay import SnapshotCallback
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(1)  # small networks, environments on the CPU: more threads ran 10x slower on 2 cores
     warnings.filterwarnings("ignore", message="rich is experimental")  # SB3's progress bar (tqdm.rich)
     cfg = load_config(game, game_options, spec.config_file, spec.sets)
     if spec.pretrain is not None:
@@ -166,18 +200,41 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
 
         cfg["pretrain"]["games"] = DEFAULTS["games"]
     tr = cfg["train"]
-    total_steps = int(spec.total_steps if spec.total_steps is not None else tr.get("total_steps", 100000))
+    if spec.total_steps is not None:
+        tr["total_steps"] = spec.total_steps
+    total_steps = count_setting(tr, "total_steps", 100000)
+    n_envs = count_setting(tr, "n_envs", 8)
+    checkpoint_every = count_setting(tr, "checkpoint_every", 50000)
+    snapshot_every = count_setting(tr, "snapshot_every", 25000)
+    count_setting(tr, "max_snapshots", 5)
+    eval_every = count_setting(tr, "eval_every", EVAL_DEFAULTS["eval_every"], minimum=0)
+    eval_games = count_setting(tr, "eval_games", EVAL_DEFAULTS["eval_games"])
+    algo = get_algorithm(tr.get("algorithm", "maskable_ppo"))
+    if resume:
+        from training.agents import model_path
+
+        try:
+            resume = model_path(resume)
+        except FileNotFoundError as e:
+            raise SettingError(f"--resume: {e}") from None
     run = Path(spec.run_dir or Path("runs") / run_name(game, game_options, seed))
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
-    algo = get_algorithm(tr.get("algorithm", "maskable_ppo"))
-    n_envs = int(tr.get("n_envs", 8))
     # An algorithm that does not see the masks gets a random legal action for each illegal choice.
     env = make_vec_env(game, game_options, cfg, seed, n_envs, spec.subproc, "raise" if algo.uses_masks else "random")
-    if resume:
-        model = algo.load(resume, env=env)
-        model.tensorboard_log = str(run / "tb")
-    else:
-        model = algo.build(env, dict(cfg["algo"]), seed, str(run / "tb"))
+    try:
+        if resume:
+            # the checkpoint's settings, but for the hyperparameters given for this run (network changes refused)
+            model = algo.load(resume, env=env, settings=explicit_settings(spec.config_file, spec.sets).get("algo"))
+            model.tensorboard_log = str(run / "tb")
+            if model.num_timesteps >= total_steps:
+                raise SettingError(f"--resume: {resume} has {model.num_timesteps} steps already and --steps (or "
+                                   f"train.total_steps) is the total to reach: give more than {model.num_timesteps}")
+        else:
+            model = algo.build(env, dict(cfg["algo"]), seed, str(run / "tb"))
+    except BaseException:
+        env.close()
+        raise
+    cfg["algo"] = algo.used_settings(model, cfg["algo"])
     start = time.time()
     pretrain_info = None
     if wants_pretrain(cfg) and not resume:
@@ -191,16 +248,37 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
     remaining = total_steps - done
     info_path = run / "run.json"
     previous = json.loads(info_path.read_text()) if resume and info_path.exists() else {}
-    every = max(int(tr.get("checkpoint_every", 50000)) // n_envs, 1)
-    callbacks = CallbackList([
-        CheckpointCallback(save_freq=every, save_path=str(run / "checkpoints"), name_prefix="model"),
-        SnapshotCallback(int(tr.get("snapshot_every", 25000))),
-    ])
+    callbacks = [
+        CheckpointCallback(save_freq=max(checkpoint_every // n_envs, 1), save_path=str(run / "checkpoints"),
+                           name_prefix="model"),
+        SnapshotCallback(snapshot_every),
+    ]
+    strength_csv = run / "strength.csv"
+    if not resume:
+        strength_csv.unlink(missing_ok=True)  # a new run's curve starts afresh (a resumed one goes on)
+    strength = None
+    if eval_every > 0:
+        from envs.registry import make_game
+        from training.strength import StrengthCallback
+
+        opponents = tr.get("eval_opponents", EVAL_DEFAULTS["eval_opponents"])
+        strength = StrengthCallback(make_game(game, **game_options), eval_every, eval_games,
+                                    [opponents] if isinstance(opponents, str) else opponents, seed=seed,
+                                    csv_path=strength_csv)
+        callbacks.append(strength)
+    if spec.progress_bar:
+        from training.strength import StrengthProgressBar
+
+        callbacks.append(StrengthProgressBar(strength))
     if remaining > 0:
-        model.learn(remaining, callback=callbacks, progress_bar=spec.progress_bar, reset_num_timesteps=not resume,
-                    tb_log_name="run")
+        model.learn(remaining, callback=CallbackList(callbacks), reset_num_timesteps=not resume, tb_log_name="run")
     wall = time.time() - start + float(previous.get("wall_time_s", 0.0))
     model.save(str(run / "final.zip"))
+    if strength is not None:
+        from training.strength import read_strength, save_strength_plot
+
+        save_strength_plot(run, read_strength(strength_csv), f"{run_name(game, game_options, seed)}: "
+                                                             f"{int(model.num_timesteps)} steps")
     command = spec.command
     info = {
         "command": command or "python -m training.train " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
@@ -213,6 +291,8 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
         "config": cfg,
         "torch_threads": torch.get_num_threads(),
     }
+    if strength is not None:
+        info["strength_eval_s"] = round(strength.seconds, 1)  # of this run's wall time
     if pretrain_info is not None or "pretrain" in previous:
         info["pretrain"] = pretrain_info if pretrain_info is not None else previous["pretrain"]
     info_path.write_text(json.dumps(info, indent=2))
@@ -238,7 +318,7 @@ def ship_model(model, dest: str | Path) -> Path:
 def main(argv: list | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     add_game_arguments(p, choices=False)
-    p.add_argument("--steps", type=int, default=None, help="total environment steps (default: config)")
+    p.add_argument("--steps", type=positive_int, default=None, help="total environment steps (default: config)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--config", default=None, help="extra TOML file merged over the game's defaults")
     p.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override one setting")
@@ -248,7 +328,7 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--subproc", action="store_true", help="one process per environment")
     p.add_argument("--pretrain", default=None, metavar="TEACHER",
                    help="behaviour-clone this agent (greedy, mcts:50, a model) before self-play")
-    p.add_argument("--pretrain-games", type=int, default=None, metavar="N",
+    p.add_argument("--pretrain-games", type=non_negative_int, default=None, metavar="N",
                    help="games of the teacher to clone (default: config, else 200)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
@@ -260,7 +340,10 @@ def main(argv: list | None = None) -> None:
     spec = TrainSpec(args.game, options, args.steps, args.seed, args.run_dir, args.config, args.set or [], args.resume,
                      args.save, not args.no_progress, args.subproc, command=f"python -m training.train {argv_text}",
                      pretrain=args.pretrain, pretrain_games=args.pretrain_games)
-    model, run = train(spec)
+    try:
+        model, run = train(spec)
+    except SettingError as e:
+        p.error(str(e))
     print(f"trained {model.num_timesteps} steps; model: {run / 'final.zip'}; TensorBoard: tensorboard --logdir {run}")
 
 

@@ -8,7 +8,7 @@ from training.evaluate import play_match, round_robin, save_results
 from training.train import load_config, main, train
 
 SMALL = ["train.n_envs=2", "algo.n_steps=128", "algo.batch_size=128", "algo.n_epochs=1", "train.checkpoint_every=512",
-         "train.snapshot_every=512", "algo.net_arch=[32, 32]"]
+         "train.snapshot_every=512", "algo.net_arch=[32, 32]", "train.eval_every=0"]
 
 
 def test_short_run_saves_reloads_and_resumes(tmp_path):
