@@ -37,5 +37,5 @@ __doc__ = SPEC.fill_doc(__doc__ + doc_sections(reset="parallel_env().reset"))
 CONFORMANCE_OPTIONS = [dict(), dict(max_turns=12)]
 
 make_game, raw_env, parallel_env, env = parallel_env_functions(
-    BarcGame, "Barc duel", __name__, illegal_actions="void", max_turns=DEFAULT_MAX_TURNS
+    BarcGame, "Barc duel", __name__, illegal_action="void", max_turns=DEFAULT_MAX_TURNS
 )

@@ -316,7 +316,7 @@ def test_sb3_vec_env_with_maskable_ppo():
 
 @pytest.mark.parametrize("name", game_names())
 def test_batch_refuses_illegal_actions_and_plays_nothing(name):
-    b = BatchedGames(name, 4, seed=0)
+    b = BatchedGames(name, 4, seed=0, illegal_action="raise")
     for _ in range(3):
         b.step(b.random_actions())
     states, masks = b.states.copy(), b.masks.copy()
@@ -334,7 +334,7 @@ def test_batch_refuses_illegal_actions_and_plays_nothing(name):
 
 
 def test_learner_batch_refuses_illegal_learner_and_opponent_actions():
-    lb = LearnerBatch("dorix", 3, seed=0)
+    lb = LearnerBatch("dorix", 3, seed=0, illegal_action="raise")
     lb.reset()
     states = lb.states.copy()
     with pytest.raises(IllegalActionError, match="game 0: action 276 is out of range"):
@@ -364,7 +364,7 @@ def test_engine_rejects_illegal_actions_too():
 # ----- the lean PettingZoo adapters (one mask per turn shared by observe and step) ------------------------
 @pytest.mark.parametrize("name", [n for n in game_names() if not _make(n, {}).info.simultaneous])
 def test_aec_mask_handed_out_is_a_copy_and_step_still_checks(name):
-    env = env_module(name).env()
+    env = env_module(name).env(illegal_action="raise")
     env.reset(seed=0)
     for _ in range(5):
         obs, *_ = env.last()
@@ -384,7 +384,7 @@ def test_aec_mask_handed_out_is_a_copy_and_step_still_checks(name):
 
 @pytest.mark.parametrize("name", [n for n in game_names() if _make(n, {}).info.simultaneous])
 def test_parallel_mask_handed_out_is_a_copy_and_step_still_checks(name):
-    env = env_module(name).parallel_env(illegal_actions="raise")
+    env = env_module(name).parallel_env(illegal_action="raise")
     obs, _ = env.reset(seed=0)
     state = env.game_state
     for agent in env.agents:

@@ -144,7 +144,7 @@ def test_illegal_action_raises_and_leaves_state_alone(name, options):
             else:
                 state.apply(bad)
         assert state.to_text() == text
-    e = env_module(name).env(**options)
+    e = env_module(name).env(**options, illegal_action="raise")
     e.reset(seed=0)
     if not info.simultaneous:
         with pytest.raises(IllegalActionError):

@@ -35,11 +35,11 @@ def _same(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _play_parallel(name: str, illegal_actions: str, fused: bool, monkeypatch) -> list:
+def _play_parallel(name: str, illegal_action: str, fused: bool, monkeypatch) -> list:
     with monkeypatch.context() as m:
         if not fused:
             m.setattr(parallel_env, "joint_kernels", lambda state: plain_joint_kernels())
-        env = env_module(name).parallel_env(max_turns=25, illegal_actions=illegal_actions)
+        env = env_module(name).parallel_env(max_turns=25, illegal_action=illegal_action)
         num_actions = env.game.info.num_actions
         rng = np.random.default_rng(3)
         log, handed_out = [], []
@@ -68,7 +68,7 @@ def _play_parallel(name: str, illegal_actions: str, fused: bool, monkeypatch) ->
                     agent = env.agents[int(rng.integers(len(env.agents)))]
                     forbidden = np.flatnonzero(obs[agent]["action_mask"] == 0)
                     actions[agent] = int(rng.choice(forbidden))
-                    if illegal_actions == "raise":
+                    if illegal_action == "raise":
                         with pytest.raises(IllegalActionError) as e:
                             env.step(actions)
                         log.append(str(e.value))
@@ -92,11 +92,12 @@ def _play_parallel(name: str, illegal_actions: str, fused: bool, monkeypatch) ->
         return log
 
 
-@pytest.mark.parametrize("illegal_actions", ["void", "raise"])
+@pytest.mark.parametrize("illegal_action", ["void", "raise", "lose", "random"])
+@pytest.mark.filterwarnings("ignore::envs.core.illegal.IllegalActionWarning")
 @pytest.mark.parametrize("name", PARALLEL)
-def test_parallel_fused_path_gives_what_the_one_by_one_path_gives(name, illegal_actions, monkeypatch):
-    fused = _play_parallel(name, illegal_actions, True, monkeypatch)
-    plain = _play_parallel(name, illegal_actions, False, monkeypatch)
+def test_parallel_fused_path_gives_what_the_one_by_one_path_gives(name, illegal_action, monkeypatch):
+    fused = _play_parallel(name, illegal_action, True, monkeypatch)
+    plain = _play_parallel(name, illegal_action, False, monkeypatch)
     assert len(fused) == len(plain)
     for a, b in zip(fused, plain):
         assert _same(a, b)
@@ -106,7 +107,7 @@ def _play_aec(name: str, fused: bool, monkeypatch) -> list:
     with monkeypatch.context() as m:
         if not fused:
             m.setattr(aec_env, "turn_kernels", lambda state: plain_turn_kernels())
-        env = env_module(name).env(max_turns=40)
+        env = env_module(name).env(max_turns=40, illegal_action="raise")
         raw = env.unwrapped
         num_actions = raw.game.info.num_actions
         rng = np.random.default_rng(7)

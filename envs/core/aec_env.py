@@ -9,7 +9,11 @@ It turns any :class:`envs.core.game.Game` into a PettingZoo ``AECEnv``:
   games give both partners their team's result; the turn limit ends the game by truncation;
 * ``reset(seed=..., options={"position": "<notation>"})`` starts from any position;
 * render modes ``ansi`` (text), ``rgb_array`` (picture) and ``human`` (a pygame window);
-* an illegal action raises :class:`envs.core.errors.IllegalActionError` and leaves the game as it was;
+* an action the mask forbids follows ``illegal_action`` (:mod:`envs.core.illegal`): ``"lose"`` (the
+  default, PettingZoo classic's convention: the game ends, the offender's side gets -1, the others 0,
+  with a warning), ``"raise"`` (:class:`envs.core.errors.IllegalActionError`, the game as it was) or
+  ``"random"`` (a random legal action is played); a value that is no action at all (a float, a
+  string, out of range) always raises, the game as it was;
 * every ``observe`` hands out fresh arrays (its own tensor and mask), which the environment never
   writes again.
 
@@ -34,7 +38,8 @@ from pettingzoo.utils.wrappers import BaseWrapper
 from envs.core.env_common import BoardEnvCommon, start_state
 from envs.core.errors import GameOptionError
 from envs.core.fused import OVER_BIT, SEAT_BITS, TRUNCATED_BIT, TURN_SHIFT, turn_kernels
-from envs.core.game import Game, State
+from envs.core.game import Game
+from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, as_action, check_illegal_action_mode, loser_returns, warn_illegal
 
 
 class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
@@ -42,10 +47,11 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2, "is_parallelizable": False}
 
-    def __init__(self, game: Game, render_mode: str | None = None):
+    def __init__(self, game: Game, render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION):
         super().__init__()
         if game.info.acting_seats > 1:
             raise GameOptionError(f"{game.info.name}: all seats act at once, use the Parallel adapter")
+        self.illegal_action = check_illegal_action_mode(illegal_action)
         self._setup(game, render_mode)
         self._num_actions = game.info.num_actions
         self._obs_shape = game.info.observation_shape
@@ -58,11 +64,14 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         self._own_seat = -1
         self._next_seat = -1
         self._next_obs = self._next_mask = None
+        self._forfeit = False  # the game was ended by an illegal action (illegal_action="lose")
+        self._rng = np.random.default_rng()
 
     # PettingZoo API ---------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
         if seed is not None:
             self.np_random_seed = seed
+            self._rng = np.random.default_rng(seed)  # draws of illegal_action="random"
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
         state = self.state_ = start_state(self.game, options)
@@ -73,6 +82,7 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
+        self._forfeit = False
         kernels = self._kernels = turn_kernels(state)  # the same for every state of the game
         subject = self._subject = kernels.subject(state)
         self._next_seat = -1
@@ -87,7 +97,10 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
             self._next_seat = -1
             return {"observation": self._next_obs, "action_mask": self._next_mask}
         state = self.state_
-        mask = self._own.copy() if seat == self._own_seat else state.legal_mask(seat)
+        if self._forfeit:  # ended by an illegal action: the engine's game goes on, but nobody acts
+            mask = np.zeros(self._num_actions, dtype=np.bool_)
+        else:
+            mask = self._own.copy() if seat == self._own_seat else state.legal_mask(seat)
         # a bool array read as int8 (0/1): no conversion copy
         return {"observation": state.observation(seat), "action_mask": mask.view(np.int8)}
 
@@ -107,22 +120,37 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        legal = (
-            (type(action) is int or (isinstance(action, np.integer) and not isinstance(action, np.bool_)))
-            and 0 <= action < self._num_actions
-            and self._own[action]  # the mover's mask: an agent not yet done means the game goes on
-        )
-        if not legal:
-            self.state_.apply(action)  # the engine's check raises IllegalActionError, state untouched
+        # the mover's mask (an agent not yet done means the game goes on); malformed values raise
+        if type(action) is not int or not 0 <= action < self._num_actions:
+            action = as_action(action, self._num_actions)
+        replaced = False
+        if not self._own[action]:
+            if self.illegal_action == "lose":
+                return self._forfeit_game(agent)
+            if self.illegal_action == "raise":
+                self.state_.apply(action)  # the engine's check raises IllegalActionError, state untouched
+            action, replaced = int(self._rng.choice(np.flatnonzero(self._own))), True  # "random"
         self._next_seat = -1
         obs, mask = np.empty(self._obs_shape, dtype=np.float32), np.empty(self._num_actions, dtype=np.int8)
-        if legal:  # checked against this turn's mask
-            code = self._kernels.apply(self._subject, int(action), self._own, obs, mask)
-        else:  # an action the check above does not read but the engine took (an int subclass): played
-            code = self._kernels.refresh(self._subject, self._own, obs, mask)
+        code = self._kernels.apply(self._subject, action, self._own, obs, mask)  # checked against this turn's mask
         self._cumulative_rewards[agent] = 0.0
         if self._after(code, obs, mask):
             self._accumulate_rewards()  # the rewards are all 0 before the end: nothing to add
+        if replaced:
+            self.infos[agent]["illegal_action"] = True
+        if self.render_mode == "human":
+            self.render()
+
+    def _forfeit_game(self, agent) -> None:
+        """``illegal_action="lose"``: ``agent``'s side loses at once; the engine's state is untouched."""
+        seat = self._seat[agent]
+        warn_illegal(self.game.info, [seat])
+        self._forfeit = True
+        self._next_seat = -1
+        self._cumulative_rewards[agent] = 0.0
+        self._end_of_game(loser_returns(self.game.info, [seat]), truncated=False)
+        self.infos[agent]["illegal_action"] = True
+        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -131,7 +159,7 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         dictionaries and pick the next agent, whose observation ``obs`` and ``mask`` are; True when the
         game is over."""
         if code & OVER_BIT:
-            self._end_of_game(self.state_, bool(code & TRUNCATED_BIT))
+            self._end_of_game(self.state_.returns(), bool(code & TRUNCATED_BIT))
             over = True
         else:
             rewards = self.rewards
@@ -148,10 +176,10 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
             infos[agent] = {"turn": turn}
         return over
 
-    def _end_of_game(self, state: State, truncated: bool) -> None:
-        """The final rewards, every agent done, the next agent to take its dead step."""
+    def _end_of_game(self, returns: np.ndarray, truncated: bool) -> None:
+        """The final rewards (``returns`` per seat), every agent done, the next agent to take its dead
+        step."""
         self._own_seat = -1
-        returns = state.returns()
         done = self.truncations if truncated else self.terminations
         for agent in self.agents:
             self.rewards[agent] = float(returns[self._seat[agent]])

@@ -1,6 +1,6 @@
 """What the PettingZoo adapters (AEC and Parallel) share: the agents and spaces of a game, the start
 state of a reset, rendering in the three modes, closing the window, and the two extras every
-environment exposes (``game_state`` and ``state()``)."""
+environment exposes (``game_state`` and ``state()``, the global state in ``state_space``)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,9 @@ class BoardEnvCommon:
         obs_space = observation_space_for(game)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(game.info.num_actions) for a in self.possible_agents}
+        *cells, channels = game.info.observation_shape
+        state_shape = (*cells, game.info.num_seats * channels)
+        self.state_space = spaces.Box(low=0.0, high=1.0, shape=state_shape, dtype=np.float32)
         self.state_: State | None = None
         self._window = None
 
@@ -96,5 +99,9 @@ class BoardEnvCommon:
         return self.state_
 
     def state(self) -> np.ndarray:
-        """A global view of the game: seat 0's observation tensor."""
-        return self.state_.observation(0)
+        """The global state (PettingZoo's ``state()``, for centralised critics): every seat's observation
+        tensor joined along the last (channel) axis in seat order, float32, ``observation_shape`` with
+        ``num_seats`` times the channels, in ``state_space``. It depends on no agent's point of view,
+        unlike any one observation."""
+        state = self.state_
+        return np.concatenate([state.observation(seat) for seat in range(self.game.info.num_seats)], axis=-1)

@@ -10,16 +10,18 @@ markers with the spec's tables), its ``CONFORMANCE_OPTIONS`` and one call::
     make_game, raw_env, env = aec_env_functions(OlixGame, "Olix", __name__, max_turns=DEFAULT_MAX_TURNS)
 
 Each function takes the game's options (by keyword or position, in the order given, each with its
-default), then the adapter's ``render_mode`` (and ``illegal_actions``), as ``inspect.signature`` shows.
+default), then the adapter's ``render_mode`` and ``illegal_action`` (:mod:`envs.core.illegal`), as
+``inspect.signature`` shows.
 """
 
 import inspect
 
 from envs.core.aec_env import TurnBasedAECEnv, wrap_aec
+from envs.core.illegal import DEFAULT_ILLEGAL_ACTION
 from envs.core.parallel_env import SimultaneousParallelEnv, wrap_parallel_as_aec
 
 REWARDS = "Rewards: at the end only, +1 to the winner and -1 to the loser, 0 to both on a draw or truncation."
-_ADAPTER_PARAMETERS = ("render_mode", "illegal_actions")
+_ADAPTER_PARAMETERS = ("render_mode", "illegal_action")
 
 
 def doc_sections(reset: str = "reset", rewards: str | None = REWARDS) -> str:
@@ -94,7 +96,7 @@ def aec_env_functions(game_class: type, title: str, module: str, **options) -> t
     the docstrings) for the module named ``module`` (its ``__name__``); ``options`` are the game's
     options with their defaults, in order. ``raw_env`` is a :class:`TurnBasedAECEnv` with the module's
     name in its metadata, ``env`` it with the standard wrappers (:func:`wrap_aec`)."""
-    f = _EnvFunctions(game_class, title, module, options)
+    f = _EnvFunctions(game_class, title, module, options, _parameter("illegal_action", DEFAULT_ILLEGAL_ACTION, str))
     raw_env = f.raw_env(TurnBasedAECEnv, "AEC")
 
     def env(*args, **kwargs):
@@ -104,12 +106,14 @@ def aec_env_functions(game_class: type, title: str, module: str, **options) -> t
     return f.make_game, raw_env, f.named(env, "env", doc, f.signature)
 
 
-def parallel_env_functions(game_class: type, title: str, module: str, illegal_actions: str, **options) -> tuple:
+def parallel_env_functions(
+    game_class: type, title: str, module: str, illegal_action: str = DEFAULT_ILLEGAL_ACTION, **options
+) -> tuple:
     """``make_game``, ``raw_env``, ``parallel_env`` and ``env`` of the game ``game_class`` whose seats
     act at once (see :func:`aec_env_functions`): ``raw_env`` is a :class:`SimultaneousParallelEnv` whose
-    ``illegal_actions`` defaults to ``illegal_actions``, ``parallel_env`` returns it and ``env`` is its
+    ``illegal_action`` defaults to ``illegal_action``, ``parallel_env`` returns it and ``env`` is its
     AEC form (:func:`wrap_parallel_as_aec`)."""
-    f = _EnvFunctions(game_class, title, module, options, _parameter("illegal_actions", illegal_actions, str))
+    f = _EnvFunctions(game_class, title, module, options, _parameter("illegal_action", illegal_action, str))
     raw_env = f.raw_env(SimultaneousParallelEnv, "Parallel")
 
     def parallel_env(*args, **kwargs):

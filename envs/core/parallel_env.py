@@ -17,18 +17,21 @@
 * render modes ``ansi``, ``rgb_array`` and ``human``; the picture of the game has a status line
   under it saying whose orders are in (never what they are; see the AEC form below);
 * a missing, out-of-range or non-integer action raises :class:`envs.core.errors.IllegalActionError`
-  and leaves the game as it was. An in-range action that the mask forbids does the same with
-  ``illegal_actions="raise"`` (the default); with ``illegal_actions="void"`` it is played as the
-  rules say an impossible action is played (the game's ``apply_joint`` must then treat it as doing
-  nothing: Barc duel's source says so of an impossible order) and the agent's info has
-  ``"void_action": True``. PettingZoo's ``parallel_seed_test`` samples actions without the mask, so a
-  game that must pass it uses "void".
+  and leaves the game as it was. An in-range action that the mask forbids follows ``illegal_action``
+  (:mod:`envs.core.illegal`): ``"lose"`` (the default of this adapter; PettingZoo classic's convention:
+  the game ends, every offender's side gets -1, the others 0, the offenders' infos say
+  ``"illegal_action": True``, with a warning), ``"raise"`` (IllegalActionError, the game as it was),
+  ``"random"`` (a random legal action is played instead, ``"illegal_action": True``) or ``"void"``: it
+  is played as the rules say an impossible action is played (the game's ``apply_joint`` must then treat
+  it as doing nothing: Barc duel's source says so of an impossible order, and Barc's environments
+  default to it) and the agent's info has ``"void_action": True``. PettingZoo's
+  ``parallel_seed_test`` samples actions without the mask: every mode but "raise" passes it.
 
 :func:`wrap_parallel_as_aec` gives the AEC form for libraries that need one: PettingZoo's
 ``parallel_to_aec`` conversion, in which the agents give their actions one after the other and the
 turn is resolved when the last one is in. This adapter's version also checks each action when it is
 given (so an illegal action raises at once, naming the agent) and lets the picture say which agents
-have already given theirs. With ``illegal_actions="raise"`` each action is checked when it is given,
+have already given theirs. With ``illegal_action="raise"`` each action is checked when it is given,
 so an illegal one raises at once.
 
 Speed: a well-formed ``step`` is one call of the game's joint kernels
@@ -54,6 +57,14 @@ from envs.core.env_common import BoardEnvCommon, start_state
 from envs.core.errors import GameOptionError, IllegalActionError
 from envs.core.fused import OVER_BIT, TRUNCATED_BIT, TURN_SHIFT, joint_kernels
 from envs.core.game import Game
+from envs.core.illegal import (
+    DEFAULT_ILLEGAL_ACTION,
+    ILLEGAL_ACTION_MODES,
+    as_action,
+    check_illegal_action_mode,
+    loser_returns,
+    warn_illegal,
+)
 from envs.core.rendering import BACKGROUND, TEXT, font
 
 STATUS_STRIP_PX = 30
@@ -64,13 +75,13 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2, "is_parallelizable": True}
 
-    def __init__(self, game: Game, render_mode: str | None = None, illegal_actions: str = "raise"):
-        if illegal_actions not in ("raise", "void"):
-            raise GameOptionError(f"illegal_actions must be 'raise' or 'void', got {illegal_actions!r}")
+    def __init__(self, game: Game, render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION):
+        check_illegal_action_mode(illegal_action, ILLEGAL_ACTION_MODES)
         if not game.info.simultaneous:
             raise GameOptionError(f"{game.info.name} is turn-based: use the AEC adapter (TurnBasedAECEnv)")
         self._setup(game, render_mode)
-        self.illegal_actions = illegal_actions
+        self.illegal_action = illegal_action
+        self._rng = np.random.default_rng()  # draws of illegal_action="random"
         self.ordered: set = set()  # agents whose action for this turn is in (AEC form only)
         # The game's joint kernels (envs.core.fused), set by reset(); every seat's legal mask of this
         # turn, computed once per turn (the adapter's own copy, never handed out); the joint action
@@ -93,6 +104,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         if seed is not None:
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
+            self._rng = np.random.default_rng(seed)
         state = self.state_ = start_state(self.game, options)
         self.ordered = set()
         kernels = self._kernels = joint_kernels(state)  # the same for every state of the game
@@ -128,8 +140,8 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         state = self.state_
         obs = np.empty(self._obs_block, np.float32)  # as _new_buffers, inlined
         masks = np.empty(self._mask_block, np.int8)
-        code = self._kernels.step(self._subject, joint, self.illegal_actions == "void", self._own, obs, masks)
-        if code < 0:  # raise mode, a forbidden action: nothing was played; the engine's check says why
+        code = self._kernels.step(self._subject, joint, self.illegal_action == "void", self._own, obs, masks)
+        if code < 0:  # a forbidden action, not "void": nothing was played; the careful path handles it
             return self._step_general(actions)
         if self.ordered:
             self.ordered = set()
@@ -173,19 +185,19 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         if missing:
             raise IllegalActionError(f"no action given for {missing}: every live agent acts each turn")
         # seats that do not act this turn (none in most games) get a placeholder the engine ignores
-        joint = [actions[a] if a in acting else 0 for a in self.possible_agents]
-        void = set()
         num_actions = self.game.info.num_actions
-        if self.illegal_actions == "void":
-            for a in acting:
-                _check_action_type(actions[a], num_actions)
-                if not self._mask(self._seat[a])[actions[a]]:
-                    void.add(a)
-            self.state_.apply_joint([int(x) for x in joint], check=False)
-        elif all(_is_action(actions[a], num_actions) and self._mask(self._seat[a])[actions[a]] for a in acting):
-            self.state_.apply_joint([int(x) for x in joint], check=False)  # checked against this turn's masks
-        else:
+        joint = [as_action(actions[a], num_actions) if a in acting else 0 for a in self.possible_agents]
+        forbidden = [a for a in acting if not self._mask(self._seat[a])[joint[self._seat[a]]]]
+        mode = self.illegal_action
+        if forbidden and mode == "raise":
             self.state_.apply_joint(joint)  # the engine's check raises IllegalActionError, state untouched
+        if forbidden and mode == "lose":
+            return self._forfeit(forbidden)
+        if forbidden and mode == "random":
+            for a in forbidden:
+                joint[self._seat[a]] = int(self._rng.choice(np.flatnonzero(self._mask(self._seat[a]))))
+        self.state_.apply_joint(joint, check=False)  # checked against this turn's masks (or void)
+        flag = "void_action" if mode == "void" else "illegal_action"
         self.ordered = set()
         state = self.state_
         live = self.agents
@@ -194,12 +206,36 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         seat = self._seat
         observations = {a: {"observation": obs[seat[a]], "action_mask": masks[seat[a]]} for a in live}
         turn = code >> TURN_SHIFT
-        infos = {a: {"turn": turn, "void_action": a in void} for a in live}
+        infos = {a: {"turn": turn, "void_action": False} for a in live}
+        for a in forbidden:
+            infos[a][flag] = True
         terminations = dict.fromkeys(live, False)
         truncations = dict.fromkeys(live, False)
         rewards = dict.fromkeys(live, 0.0)
         if code & OVER_BIT:
             self._finish(state, live, rewards, truncations if code & TRUNCATED_BIT else terminations)
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def _forfeit(self, offenders: list):
+        """``illegal_action="lose"``: the offenders' sides lose at once; the engine's state is untouched
+        and nobody acts any more (every mask handed out is empty)."""
+        info = self.game.info
+        seats = [self._seat[a] for a in offenders]
+        warn_illegal(info, seats)
+        returns = loser_returns(info, seats)
+        live = self.agents
+        obs, masks = self._new_buffers()
+        turn = self._kernels.refresh(self._subject, self._own, obs, masks) >> TURN_SHIFT
+        masks[:] = 0
+        self.ordered = set()
+        observations = {a: {"observation": obs[self._seat[a]], "action_mask": masks[self._seat[a]]} for a in live}
+        rewards = {a: float(returns[self._seat[a]]) for a in live}
+        infos = {a: {"turn": turn, "void_action": False, "illegal_action": a in offenders} for a in live}
+        terminations = dict.fromkeys(live, True)
+        truncations = dict.fromkeys(live, False)
+        self.agents = []
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
@@ -216,10 +252,10 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         seat = self._seat[agent]
         if seat not in self.state_.current_seats():
             return
-        if self.illegal_actions == "void":
-            _check_action_type(action, self.game.info.num_actions)
-        else:
+        if self.illegal_action == "raise":
             self.state_._check_legal(seat, action)
+        else:  # the mode decides what a forbidden action does once all are in; garbage raises now
+            as_action(action, self.game.info.num_actions)
 
     def order_given(self, agent) -> None:
         """Note that ``agent`` has given its action for this turn (shown by ``render``, not its value)."""
@@ -250,14 +286,6 @@ def _is_action(action, num_actions: int) -> bool:
     )
 
 
-def _check_action_type(action, num_actions: int) -> None:
-    """Raise IllegalActionError unless ``action`` is an integer in ``0..num_actions-1``."""
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise IllegalActionError(f"an action is an integer in 0..{num_actions - 1}, got {action!r}")
-    if not 0 <= action < num_actions:
-        raise IllegalActionError(f"action {action} is out of range 0..{num_actions - 1}")
-
-
 def _with_strip(frame: np.ndarray, text: str) -> np.ndarray:
     """``frame`` with a strip under it holding ``text`` (same size for every text)."""
     h, w = frame.shape[:2]
@@ -271,7 +299,7 @@ class SimultaneousAECEnv(parallel_to_aec_wrapper):
     """PettingZoo's ``parallel_to_aec`` form of a :class:`SimultaneousParallelEnv`: the agents give
     their actions one after the other, and the turn is resolved once the last one is in. Observations
     change only then, so no agent sees another's pending action. Each action is checked when given
-    (see ``illegal_actions``): one that raises is not recorded."""
+    (see ``illegal_action``): one that raises is not recorded."""
 
     def step(self, action):
         agent = self.agent_selection

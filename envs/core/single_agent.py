@@ -25,11 +25,16 @@ How the learner's episode is built (the rules of self-play every trainer here re
 * **Seats acting at once** (Barc duel): the other seats' actions are drawn from the same state the
   learner saw, before anything is applied, then the whole decision is played with ``apply_actions``.
 * **Masks.** :meth:`action_masks` (used by sb3-contrib's MaskablePPO, also through vectorized
-  environments) and ``info["action_mask"]`` give the learner's legal actions. Illegal actions are
-  not hidden: by default (``illegal_actions="raise"``) ``step`` raises
-  :class:`~envs.core.errors.IllegalActionError` and the game is unchanged. For algorithms that do not
-  see the masks (plain PPO, DQN...), ``illegal_actions="random"`` plays a uniformly random legal
-  action instead and sets ``info["illegal_action"] = True`` on that step.
+  environments) and ``info["action_mask"]`` give the learner's legal actions. An action the mask
+  forbids follows ``illegal_action`` (:mod:`envs.core.illegal`): ``"lose"`` (the default, PettingZoo
+  classic's convention, so that Gymnasium's and SB3's ``check_env`` and RLlib's pre-check, which step
+  with unmasked random actions, pass): the episode ends at once, terminated, with reward -1 and
+  ``info["illegal_action"] = True`` and a warning, the game as it was; ``"raise"``: ``step`` raises
+  :class:`~envs.core.errors.IllegalActionError` and the game is unchanged; ``"random"`` (for
+  algorithms that do not see the masks: plain PPO, DQN...): a uniformly random legal action is played
+  instead, with ``info["illegal_action"] = True``. Actions may be ints, numpy integers or 0-d integer
+  arrays (what ``MaskablePPO.predict`` returns); anything else (a float, a bool, a string, out of
+  range) always raises IllegalActionError.
 
 ``reset(options={"position": <notation>})`` starts from a position (``Game.from_text``) and
 ``options={"learner_seat": k}`` fixes the seat for that episode.
@@ -45,6 +50,7 @@ from gymnasium import spaces
 
 from envs.core.errors import GameOptionError
 from envs.core.game import Game, State
+from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, as_action, check_illegal_action_mode, warn_illegal
 from envs.core.play import play_game
 
 Policy = Callable[[State, int], int]
@@ -77,9 +83,9 @@ class SingleAgentEnv(gymnasium.Env):
             policy); the self-play trainer passes a snapshot of the learner.
         learner_seat: fixed seat of the learner, or None for a random seat each episode.
         render_mode: ``"ansi"`` or ``"rgb_array"``.
-        illegal_actions: ``"raise"`` (an illegal learner action raises IllegalActionError, the game
-            unchanged) or ``"random"`` (it is replaced by a uniformly random legal action, and
-            ``info["illegal_action"]`` is True), for algorithms that do not use action masks.
+        illegal_action: what an action the mask forbids does: ``"lose"`` (default: the episode ends,
+            reward -1), ``"raise"`` (IllegalActionError, the game unchanged) or ``"random"`` (a random
+            legal action is played); see :mod:`envs.core.illegal`.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -92,7 +98,7 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: int | None = None,
         render_mode: str | None = None,
         partner=None,
-        illegal_actions: str = "raise",
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
     ):
         from envs.registry import make_game
 
@@ -100,13 +106,11 @@ class SingleAgentEnv(gymnasium.Env):
         self.game_options = dict(game_options or {})
         self.game = game if isinstance(game, Game) else make_game(game, **self.game_options)
         info = self.game.info
-        if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
-            raise GameOptionError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat!r}")
+        if learner_seat is not None:
+            learner_seat = _check_learner_seat(learner_seat, info.num_seats)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise GameOptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        if illegal_actions not in ("raise", "random"):
-            raise GameOptionError(f"illegal_actions must be 'raise' or 'random', got {illegal_actions!r}")
-        self.illegal_actions = illegal_actions
+        self.illegal_action = check_illegal_action_mode(illegal_action)
         self.render_mode = render_mode
         self.fixed_seat = learner_seat
         self.opponent = resolve_policy(opponent, self.game)
@@ -117,6 +121,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.learner_seat = 0
         self._episode_opponent = None
         self._episode_partner = None
+        self._forfeit = False  # the episode was ended by an illegal learner action ("lose")
 
     # ----- policies ----------------------------------------------------------------------------
     def set_opponent(self, opponent) -> None:
@@ -146,34 +151,38 @@ class SingleAgentEnv(gymnasium.Env):
         super().reset(seed=seed)
         options = options or {}
         seat = options.get("learner_seat", self.fixed_seat)
-        self.learner_seat = int(self.np_random.integers(self.game.info.num_seats)) if seat is None else int(seat)
+        num_seats = self.game.info.num_seats
+        self.state = None  # until this reset is through: a failed reset leaves no game to step
+        seat = int(self.np_random.integers(num_seats)) if seat is None else _check_learner_seat(seat, num_seats)
+        self.learner_seat = seat
         self._episode_opponent = self._draw(self.opponent)
         self._episode_partner = self._draw(self.partner)
-        if "position" in options:
-            self.state = self.game.from_text(options["position"])
-        else:
-            self.state = self.game.new_initial_state()
-        self._play_others()
-        if self.state.is_terminal():
-            raise ValueError(f"the game ended before seat {self.learner_seat} had a move to make")
+        state = self.game.from_text(options["position"]) if "position" in options else self.game.new_initial_state()
+        play_game(state, self._policy_for, until_seat=seat)
+        if state.is_terminal():
+            raise ValueError(f"the game ended before seat {seat} had a move to make")
+        self.state = state
+        self._forfeit = False
         return self._obs(), self._info()
 
     def step(self, action):
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         state = self.state
-        if state.is_terminal():
+        if self._forfeit or state.is_terminal():
             raise RuntimeError("the episode is over: call reset()")
-        replaced = False
-        if self.illegal_actions == "random":
-            mask = state.legal_mask(self.learner_seat)
-            a = action.item() if isinstance(action, np.ndarray) and action.size == 1 else action
-            ok = isinstance(a, (int, np.integer)) and not isinstance(a, bool) and 0 <= a < mask.shape[0] and mask[a]
-            if not ok:
-                action, replaced = int(self.np_random.choice(np.flatnonzero(mask))), True
         learner = self.learner_seat
+        mask = state.legal_mask(learner)
+        action = as_action(action, mask.shape[0])  # malformed values raise, whatever the mode
+        replaced = False
+        if not mask[action]:
+            if self.illegal_action == "lose":
+                return self._forfeit_episode()
+            if self.illegal_action == "raise":
+                state.apply_actions({learner: action})  # the engine's check raises, the game unchanged
+            action, replaced = int(self.np_random.choice(np.flatnonzero(mask))), True
         if self.game.info.acting_seats == 1:  # turn-based: the learner is the seat to act
-            state.apply_actions({learner: action})
+            state.apply_actions({learner: action}, False)  # checked against its mask above
         else:  # every other seat acting now chooses from the state the learner saw; all play at once
             policy_for = self._policy_for
             state.apply_actions({s: action if s == learner else policy_for(s)(state, s) for s in state.current_seats()})
@@ -193,9 +202,20 @@ class SingleAgentEnv(gymnasium.Env):
         """Play the other seats until the learner must act or the game is over."""
         play_game(self.state, self._policy_for, until_seat=self.learner_seat)
 
+    def _forfeit_episode(self):
+        """``illegal_action="lose"``: the learner's side loses at once; the game itself is untouched."""
+        warn_illegal(self.game.info, [self.learner_seat])
+        self._forfeit = True
+        info = self._info()
+        info["illegal_action"] = True
+        return self._obs(), -1.0, True, False, info
+
+    def _over(self) -> bool:
+        return self.state is None or self._forfeit or self.state.is_terminal()
+
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions (all False once the game is over)."""
-        if self.state is None or self.state.is_terminal():
+        """The learner's legal actions (all False once the episode is over)."""
+        if self._over():
             return np.zeros(self.game.info.num_actions, dtype=bool)
         return self.state.legal_mask(self.learner_seat)
 
@@ -211,3 +231,10 @@ class SingleAgentEnv(gymnasium.Env):
         if self.render_mode == "ansi":
             return self.state.render_text()
         return self.state.render_rgb()
+
+
+def _check_learner_seat(seat, num_seats: int) -> int:
+    """``seat`` as an int; GameOptionError unless it is one of the game's seats."""
+    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_seats:
+        raise GameOptionError(f"learner_seat must be a seat in 0..{num_seats - 1}, got {seat!r}")
+    return int(seat)

@@ -23,6 +23,7 @@ import numpy as np
 
 from envs.core.errors import IllegalActionError
 from envs.core.game import Game
+from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
 from envs.vector.kernels import batch_kernels
 from envs.vector.sampling import first_illegal, sample_actions, sample_actions_threaded, seed_rng
 
@@ -41,6 +42,34 @@ def check_actions(masks: np.ndarray, actions: np.ndarray, who: str = "game", sea
             f"{where}: action {a} is {why} (legal: {np.flatnonzero(masks[i]).tolist()[:20]}"
             f"{' ...' if masks[i].sum() > 20 else ''}); nothing was played"
         )
+
+
+def batch_actions(actions, shape: tuple, num_actions: int, who: str = "game") -> np.ndarray:
+    """``actions`` as an int64 array of ``shape``: IllegalActionError for values that are not actions
+    at all (an array of floats, bools or strings, an action out of ``0..num_actions-1``), as the
+    single-game API refuses them; ValueError for a wrong number of actions."""
+    arr = np.asarray(actions)
+    if arr.dtype.kind not in "iu":
+        raise IllegalActionError(f"{who}: actions are integers in 0..{num_actions - 1}, got an array of {arr.dtype}")
+    if arr.size != int(np.prod(shape)):
+        raise ValueError(f"expected actions of shape {shape}, got {arr.shape}")
+    arr = arr.astype(np.int64, copy=False).reshape(shape)
+    out = (arr < 0) | (arr >= num_actions)
+    if out.any():
+        i = int(np.flatnonzero(out.reshape(-1))[0])
+        raise IllegalActionError(f"{who} {i}: action {int(arr.reshape(-1)[i])} is out of range 0..{num_actions - 1}")
+    return arr
+
+
+def forbidden_rows(masks: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """Bool per row of the 2-D ``masks``: the in-range action of that row is not legal."""
+    return ~masks[np.arange(masks.shape[0]), actions]
+
+
+def _where(rows: np.ndarray) -> str:
+    """Which games of a batch a warning speaks of: the first of ``rows``, and how many more."""
+    more = f" and {len(rows) - 1} more" if len(rows) > 1 else ""
+    return f" (batched: game {int(rows[0])}{more})"
 
 
 def resolve_game(game, game_options: dict | None = None) -> Game:
@@ -77,6 +106,12 @@ class BatchedGames:
 
     With ``threads=True`` the games of a step are spread over every core (numba's ``prange``; the number
     of threads is numba's, ``NUMBA_NUM_THREADS``); the results are the same as without.
+
+    ``illegal_action`` (:mod:`envs.core.illegal`): an action the mask forbids makes its game end at
+    once, the offender's side losing (``"lose"``, the default: ``rewards`` -1 for that side, 0 for the
+    others, ``terminated``; the game restarts), raises IllegalActionError with nothing played
+    (``"raise"``), or is replaced by a random legal action (``"random"``). ``forfeited`` flags the games
+    ended so at the last step. Arrays of floats, bools or strings and out-of-range actions always raise.
     """
 
     def __init__(
@@ -87,8 +122,10 @@ class BatchedGames:
         observe: bool = True,
         seed: int | None = None,
         threads: bool = False,
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
     ):
         self.game = resolve_game(game, game_options)
+        self.illegal_action = check_illegal_action_mode(illegal_action)
         info = self.game.info
         self.acting = info.acting_seats  # actions per game and step: 1, or one per seat
         self.num_games = n = int(num_games)
@@ -114,6 +151,7 @@ class BatchedGames:
         self.rewards = np.zeros((n, self.num_seats), dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.truncated = np.zeros(n, dtype=np.bool_)
+        self.forfeited = np.zeros(n, dtype=np.bool_)
         self._actions = np.zeros(per_game, dtype=np.int64)
         self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
         self.reset(seed)
@@ -131,10 +169,19 @@ class BatchedGames:
         """Play ``actions`` (``(N,)`` for the seats to move, ``(N, seats)`` where all act at once; each
         legal in ``masks``, else IllegalActionError and nothing is played), restart the ended games,
         refresh every array."""
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != self._actions.shape:
-            raise ValueError(f"expected actions of shape {self._actions.shape}, got {actions.shape}")
-        check_actions(self.masks.reshape(-1, self.masks.shape[-1]), actions.reshape(-1), "game", self.acting)
+        masks = self.masks.reshape(-1, self.masks.shape[-1])
+        actions = batch_actions(actions, self._actions.shape, masks.shape[1])
+        self.forfeited[:] = False
+        bad = forbidden_rows(masks, actions.reshape(-1))
+        if bad.any():
+            if self.illegal_action == "raise":
+                check_actions(masks, actions.reshape(-1), "game", self.acting)
+            actions = actions.copy()
+            flat = actions.reshape(-1)
+            flat[bad] = self.random_actions().reshape(-1)[bad]  # "random"; "lose": a stand-in, undone below
+            if self.illegal_action == "lose":
+                self._forfeit_after_step(actions, bad.reshape(self.num_games, self.acting))
+                return
         self._step(
             self.states,
             actions,
@@ -147,6 +194,36 @@ class BatchedGames:
             self.to_move,
             self.observe,
         )
+
+    def _forfeit_after_step(self, actions: np.ndarray, offenders: np.ndarray) -> None:
+        """``illegal_action="lose"``: play the step (the offenders' actions replaced by legal stand-ins),
+        then end the games of ``offenders`` (bool ``(N, acting)``) with their sides losing, and restart
+        them."""
+        rows = np.flatnonzero(offenders.any(axis=1))
+        seats_of = {  # the offending seats of each such game, read before the step moves on
+            int(i): [int(self.to_move[i])] if self.acting == 1 else np.flatnonzero(offenders[i]).tolist() for i in rows
+        }
+        self._step(
+            self.states,
+            actions,
+            self.template,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.masks,
+            self.obs,
+            self.to_move,
+            self.observe,
+        )
+        info = self.game.info
+        for i, seats in seats_of.items():
+            self.rewards[i] = loser_returns(info, seats)
+        warn_illegal(info, seats_of[int(rows[0])], _where(rows))
+        self.terminated[rows] = True
+        self.truncated[rows] = False
+        self.forfeited[rows] = True
+        self.states[rows] = self.template
+        self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
 
     def random_actions(self) -> np.ndarray:
         """Uniformly random legal actions for the current masks (compiled; seeded by :meth:`reset`)."""
@@ -180,6 +257,10 @@ class LearnerBatch:
             played by the same policy, as in SingleAgentEnv's default.
         learner_seat: fixed seat of the learner, or None for a random seat each episode.
         seed: seeds the learner seats and the random opponents.
+        illegal_action: what a learner action the mask forbids does (:mod:`envs.core.illegal`):
+            ``"lose"`` (default: that game ends, reward -1, ``terminated``, flagged in ``forfeited``,
+            and restarts), ``"raise"`` (IllegalActionError, nothing played) or ``"random"`` (a random
+            legal action instead). An opponent callback's illegal action always raises.
 
     After :meth:`reset` and :meth:`step`: ``obs`` ``(N, *shape)`` and ``masks`` ``(N, A)`` of each
     learner, ``learner`` (its seat per game); after :meth:`step` also ``rewards`` ``(N,)``,
@@ -194,8 +275,10 @@ class LearnerBatch:
         opponent="random",
         learner_seat: int | None = None,
         seed: int | None = None,
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
     ):
         self.game = resolve_game(game, game_options)
+        self.illegal_action = check_illegal_action_mode(illegal_action)
         info = self.game.info
         if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
             raise ValueError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat}")
@@ -220,6 +303,7 @@ class LearnerBatch:
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.truncated = np.zeros(n, dtype=np.bool_)
         self.restarted = np.zeros(n, dtype=np.bool_)
+        self.forfeited = np.zeros(n, dtype=np.bool_)
         self._ret = np.zeros(info.num_seats, dtype=np.float32)
         self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
         self._rows = np.zeros(n * info.num_seats, dtype=np.int64)
@@ -228,6 +312,17 @@ class LearnerBatch:
         self._seed = seed
         self._interrupted = False
         self.rng = seed_rng(seed, n)
+
+    def __getstate__(self) -> dict:
+        """Pickling and deep copies: the rules module and its compiled loops are rebuilt on loading."""
+        state = self.__dict__.copy()
+        del state["_rules"], state["k"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._rules, observe = kernels_of(self.game)
+        self.k = batch_kernels(self._rules, observe, self.acting)
 
     def seed(self, seed: int | None) -> None:
         """Seed the next :meth:`reset` (learner seats and random opponents)."""
@@ -256,8 +351,15 @@ class LearnerBatch:
         :meth:`reset` (some games may have moved on)."""
         if self._interrupted:
             raise RuntimeError("an opponent callback gave an illegal action during the last step: call reset()")
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_games)
-        check_actions(self.masks, actions)
+        actions = batch_actions(actions, (self.num_games,), self.num_actions)
+        bad = forbidden_rows(self.masks, actions)
+        self.forfeited[:] = False
+        if bad.any():
+            if self.illegal_action == "raise":
+                check_actions(self.masks, actions)
+            # "random": a random legal action instead; "lose": a legal stand-in, its game undone below
+            actions = np.where(bad, self._random_learner_actions(), actions)
+        before = self.obs[bad].copy() if self.illegal_action == "lose" and bad.any() else None
         use_random = self.opponent == "random"
         self._interrupted = True  # until the step is through
         if self.acting > 1 and not use_random:  # the other seats choose from the same states first
@@ -266,7 +368,31 @@ class LearnerBatch:
         self._play_others()
         self._interrupted = False
         self._settle()
+        if before is not None:
+            self._forfeit(bad, before)
         self.k.observe_learner(self.states, self.learner, self.masks, self.obs)
+
+    def _random_learner_actions(self) -> np.ndarray:
+        """A uniformly random legal action per game for the learners' masks (compiled draws)."""
+        out = np.zeros(self.num_games, dtype=np.int64)
+        sample_actions(self.masks, self.rng, out)
+        return out
+
+    def _forfeit(self, bad: np.ndarray, last_obs: np.ndarray) -> None:
+        """``illegal_action="lose"``: the games of ``bad`` end as lost by the learner (reward -1,
+        terminated, their last observation ``last_obs``), whatever their stand-in move did, and
+        restart until each learner acts."""
+        rows = np.flatnonzero(bad)
+        warn_illegal(self.game.info, [int(self.learner[rows[0]])], _where(rows))
+        self.rewards[rows] = -1.0
+        self.terminated[rows] = True
+        self.truncated[rows] = False
+        self.restarted[rows] = True
+        self.forfeited[rows] = True
+        self.final_obs[rows] = last_obs
+        self.k.restart(self.states, bad, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats)
+        self._play_others()
+        self._restart_ended(rows)
 
     def _settle(self) -> None:
         """Rewards, flags and final observations of ended games; restart them until each learner acts."""
@@ -311,7 +437,7 @@ class LearnerBatch:
             masks = np.zeros((m, self.num_actions), dtype=np.bool_)
             obs = np.zeros((m,) + self.obs_shape, dtype=np.float32)
             self.k.observe_pairs(self.states, rows, seats, masks, obs)
-            acts = np.asarray(self.opponent(obs, masks), dtype=np.int64).reshape(m)
+            acts = batch_actions(self.opponent(obs, masks), (m,), self.num_actions, "opponent callback, row")
             check_actions(masks, acts, "opponent callback, row")
             self.k.apply_pairs(self.states, rows, acts)
 
@@ -325,7 +451,7 @@ class LearnerBatch:
         masks = np.zeros((len(rows), self.num_actions), dtype=np.bool_)
         obs = np.zeros((len(rows),) + self.obs_shape, dtype=np.float32)
         self.k.observe_pairs(self.states, rows, seats, masks, obs)
-        acts = np.asarray(self.opponent(obs, masks), dtype=np.int64).reshape(len(rows))
+        acts = batch_actions(self.opponent(obs, masks), (len(rows),), self.num_actions, "opponent callback, row")
         check_actions(masks, acts, "opponent callback, row")
         self._opp_actions[:] = 0
         self._opp_actions[rows, seats] = acts

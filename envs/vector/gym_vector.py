@@ -33,7 +33,7 @@ class BatchedVectorEnv(VectorEnv):
 
     def __init__(self, game="dorix", num_envs: int = 64, **options):
         """``options``: the keywords of :class:`LearnerBatch` (``game_options``, ``opponent``,
-        ``learner_seat``, ``seed``)."""
+        ``learner_seat``, ``seed``, ``illegal_action``)."""
         self.batch = LearnerBatch(game, num_envs, **options)
         b = self.batch
         self.num_envs = b.num_games
@@ -60,6 +60,9 @@ class BatchedVectorEnv(VectorEnv):
         if after_step and b.restarted.any():
             infos["final_obs"] = b.final_obs.copy()
             infos["_final_obs"] = b.restarted.copy()
+        if after_step and b.forfeited.any():  # games lost by an illegal action (illegal_action="lose")
+            infos["illegal_action"] = b.forfeited.copy()
+            infos["_illegal_action"] = b.forfeited.copy()
         return infos
 
     def action_masks(self) -> np.ndarray:

@@ -26,7 +26,7 @@ class BatchedVecEnv(VecEnv):
 
     def __init__(self, game="dorix", num_envs: int = 64, **options):
         """``options``: the keywords of :class:`LearnerBatch` (``game_options``, ``opponent``,
-        ``learner_seat``, ``seed``)."""
+        ``learner_seat``, ``seed``, ``illegal_action``)."""
         self.batch = LearnerBatch(game, num_envs, **options)
         b = self.batch
         self.render_mode = None
@@ -54,6 +54,8 @@ class BatchedVecEnv(VecEnv):
         for i in np.flatnonzero(dones):
             infos[i]["terminal_observation"] = b.final_obs[i].copy()
             infos[i]["TimeLimit.truncated"] = bool(b.truncated[i])
+        for i in np.flatnonzero(b.forfeited):  # lost by an illegal action (illegal_action="lose")
+            infos[i]["illegal_action"] = True
         return b.obs.copy(), b.rewards.copy(), dones, infos
 
     def action_masks(self) -> np.ndarray:

@@ -165,14 +165,14 @@ def test_an_impossible_order_is_void_or_raises_as_asked():
         e.step({"player_0": 5000, "player_1": ok})
     with pytest.raises(IllegalActionError, match="no action given"):
         e.step({"player_0": R.STAY})
-    strict = barc_v0.parallel_env(illegal_actions="raise")
+    strict = barc_v0.parallel_env(illegal_action="raise")
     strict.reset(seed=0)
     text = strict.unwrapped.game_state.to_text()
     with pytest.raises(IllegalActionError, match="illegal for player_0"):
         strict.step({"player_0": impossible, "player_1": R.STAY})
     assert strict.unwrapped.game_state.to_text() == text
     with pytest.raises(GameOptionError):
-        barc_v0.parallel_env(illegal_actions="ignore")
+        barc_v0.parallel_env(illegal_action="ignore")
 
 
 def test_aec_form_hides_the_first_order_until_both_are_in():
@@ -189,7 +189,7 @@ def test_aec_form_hides_the_first_order_until_both_are_in():
     e.step(state.text_to_action("f5-e4", seat=1))
     assert state.turn == 1 and state.stack("b3") == (0,) and state.stack("e4") == (1,)
     assert "waiting for: player_0, player_1" in e.render()
-    strict = barc_v0.env(illegal_actions="raise")
+    strict = barc_v0.env(illegal_action="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalActionError, match="player_0"):
         strict.step(int(R.encode(0, 0, 0, 1)))

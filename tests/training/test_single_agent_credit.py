@@ -96,7 +96,7 @@ def test_truncation_by_the_turn_limit_is_reported_as_truncated_with_zero_reward(
 
 
 def test_illegal_actions_raise():
-    env = SingleAgentEnv("dorix", {"num_players": 2}, learner_seat=0)
+    env = SingleAgentEnv("dorix", {"num_players": 2}, learner_seat=0, illegal_action="raise")
     env.reset(seed=0, options={"position": TWO_P})
     with pytest.raises(IllegalActionError):
         env.step(5)  # placing on b2, topped by seat 1
@@ -105,7 +105,7 @@ def test_illegal_actions_raise():
 
 def test_illegal_actions_random_plays_a_legal_action_instead():
     # for algorithms without masks: b2 (topped by seat 1) is replaced by a random legal placement
-    env = SingleAgentEnv("dorix", {"num_players": 2}, learner_seat=0, illegal_actions="random",
+    env = SingleAgentEnv("dorix", {"num_players": 2}, learner_seat=0, illegal_action="random",
                          opponent=scripted("a4", "b4"))
     env.reset(seed=0, options={"position": TWO_P})
     _, reward, terminated, truncated, info = env.step(5)
@@ -114,12 +114,14 @@ def test_illegal_actions_random_plays_a_legal_action_instead():
     assert env.state.stack("b2") == [1]  # not on b2
     _, _, _, _, info = env.step(env.state.text_to_action("d1"))  # a legal action is played as given
     assert "illegal_action" not in info and env.state.stack("d1") == [0]
-    env = SingleAgentEnv("dorix", {"num_players": 2}, learner_seat=0, illegal_actions="random")
-    for bad in (-1, 276, 2.5, "b2"):
+    env = SingleAgentEnv("dorix", {"num_players": 2}, learner_seat=0, illegal_action="random")
+    for bad in (-1, 276, 2.5, "b2", True):  # values that are no action at all raise, whatever the mode
         env.reset(seed=1, options={"position": TWO_P})
-        assert env.step(bad)[4]["illegal_action"] is True
-    with pytest.raises(ValueError, match="illegal_actions must be 'raise' or 'random'"):
-        SingleAgentEnv("dorix", illegal_actions="ignore")
+        with pytest.raises(IllegalActionError, match="out of range|an action is an integer"):
+            env.step(bad)
+        assert env.state.to_text() == TWO_P
+    with pytest.raises(ValueError, match="illegal_action must be one of"):
+        SingleAgentEnv("dorix", illegal_action="ignore")
 
 
 # ----- the simultaneous game: a tiny duel (tests/training/training_duel_game.py) ---------------------
