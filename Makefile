@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	# torch first, pinned to the CPU wheel: an unpinned torch would pull gigabytes of CUDA packages
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e ".[train,dev]"
+	$(BIN)/pip install --quiet -e ".[train,dev,openspiel]"
 	touch $(STAMP)
 
 setup: $(STAMP)
