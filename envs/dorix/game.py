@@ -267,8 +267,9 @@ def _parse_collapse(data: np.ndarray, value: str) -> None:
 def _check_result(data: np.ndarray, over: str | None, n: int) -> None:
     """NotationError when the position's result (``over``, None for a running game) contradicts its
     board (D7, D8): a game goes on only before the turn limit and while no side controls a long
-    diagonal alone (but for a collapse under way: the diagonals are checked once it is over); ``over=win:<side>`` needs that side to control one alone, ``over=limit`` nobody and the
-    turn at the limit, ``over=draw`` (which these rules never reach) a board where no seat can act."""
+    diagonal alone (but for a collapse under way: the diagonals are checked once it is over);
+    ``over=win:<side>`` needs that side to control one alone, ``over=limit`` nobody and the turn at the
+    limit, ``over=draw`` (which these rules never reach) a board where no seat can act."""
     holder = int(R.diagonal_winner(data))
     held = f"side {holder} controls a long diagonal alone"
     turn, limit = int(data[R.TURN]), int(data[R.MAX_TURNS])
