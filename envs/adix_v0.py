@@ -18,8 +18,11 @@ tilt; no cube may repeat the same rotation or tilt on three consecutive turns of
 the enemy captain or the enemy's last teammate wins; a player with no legal action loses; 30 turns
 without a displacement draw. Full rules with the rulings: `docs/rules/adix.md`.
 
-Arguments: `env(max_turns=300, render_mode=None)`; `max_turns` truncates the game (a draw);
-`render_mode` is `"ansi"`, `"rgb_array"` or `"human"` (pygame window).
+Arguments: `env(max_turns=300, render_mode=None, illegal_action="lose")`; `max_turns` truncates the game
+(a draw); `render_mode` is `"ansi"`, `"rgb_array"` or `"human"` (pygame window). `illegal_action` says
+what an action the mask forbids does: `"lose"` (PettingZoo classic's convention: the game ends, the
+offender gets -1, the other 0, with a warning), `"raise"` (`IllegalActionError`, the game unchanged)
+or `"random"` (a random legal action is played); a value that is no action at all always raises.
 """
 
 from envs.adix.game import DEFAULT_MAX_TURNS, AdixGame

@@ -18,13 +18,14 @@ lands on the emptied square; two stacks swapping squares both arrive. Three neig
 a row, column or diagonal topped by one's colour win; so does the opponent being left with 2 stacks or
 fewer; both at once is a draw. Full rules with the rulings: `docs/rules/barc.md`.
 
-Arguments: `parallel_env(max_turns=200, render_mode=None, illegal_actions="void")` and `env(...)`
+Arguments: `parallel_env(max_turns=200, render_mode=None, illegal_action="void")` and `env(...)`
 likewise; `max_turns` ends the game by truncation after that many turns; `render_mode` is
-`"ansi"`, `"rgb_array"` or `"human"` (pygame window). `illegal_actions="void"` plays an order
+`"ansi"`, `"rgb_array"` or `"human"` (pygame window). `illegal_action="void"` plays an order
 the mask forbids as the source rules say ("a player who gives an impossible order does not move": it
-counts as "stay", and the agent's info has `"void_action": True`); `"raise"` raises
-`IllegalActionError` instead and leaves the game as it was. A missing or out-of-range action always
-raises. `raw_env` is the Parallel class itself.
+counts as "stay", and the agent's info has `"void_action": True`); `"lose"` ends the game with every
+offender's side losing (-1, the other 0: PettingZoo classic's convention, with a warning); `"random"`
+plays a random legal order instead; `"raise"` raises `IllegalActionError` and leaves the game as it
+was. A missing, malformed or out-of-range action always raises. `raw_env` is the Parallel class itself.
 """
 
 from envs.barc.game import DEFAULT_MAX_TURNS, BarcGame

@@ -14,8 +14,12 @@ onto its lower orthogonal neighbours, the mover choosing where each pawn falls. 
 all four stacks of a long diagonal (a1-d4 or a4-d1) alone wins. Full rules with the rulings:
 `docs/rules/dorix.md`.
 
-Arguments: `env(num_players=2, max_turns=200, render_mode=None)`; `render_mode` is `"ansi"`,
-`"rgb_array"` or `"human"` (pygame window).
+Arguments: `env(num_players=2, max_turns=200, render_mode=None, illegal_action="lose")`; `render_mode`
+is `"ansi"`, `"rgb_array"` or `"human"` (pygame window). `illegal_action` says what an action the mask
+forbids does: `"lose"` (PettingZoo classic's convention: the game ends, the offender's side, both
+partners at 4 players, gets -1, the others 0, with a warning), `"raise"` (`IllegalActionError`, the
+game unchanged) or `"random"` (a random legal action is played); a value that is no action at all
+always raises.
 """
 
 from envs.core.env_module import aec_env_functions, doc_sections

@@ -16,8 +16,12 @@ both players may share. A pattern worth more than the top of its column (O 10+, 
 wins at once; otherwise, once all pawns are placed, the player holding more columns wins, ties going
 to the more advanced markers. Full rules with the rulings: `docs/rules/olix.md`.
 
-Arguments: `env(max_turns=92, render_mode=None)`; `max_turns` below 92 truncates the game (a full
-game is 92 placements); `render_mode` is `"ansi"`, `"rgb_array"` or `"human"` (pygame window).
+Arguments: `env(max_turns=92, render_mode=None, illegal_action="lose")`; `max_turns` below 92 truncates
+the game (a full game is 92 placements); `render_mode` is `"ansi"`, `"rgb_array"` or `"human"` (pygame
+window). `illegal_action` says what an action the mask forbids does: `"lose"` (PettingZoo classic's
+convention: the game ends, the offender gets -1, the other 0, with a warning), `"raise"`
+(`IllegalActionError`, the game unchanged) or `"random"` (a random legal action is played); a value
+that is no action at all always raises.
 """
 
 from envs.core.env_module import aec_env_functions, doc_sections
