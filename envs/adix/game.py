@@ -18,7 +18,7 @@ from envs.adix.notation import (
     write_position,
 )
 from envs.core.errors import IllegalActionError
-from envs.core.game import move_text
+from envs.core.game import check_move_text
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
@@ -77,7 +77,7 @@ class AdixState(KernelState, rules=R, encoder=O):
         return abs_action_text(self.data, int(R.absolute_action(a, self._mover())))
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
-        abs_action = parse_move(move_text(text, "'e2-e5', 'e2L' or 'e2~e3'"))
+        abs_action = parse_move(check_move_text(text, "'e2-e5', 'e2L' or 'e2~e3'"))
         if self.is_terminal():
             raise IllegalActionError("the game is over: no move can be played")
         seat = self._mover()

@@ -26,7 +26,7 @@ import numpy as np
 from envs.barc import observe as O
 from envs.barc import rules as R
 from envs.core.errors import IllegalActionError, NotationError
-from envs.core.game import move_text
+from envs.core.game import check_move_text
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
 from envs.core.squares import (
     BoardSquares,
@@ -105,7 +105,7 @@ class BarcState(KernelState, rules=R, encoder=O):
         """The action of the order written ``text`` (``b1-d3`` or ``stay``) for ``seat`` (by default
         the owner of the origin square; player_0 for ``stay``). Raises IllegalActionError naming the
         problem when the text is malformed or the order is not legal here."""
-        move_text(text, "'b1-d3' or 'stay'", "an order")
+        check_move_text(text, "'b1-d3' or 'stay'", "an order")
         if seat is not None:
             seat = _check_seat(seat)
         if self.is_terminal():

@@ -62,7 +62,7 @@ def action_index(action, num_actions: int) -> int:
     return int(action)
 
 
-def move_text(text, example: str, noun: str = "a move") -> str:
+def check_move_text(text, example: str, noun: str = "a move") -> str:
     """``text`` when it is a string (a move to read), else IllegalActionError naming it; ``example`` is
     a move of the game for the message (``"'b2'"``), ``noun`` what the game calls a move. What every
     ``text_to_action`` checks first."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import GameInfo, move_text
+from envs.core.game import GameInfo, check_move_text
 from envs.core.kernel_state import KernelGame, KernelState, check_max_turns
 from envs.core.squares import (
     DIGITS,
@@ -96,7 +96,7 @@ class DorixState(KernelState, rules=R, encoder=O):
         return ">" + "NESW"[d]
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
-        t = move_text(text, "'b2', 'a1-b2' or '>c2'").strip().lower()
+        t = check_move_text(text, "'b2', 'a1-b2' or '>c2'").strip().lower()
         try:
             if t.startswith(">"):
                 if self.data[R.PHASE] != R.COLLAPSE:

@@ -20,7 +20,7 @@ import re
 import numpy as np
 
 from envs.core.errors import IllegalActionError, NotationError
-from envs.core.game import move_text
+from envs.core.game import check_move_text
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
 from envs.core.squares import (
     DIGITS,
@@ -85,7 +85,7 @@ class OlixState(KernelState, rules=R, encoder=O):
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
         try:
-            action = SQ.parse(move_text(text, "'f6'"))
+            action = SQ.parse(check_move_text(text, "'f6'"))
         except NotationError as e:
             raise IllegalActionError(f"cannot read move {text!r}: {e}") from None
         if self.is_terminal():
