@@ -14,7 +14,8 @@ import pytest
 
 from envs import barc_v0, dorix_v0, olix_v0
 from envs.core.errors import GameOptionError, IllegalActionError
-from envs.core.illegal import IllegalActionWarning, as_action, loser_returns
+from envs.core.game import action_index
+from envs.core.illegal import IllegalActionWarning, loser_returns
 from envs.core.single_agent import SingleAgentEnv
 from envs.registry import make_game
 from envs.vector.batch import BatchedGames, LearnerBatch
@@ -28,15 +29,15 @@ def _first_illegal(mask) -> int:
 
 
 # ----- the shared helpers -----------------------------------------------------------------------------
-def test_as_action_takes_integers_of_every_kind_and_refuses_the_rest():
-    assert as_action(3, 10) == 3 and as_action(np.int16(3), 10) == 3 and as_action(np.array(7), 10) == 7
-    assert type(as_action(np.array(7, dtype=np.uint8), 10)) is int
+def test_action_index_takes_integers_of_every_kind_and_refuses_the_rest():
+    assert action_index(3, 10) == 3 and action_index(np.int16(3), 10) == 3 and action_index(np.array(7), 10) == 7
+    assert type(action_index(np.array(7, dtype=np.uint8), 10)) is int
     for bad in (2.0, 2.9, True, np.bool_(True), "3", None, np.array([3]), np.array(3.0)):
         with pytest.raises(IllegalActionError, match="an action is an integer in 0..9"):
-            as_action(bad, 10)
+            action_index(bad, 10)
     for bad in (-1, 10, np.array(10)):
         with pytest.raises(IllegalActionError, match="out of range 0..9"):
-            as_action(bad, 10)
+            action_index(bad, 10)
 
 
 def test_losing_side_is_the_offenders_team():
@@ -228,3 +229,18 @@ def test_learner_batch_lose_and_pickling():
     with pytest.raises(IllegalActionError, match="opponent callback, row: actions are integers in 0..275"):
         cheat = LearnerBatch("dorix", 1, opponent=lambda obs, masks: np.full(len(masks), 2.9), learner_seat=1)
         cheat.reset()
+
+
+@pytest.mark.parametrize("name", ["dorix", "olix", "adix", "barc"])
+def test_engine_takes_model_actions_and_refuses_floats(name):
+    state = make_game(name).new_initial_state()
+    seat = state.current_seats()[0]
+    legal = int(state.legal_actions(seat)[0])
+    decision = {s: int(state.legal_actions(s)[0]) for s in state.current_seats()}
+    text = state.to_text()
+    for bad in (float(legal), np.float64(legal), str(legal), np.bool_(True)):
+        with pytest.raises(IllegalActionError, match="an action is an integer"):
+            state.apply_actions({**decision, seat: bad})
+        assert state.to_text() == text
+    state.apply_actions({**decision, seat: np.array(legal)})  # a 0-d array, as MaskablePPO.predict returns
+    assert state.turn == 1

@@ -38,8 +38,13 @@ from pettingzoo.utils.wrappers import BaseWrapper
 from envs.core.env_common import BoardEnvCommon, start_state
 from envs.core.errors import GameOptionError
 from envs.core.fused import OVER_BIT, SEAT_BITS, TRUNCATED_BIT, TURN_SHIFT, turn_kernels
-from envs.core.game import Game
-from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, as_action, check_illegal_action_mode, loser_returns, warn_illegal
+from envs.core.game import Game, action_index
+from envs.core.illegal import (
+    DEFAULT_ILLEGAL_ACTION,
+    check_illegal_action_mode,
+    loser_returns,
+    warn_illegal,
+)
 
 
 class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
@@ -122,7 +127,7 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
             return self._was_dead_step(action)
         # the mover's mask (an agent not yet done means the game goes on); malformed values raise
         if type(action) is not int or not 0 <= action < self._num_actions:
-            action = as_action(action, self._num_actions)
+            action = action_index(action, self._num_actions)
         replaced = False
         if not self._own[action]:
             if self.illegal_action == "lose":

@@ -173,9 +173,13 @@ class State(abc.ABC):
         """Play one decision: ``actions`` maps each seat of :meth:`current_seats` to its action (a dict
         ``{seat: action}``, or a sequence indexed by seat). Seats that do not act now are ignored.
 
-        With ``check`` (the default) a missing, malformed, out-of-range or illegal action raises
-        :class:`IllegalActionError` and leaves the state untouched. ``check=False`` skips the tests
-        for callers that drew the actions from the masks (search, batched play).
+        With ``check`` (the default) a missing, malformed, out-of-range or illegal action, or any
+        action once the game is over, raises :class:`IllegalActionError` and leaves the state
+        untouched. Actions are Python or numpy integers or 0-d integer arrays. ``check=False`` skips
+        every test, for callers that drew the actions from the masks of a running game (search,
+        batched play): it trusts the caller, and on a finished game or with an illegal action the
+        state it leaves is undefined (refusing there would cost the hot loops that use it a check per
+        move; they test ``is_terminal()`` already).
         """
         info = self.game.info
         if not info.simultaneous:
@@ -220,9 +224,9 @@ class State(abc.ABC):
     def apply(self, action: int, check: bool = True) -> None:
         """Play ``action`` for the seat to act: the turn-based shorthand of :meth:`apply_actions`.
 
-        With ``check`` (the default) an illegal or out-of-range action raises
-        :class:`IllegalActionError` and leaves the state untouched. ``check=False`` skips the
-        test for callers that drew the action from the mask (MCTS, batched play).
+        With ``check`` (the default) an illegal, malformed or out-of-range action, or any action once
+        the game is over, raises :class:`IllegalActionError` and leaves the state untouched.
+        ``check=False`` skips the tests and trusts the caller, as in :meth:`apply_actions`.
         """
         if self.game.info.simultaneous:
             raise TypeError(f"{self.game.info.name} is simultaneous: use apply_actions() or apply_joint()")
@@ -242,11 +246,7 @@ class State(abc.ABC):
     def _check_legal(self, seat: int, action) -> None:
         if seat < 0 or self.is_terminal():
             raise IllegalActionError("the game is over: no action can be played")
-        n = self.game.info.num_actions
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"an action is an integer in 0..{n - 1}, got {action!r}")
-        if not 0 <= action < n:
-            raise IllegalActionError(f"action {action} is out of range 0..{n - 1}")
+        action = action_index(action, self.game.info.num_actions)
         if not self.legal_mask(seat)[action]:
             raise IllegalActionError(
                 f"action {action} ({self.action_to_text(int(action), seat)}) is illegal for "

@@ -19,8 +19,9 @@ environment, the batched environments) takes ``illegal_action``:
   the order is played as the rules play it, the info says ``"void_action": True``.
 
 Whatever the mode, a value that is not an action at all (not an integer, a bool, out of
-``0..num_actions-1``) raises :class:`~envs.core.errors.IllegalActionError`: the modes decide what an
-action of the action space that the mask forbids does, never whether garbage is accepted.
+``0..num_actions-1``: :func:`envs.core.game.action_index`) raises
+:class:`~envs.core.errors.IllegalActionError`: the modes decide what an action of the action space
+that the mask forbids does, never whether garbage is accepted.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import warnings
 
 import numpy as np
 
-from envs.core.errors import GameOptionError, IllegalActionError
+from envs.core.errors import GameOptionError
 from envs.core.game import GameInfo
 
 ILLEGAL_ACTION_MODES = ("lose", "raise", "random", "void")
@@ -46,23 +47,6 @@ def check_illegal_action_mode(mode, allowed: tuple = ("lose", "raise", "random")
     if not isinstance(mode, str) or mode not in allowed:
         raise GameOptionError(f"illegal_action must be one of {', '.join(map(repr, allowed))}, got {mode!r}")
     return mode
-
-
-def as_action(action, num_actions: int) -> int:
-    """``action`` as a Python int: an int, a numpy integer or a 0-d integer array (what
-    ``MaskablePPO.predict`` returns) in ``0..num_actions-1``; anything else (a float, a bool, a
-    string, None, an array of another shape) raises :class:`IllegalActionError` naming it."""
-    if type(action) is int:  # the common case, first
-        a = action
-    elif isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
-        a = int(action)
-    elif isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
-        a = int(action)
-    else:
-        raise IllegalActionError(f"an action is an integer in 0..{num_actions - 1}, got {action!r}")
-    if not 0 <= a < num_actions:
-        raise IllegalActionError(f"action {a} is out of range 0..{num_actions - 1}")
-    return a
 
 
 def loser_returns(info: GameInfo, offenders) -> np.ndarray:

@@ -56,11 +56,10 @@ from PIL import Image, ImageDraw
 from envs.core.env_common import BoardEnvCommon, start_state
 from envs.core.errors import GameOptionError, IllegalActionError
 from envs.core.fused import OVER_BIT, TRUNCATED_BIT, TURN_SHIFT, joint_kernels
-from envs.core.game import Game
+from envs.core.game import Game, action_index
 from envs.core.illegal import (
     DEFAULT_ILLEGAL_ACTION,
     ILLEGAL_ACTION_MODES,
-    as_action,
     check_illegal_action_mode,
     loser_returns,
     warn_illegal,
@@ -186,7 +185,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
             raise IllegalActionError(f"no action given for {missing}: every live agent acts each turn")
         # seats that do not act this turn (none in most games) get a placeholder the engine ignores
         num_actions = self.game.info.num_actions
-        joint = [as_action(actions[a], num_actions) if a in acting else 0 for a in self.possible_agents]
+        joint = [action_index(actions[a], num_actions) if a in acting else 0 for a in self.possible_agents]
         forbidden = [a for a in acting if not self._mask(self._seat[a])[joint[self._seat[a]]]]
         mode = self.illegal_action
         if forbidden and mode == "raise":
@@ -255,7 +254,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         if self.illegal_action == "raise":
             self.state_._check_legal(seat, action)
         else:  # the mode decides what a forbidden action does once all are in; garbage raises now
-            as_action(action, self.game.info.num_actions)
+            action_index(action, self.game.info.num_actions)
 
     def order_given(self, agent) -> None:
         """Note that ``agent`` has given its action for this turn (shown by ``render``, not its value)."""

@@ -49,8 +49,8 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.core.errors import GameOptionError
-from envs.core.game import Game, State
-from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, as_action, check_illegal_action_mode, warn_illegal
+from envs.core.game import Game, State, action_index
+from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, warn_illegal
 from envs.core.play import play_game
 
 Policy = Callable[[State, int], int]
@@ -173,7 +173,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise RuntimeError("the episode is over: call reset()")
         learner = self.learner_seat
         mask = state.legal_mask(learner)
-        action = as_action(action, mask.shape[0])  # malformed values raise, whatever the mode
+        action = action_index(action, mask.shape[0])  # malformed values raise, whatever the mode
         replaced = False
         if not mask[action]:
             if self.illegal_action == "lose":
