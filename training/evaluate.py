@@ -46,7 +46,7 @@ AGENT_SPECS = """agent specs (--agents):
   models/NAME     a shipped model by name: {shipped}
   sample:MODEL    the model drawing its moves from its policy instead of the arg-max"""
 
-ELO_MEANING = ("Elo: one Bradley-Terry fit over every game above, draws counted half; a difference of 400 "
+ELO_MEANING = ("one Bradley-Terry fit over every game above, draws counted half; a difference of 400 "
                "means 10-to-1 odds; {anchor}; a perfect score is kept finite by a prior of one draw against "
                "the average agent, so an unbeaten agent's figure is a floor, not a measurement")
 
