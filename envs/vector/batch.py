@@ -45,20 +45,31 @@ def check_actions(masks: np.ndarray, actions: np.ndarray, who: str = "game", sea
 
 
 def batch_actions(actions, shape: tuple, num_actions: int, who: str = "game") -> np.ndarray:
-    """``actions`` as an int64 array of ``shape``: IllegalActionError for values that are not actions
-    at all (an array of floats, bools or strings, an action out of ``0..num_actions-1``), as the
-    single-game API refuses them; ValueError for a wrong number of actions."""
-    arr = np.asarray(actions)
-    if arr.dtype.kind not in "iu":
-        raise IllegalActionError(f"{who}: actions are integers in 0..{num_actions - 1}, got an array of {arr.dtype}")
-    if arr.size != int(np.prod(shape)):
-        raise ValueError(f"expected actions of shape {shape}, got {arr.shape}")
-    arr = arr.astype(np.int64, copy=False).reshape(shape)
-    out = (arr < 0) | (arr >= num_actions)
-    if out.any():
-        i = int(np.flatnonzero(out.reshape(-1))[0])
-        raise IllegalActionError(f"{who} {i}: action {int(arr.reshape(-1)[i])} is out of range 0..{num_actions - 1}")
+    """``actions`` as an int64 array of ``shape``: IllegalActionError for an array of floats, bools or
+    strings (values that are not actions at all, as the single-game API refuses them), ValueError for
+    a wrong number of actions. Cheap for an int64 array of the right shape (the usual case): the range
+    and the masks are checked by :func:`first_illegal`, one compiled call."""
+    arr = actions if type(actions) is np.ndarray else np.asarray(actions)
+    if arr.dtype != np.int64:
+        if arr.dtype.kind not in "iu":
+            kind = f"got an array of {arr.dtype}"
+            raise IllegalActionError(f"{who}: actions are integers in 0..{num_actions - 1}, {kind}")
+        arr = arr.astype(np.int64)
+    if arr.shape != shape:
+        if arr.size != int(np.prod(shape)):
+            raise ValueError(f"expected actions of shape {shape}, got {arr.shape}")
+        arr = arr.reshape(shape)
     return arr
+
+
+def refuse_out_of_range(actions: np.ndarray, num_actions: int, who: str = "game") -> None:
+    """IllegalActionError naming the first of ``actions`` outside ``0..num_actions-1`` (whatever the
+    ``illegal_action`` mode: such a value is no action at all)."""
+    flat = actions.reshape(-1)
+    out = (flat < 0) | (flat >= num_actions)
+    if out.any():
+        i = int(np.flatnonzero(out)[0])
+        raise IllegalActionError(f"{who} {i}: action {int(flat[i])} is out of range 0..{num_actions - 1}")
 
 
 def forbidden_rows(masks: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -152,6 +163,7 @@ class BatchedGames:
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.truncated = np.zeros(n, dtype=np.bool_)
         self.forfeited = np.zeros(n, dtype=np.bool_)
+        self._any_forfeited = False
         self._actions = np.zeros(per_game, dtype=np.int64)
         self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
         self.reset(seed)
@@ -171,11 +183,14 @@ class BatchedGames:
         refresh every array."""
         masks = self.masks.reshape(-1, self.masks.shape[-1])
         actions = batch_actions(actions, self._actions.shape, masks.shape[1])
-        self.forfeited[:] = False
-        bad = forbidden_rows(masks, actions.reshape(-1))
-        if bad.any():
+        if self._any_forfeited:
+            self.forfeited[:] = False
+            self._any_forfeited = False
+        if first_illegal(masks, actions.reshape(-1)) >= 0:  # the slow path: what is wrong, and the mode
+            refuse_out_of_range(actions, masks.shape[1])
             if self.illegal_action == "raise":
                 check_actions(masks, actions.reshape(-1), "game", self.acting)
+            bad = forbidden_rows(masks, actions.reshape(-1))
             actions = actions.copy()
             flat = actions.reshape(-1)
             flat[bad] = self.random_actions().reshape(-1)[bad]  # "random"; "lose": a stand-in, undone below
@@ -222,6 +237,7 @@ class BatchedGames:
         self.terminated[rows] = True
         self.truncated[rows] = False
         self.forfeited[rows] = True
+        self._any_forfeited = True
         self.states[rows] = self.template
         self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
 
@@ -304,6 +320,7 @@ class LearnerBatch:
         self.truncated = np.zeros(n, dtype=np.bool_)
         self.restarted = np.zeros(n, dtype=np.bool_)
         self.forfeited = np.zeros(n, dtype=np.bool_)
+        self._any_forfeited = False
         self._ret = np.zeros(info.num_seats, dtype=np.float32)
         self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
         self._rows = np.zeros(n * info.num_seats, dtype=np.int64)
@@ -352,14 +369,19 @@ class LearnerBatch:
         if self._interrupted:
             raise RuntimeError("an opponent callback gave an illegal action during the last step: call reset()")
         actions = batch_actions(actions, (self.num_games,), self.num_actions)
-        bad = forbidden_rows(self.masks, actions)
-        self.forfeited[:] = False
-        if bad.any():
+        if self._any_forfeited:
+            self.forfeited[:] = False
+            self._any_forfeited = False
+        before = None
+        if first_illegal(self.masks, actions) >= 0:  # the slow path: what is wrong, and the mode
+            refuse_out_of_range(actions, self.num_actions)
             if self.illegal_action == "raise":
                 check_actions(self.masks, actions)
+            bad = forbidden_rows(self.masks, actions)
             # "random": a random legal action instead; "lose": a legal stand-in, its game undone below
             actions = np.where(bad, self._random_learner_actions(), actions)
-        before = self.obs[bad].copy() if self.illegal_action == "lose" and bad.any() else None
+            if self.illegal_action == "lose":
+                before = self.obs[bad].copy()
         use_random = self.opponent == "random"
         self._interrupted = True  # until the step is through
         if self.acting > 1 and not use_random:  # the other seats choose from the same states first
@@ -389,6 +411,7 @@ class LearnerBatch:
         self.truncated[rows] = False
         self.restarted[rows] = True
         self.forfeited[rows] = True
+        self._any_forfeited = True
         self.final_obs[rows] = last_obs
         self.k.restart(self.states, bad, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats)
         self._play_others()
