@@ -9,26 +9,32 @@ Agents never modify the state they are given.
 * :class:`GreedyAgent`: one-move lookahead: plays a winning move when there is one, otherwise the
   move whose resulting position scores best under the game's heuristic (:data:`HEURISTICS`, from
   ``envs/<game>/heuristic.py``; games without one: "win if possible, else random").
-* :class:`MCTSAgent`: UCT with random rollouts on the engine (``clone()`` + ``apply_actions``), a
-  configurable number of simulations; decoupled UCT where seats act at once.
+* :class:`MCTSAgent`: UCT with random rollouts, a configurable number of simulations; decoupled UCT
+  where seats act at once. Compiled (:mod:`envs.search`, over the game's numba kernels);
+  :class:`PythonMCTSAgent` is the same search in Python on the engine (``clone()`` +
+  ``apply_actions``), the reference it is tested against.
 
 :func:`make_baseline_agent` builds one from a short spec: ``random``, ``greedy``, ``mcts`` or
-``mcts:<simulations>``. The agents of trained models live in :mod:`training.agents`.
+``mcts:<simulations>`` (compiled), ``pymcts`` or ``pymcts:<simulations>`` (Python). The agents of
+trained models live in :mod:`training.agents`.
 """
 
 from __future__ import annotations
 
 from envs.agents.base import Agent
 from envs.agents.greedy import HEURISTICS, GreedyAgent
-from envs.agents.mcts import MCTSAgent
+from envs.agents.mcts import MCTSAgent, PythonMCTSAgent
 from envs.agents.random_agent import RandomAgent
 from envs.core.game import Game
 
-BASELINES = ("random", "greedy", "mcts")
+BASELINES = ("random", "greedy", "mcts", "pymcts")
 """The kinds of baseline agent a spec can name."""
 
 DEFAULT_SIMULATIONS = 200
 """Simulations of ``mcts`` without a number."""
+
+_SEARCHES = {"mcts": MCTSAgent, "pymcts": PythonMCTSAgent}
+"""The baseline kinds that take a number of simulations, and their agents."""
 
 
 def parse_baseline_spec(spec) -> tuple[str, dict] | None:
@@ -40,7 +46,7 @@ def parse_baseline_spec(spec) -> tuple[str, dict] | None:
     kind, sep, arg = spec.partition(":")
     if kind not in BASELINES:
         return None
-    if kind != "mcts":
+    if kind not in _SEARCHES:
         if sep:
             raise ValueError(f"agent {spec!r}: {kind} takes no argument")
         return kind, {}
@@ -51,23 +57,27 @@ def parse_baseline_spec(spec) -> tuple[str, dict] | None:
     except ValueError:
         simulations = 0
     if simulations < 1:
-        raise ValueError(f"agent {spec!r}: the number of simulations after 'mcts:' is a positive integer")
+        raise ValueError(f"agent {spec!r}: the number of simulations after '{kind}:' is a positive integer")
     return kind, {"simulations": simulations}
 
 
 def make_baseline_agent(spec: str, game: Game | None = None, seed: int | None = None) -> Agent:
-    """The baseline agent named by ``spec`` (``random``, ``greedy``, ``mcts``, ``mcts:<simulations>``)
+    """The baseline agent named by ``spec`` (``random``, ``greedy``, ``mcts``, ``mcts:<simulations>``,
+    ``pymcts``, ``pymcts:<simulations>``)
     seeded with ``seed``; ``game`` gives the greedy agent its heuristic (else it looks it up per state).
     ValueError for any other spec."""
     parsed = parse_baseline_spec(spec)
     if parsed is None:
-        raise ValueError(f"unknown baseline agent {spec!r}: use random, greedy, mcts or mcts:<simulations>")
+        raise ValueError(
+            f"unknown baseline agent {spec!r}: use random, greedy, mcts, mcts:<simulations>, pymcts or "
+            "pymcts:<simulations>"
+        )
     kind, kwargs = parsed
     if kind == "random":
         return RandomAgent(seed)
     if kind == "greedy":
         return GreedyAgent(game, seed)
-    return MCTSAgent(kwargs["simulations"], seed=seed)
+    return _SEARCHES[kind](kwargs["simulations"], seed=seed)
 
 
 __all__ = [
@@ -77,6 +87,7 @@ __all__ = [
     "GreedyAgent",
     "HEURISTICS",
     "MCTSAgent",
+    "PythonMCTSAgent",
     "RandomAgent",
     "make_baseline_agent",
     "parse_baseline_spec",

@@ -1,4 +1,10 @@
-"""The MCTS agent: UCT with random rollouts on the engine (``clone()`` + ``apply_actions``).
+"""The MCTS agents: UCT with random rollouts.
+
+* :class:`MCTSAgent` (the ``mcts:N`` baseline): the compiled search of :mod:`envs.search` over the
+  game's numba kernels, far faster; it falls back to the Python search for a game whose states are not
+  kernel arrays.
+* :class:`PythonMCTSAgent` (``pymcts:N``): the same search in Python on the engine (``clone()`` +
+  ``apply_actions``), for any :class:`State`; the reference the compiled search is tested against.
 
 Simultaneous games run decoupled UCT: at a node each acting seat keeps its own statistics per action
 and picks its action by UCB independently; the children are keyed by the joint action.
@@ -33,8 +39,8 @@ class _Node:
             self.untried = list(rng.permutation(np.flatnonzero(state.legal_mask(self.seat))))
 
 
-class MCTSAgent(Agent):
-    """UCT with random rollouts (decoupled UCT for simultaneous games).
+class PythonMCTSAgent(Agent):
+    """UCT with random rollouts (decoupled UCT for simultaneous games), in Python over any State.
 
     Args:
         simulations: playouts per move.
@@ -43,7 +49,7 @@ class MCTSAgent(Agent):
         seed: seeds the search.
     """
 
-    name = "mcts"
+    name = "pymcts"
 
     def __init__(self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = None,
                  seed: int | None = None):
@@ -51,7 +57,7 @@ class MCTSAgent(Agent):
         self.simulations = int(simulations)
         self.c = float(c)
         self.rollout_limit = rollout_limit
-        self.name = f"mcts{self.simulations}"
+        self.name = f"{type(self).name}{self.simulations}"
 
     def act(self, state: State, seat: int) -> int:
         actions = np.flatnonzero(state.legal_mask(seat))
@@ -136,3 +142,43 @@ class MCTSAgent(Agent):
             steps += 1
             seats = state.current_seats()
         return state.returns().astype(np.float64)
+
+
+class MCTSAgent(PythonMCTSAgent):
+    """UCT with random rollouts (decoupled UCT for simultaneous games), compiled: the search of
+    :class:`envs.search.MCTS` on the game's kernels, with the arguments of :class:`PythonMCTSAgent`
+    and the same choice (the most visited action; ties broken at random). A game whose states are not
+    kernel arrays gets the Python search. Each move's search is seeded from the agent's generator, so
+    a seeded agent plays the same moves again."""
+
+    name = "mcts"
+
+    def __init__(self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = None,
+                 seed: int | None = None):
+        super().__init__(simulations, c, rollout_limit, seed)
+        self._searches: dict = {}
+
+    def _search(self, game):
+        """The compiled search for ``game`` (kept per state class and seat count), None when it has none."""
+        from envs.core.fused import compiled
+        from envs.search import MCTS
+
+        state_class = getattr(game, "state_class", None)
+        if state_class is None or not compiled(state_class):
+            return None
+        key = (state_class, game.info.num_seats)
+        if key not in self._searches:
+            self._searches[key] = MCTS(game, self.c, self.rollout_limit)
+        return self._searches[key]
+
+    def act(self, state: State, seat: int) -> int:
+        search = self._search(state.game)
+        if search is None:
+            return super().act(state, seat)
+        actions = np.flatnonzero(state.legal_mask(seat))
+        if len(actions) == 1:
+            return int(actions[0])
+        counts = search.visit_counts(state, self.simulations, seed=int(self.rng.integers(2**63)))
+        row = counts[seat if search.simultaneous else 0]
+        best = np.flatnonzero(row == row.max())
+        return int(best[0] if len(best) == 1 else self.rng.choice(best))

@@ -1,0 +1,206 @@
+"""The compiled search's Python side: :class:`MCTS` (UCT with random rollouts, the ``mcts:N`` baseline)
+and :class:`EvaluatorSearch` (PUCT whose leaves many searches evaluate together through one call, the
+form a network plugs into).
+
+Both run ``B`` searches at once, one per position given (``B`` = 1 for one move), over the arrays of
+:mod:`envs.search.tree` and the kernels :mod:`envs.search.kernels` compiles from the game's rules
+(once per process and game: the first search of a game takes a few seconds). Their result is a
+:class:`SearchResult`: the root's visit counts per acting seat and action, and the root's mean value
+per seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from envs.core.fused import compiled
+from envs.core.game import Game, State
+from envs.search.kernels import search_kernels
+from envs.search.tree import ACTION, EDGE_VISITS, SEAT, VISITS, Tree, fits, grow_edges, new_tree, root_edges
+from envs.vector.sampling import seed_rng
+
+
+@dataclass
+class SearchResult:
+    """What a batch of searches found.
+
+    Attributes:
+        counts: ``(B, K, NUM_ACTIONS)`` int: visits of each action at the root of search ``b``, for
+            each acting seat ``k`` (K = 1 in a turn-based game: the seat to move; K = seats in a
+            simultaneous one, row k for seat k).
+        values: ``(B, seats)``: the mean value per seat of the simulations through the root.
+    """
+
+    counts: np.ndarray
+    values: np.ndarray
+
+    def best_actions(self, k: int = 0, rng: np.random.Generator | None = None) -> np.ndarray:
+        """Per search, the most visited action of acting seat ``k`` (ties: a random one of them with
+        ``rng``, else the lowest)."""
+        out = np.empty(self.counts.shape[0], dtype=np.int64)
+        for b, row in enumerate(self.counts[:, k]):
+            best = np.flatnonzero(row == row.max())
+            out[b] = best[0] if rng is None or len(best) == 1 else rng.choice(best)
+        return out
+
+    def policy(self, k: int = 0) -> np.ndarray:
+        """``(B, NUM_ACTIONS)``: the visit counts of acting seat ``k`` normalised (a training target)."""
+        counts = self.counts[:, k].astype(np.float64)
+        return counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
+
+
+class _Search:
+    """What both searches share: the game's kernels, the tree arrays (kept between searches) and the
+    positions turned into root arrays."""
+
+    def __init__(self, game: Game, c: float):
+        state_class = getattr(game, "state_class", None)
+        if state_class is None or not compiled(state_class):
+            raise TypeError(
+                f"{game.info.name}: the compiled search needs a game whose states are the numba kernels' "
+                "arrays (a KernelGame overriding none of their methods); use envs.agents.PythonMCTSAgent"
+            )
+        self.game = game
+        self.rules = state_class.rules
+        self.c = float(c)
+        self.simultaneous = game.info.acting_seats > 1
+        self.seats = game.info.num_seats
+        self.acting = game.info.acting_seats
+        self.kernels = search_kernels(self.rules, self.simultaneous)
+        self._tree: Tree | None = None
+
+    def _roots(self, states) -> np.ndarray:
+        """The positions as a ``(B, STATE_SIZE)`` array: ``states`` is one State, a list of them, or such
+        an array; ValueError for a position where the game is over (nothing to search)."""
+        if isinstance(states, State):
+            states = [states]
+        if isinstance(states, np.ndarray):
+            roots = np.array(states, dtype=states.dtype, ndmin=2)
+        else:
+            roots = np.stack([s.data for s in states])
+        over = [b for b, row in enumerate(roots) if self.rules.is_over(row)]
+        if over:
+            raise ValueError(f"cannot search position {over[0]}: the game is over there")
+        return roots
+
+    def _tree_for(self, roots: np.ndarray, nodes: int) -> Tree:
+        trees = roots.shape[0]
+        if not fits(self._tree, trees, nodes, self.seats) or self._tree.states.dtype != roots.dtype:
+            per_node = min(self.rules.NUM_ACTIONS * self.acting, 32)
+            edges = per_node * nodes + self.acting * self.rules.NUM_ACTIONS
+            self._tree = new_tree(trees, nodes, edges, roots.shape[1], roots.dtype, self.seats, self.acting)
+        return self._tree
+
+    def _grow(self) -> Tree:
+        self._tree = grow_edges(self._tree, 2 * self._tree.edges.shape[1])
+        return self._tree
+
+    def _result(self) -> SearchResult:
+        t = self._tree
+        trees = t.states.shape[0]
+        counts = np.zeros((trees, self.acting, self.rules.NUM_ACTIONS), dtype=np.int64)
+        for b in range(trees):
+            for k in range(self.acting):
+                edges = t.edges[b, root_edges(t, b, k)]
+                counts[b, k, edges[:, ACTION]] = edges[:, EDGE_VISITS]
+        values = t.node_value[:, 0] / np.maximum(t.nodes[:, 0, VISITS], 1)[:, None]
+        return SearchResult(counts, values)
+
+
+class MCTS(_Search):
+    """UCT with random rollouts, compiled: the same search as :class:`envs.agents.PythonMCTSAgent` (UCB1
+    after trying every action once in a random order; decoupled UCT at simultaneous nodes, each seat
+    with its own statistics per action) on the game's kernels.
+
+    Args:
+        game: a game whose states are kernel arrays (every registered game).
+        c: exploration constant of UCB1 on values in [-1, 1].
+        rollout_limit: stop a rollout after this many decisions and score it 0 (None: to the end).
+    """
+
+    def __init__(self, game: Game, c: float = 1.4, rollout_limit: int | None = None):
+        super().__init__(game, c)
+        self.rollout_limit = -1 if rollout_limit is None else int(rollout_limit)
+
+    def run(self, states, simulations: int, seed=None) -> SearchResult:
+        """``simulations`` simulations from each position of ``states`` (a State, a list of them, or a
+        ``(B, STATE_SIZE)`` array), each search with its own random stream drawn from ``seed``."""
+        simulations = int(simulations)
+        if simulations < 1:
+            raise ValueError(f"simulations must be a positive integer, got {simulations}")
+        roots = self._roots(states)
+        t = self._tree_for(roots, simulations + 1)
+        rng = seed_rng(seed, roots.shape[0])
+        done = np.zeros(roots.shape[0], dtype=np.int64)
+        init = True
+        while True:
+            self.kernels["run_rollouts"](t, roots, init, simulations, self.c, self.rollout_limit, rng, done)
+            init = False
+            if done.min() >= simulations:
+                return self._result()
+            t = self._grow()  # a tree's edges filled up: more room, and the rest of its simulations
+
+    def visit_counts(self, state: State, simulations: int, seed=None) -> np.ndarray:
+        """``(K, NUM_ACTIONS)``: the root's visit counts of one search from ``state``."""
+        return self.run(state, simulations, seed).counts[0]
+
+
+Evaluator = Callable[[np.ndarray, np.ndarray], tuple]
+"""``evaluator(states, seats) -> (priors, values)``: for ``M`` leaf positions (``states``, ``(M,
+STATE_SIZE)``, and ``seats``, the seat to act at each, -1 where every seat acts at once), the priors
+``(M, K, NUM_ACTIONS)`` (or ``(M, NUM_ACTIONS)`` when K = 1; any non-negative weights, renormalised
+over the legal actions; uniform where they sum to 0) and the values ``(M, seats)``, each seat's
+expected return (in [-1, 1]) from that position."""
+
+
+class EvaluatorSearch(_Search):
+    """PUCT (AlphaZero's selection: ``Q + c * P * sqrt(N) / (1 + n)``, an unvisited action's Q taken
+    as 0; decoupled per seat at simultaneous nodes) whose leaves are evaluated by ``evaluator`` (see
+    :data:`Evaluator`), the leaves of all the searches of a batch in one call per simulation: the
+    compiled kernels descend every tree to a leaf, the evaluator (a network) scores the leaves, the
+    kernels back the values up. A leaf where the game is over is scored by the game's returns without
+    the evaluator. The roots are evaluated first (that call counts no simulation).
+
+    Args:
+        game: a game whose states are kernel arrays.
+        evaluator: the leaf evaluator.
+        c: PUCT's exploration constant.
+    """
+
+    def __init__(self, game: Game, evaluator: Evaluator, c: float = 1.25):
+        super().__init__(game, c)
+        self.evaluator = evaluator
+
+    def run(self, states, simulations: int, seed=None) -> SearchResult:
+        simulations = int(simulations)
+        if simulations < 1:
+            raise ValueError(f"simulations must be a positive integer, got {simulations}")
+        roots = self._roots(states)
+        trees = roots.shape[0]
+        t = self._tree_for(roots, simulations + 1)
+        rng = seed_rng(seed, trees)
+        k = self.kernels
+        leaves = np.zeros((trees, 2), dtype=np.int64)
+        leaf_states = np.zeros_like(roots)
+        for i in range(simulations + 1):  # the roots, then the simulations
+            room = self.acting * self.rules.NUM_ACTIONS
+            while i > 0 and (t.edges.shape[1] - t.sizes[:, 1]).min() < room:
+                t = self._grow()
+            count = k["select_leaves"](t, roots, i == 0, self.c, rng, leaves, leaf_states)
+            if count:
+                priors, values = self._evaluate(t, leaves[:count], leaf_states[:count])
+                k["expand_and_backup"](t, leaves, count, priors, values)
+        return self._result()
+
+    def _evaluate(self, t: Tree, leaves: np.ndarray, leaf_states: np.ndarray) -> tuple:
+        seats = t.nodes[leaves[:, 0], leaves[:, 1], SEAT].astype(np.int64)
+        priors, values = self.evaluator(leaf_states, seats)
+        m, a = leaves.shape[0], self.rules.NUM_ACTIONS
+        priors = np.asarray(priors, dtype=np.float64).reshape(m, self.acting, a)
+        values = np.asarray(values, dtype=np.float64)
+        if values.shape != (m, self.seats):
+            raise ValueError(f"the evaluator's values have shape {values.shape}, expected {(m, self.seats)}")
+        return priors, values
