@@ -197,6 +197,10 @@ class BatchedGames:
             if self.illegal_action == "lose":
                 self._forfeit_after_step(actions, bad.reshape(self.num_games, self.acting))
                 return
+        self._play(actions)
+
+    def _play(self, actions: np.ndarray) -> None:
+        """One compiled step of every game with ``actions`` (checked), ended games restarted."""
         self._step(
             self.states,
             actions,
@@ -218,18 +222,7 @@ class BatchedGames:
         seats_of = {  # the offending seats of each such game, read before the step moves on
             int(i): [int(self.to_move[i])] if self.acting == 1 else np.flatnonzero(offenders[i]).tolist() for i in rows
         }
-        self._step(
-            self.states,
-            actions,
-            self.template,
-            self.rewards,
-            self.terminated,
-            self.truncated,
-            self.masks,
-            self.obs,
-            self.to_move,
-            self.observe,
-        )
+        self._play(actions)
         info = self.game.info
         for i, seats in seats_of.items():
             self.rewards[i] = loser_returns(info, seats)
