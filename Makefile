@@ -1,12 +1,16 @@
 # Two entry points that work on a fresh machine with only Python 3.11 and pip:
 #   make demo   -- set up .venv and run the main job
-#   make test   -- set up .venv and run the whole test suite
+#   make test   -- set up .venv and run the whole test suite, then the RLlib tests in .venv-rllib
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Ray RLlib pins gymnasium 1.2.2 (the main venv has the newest): its tests run in a venv of their own
+RLLIB_VENV := .venv-rllib
+RLLIB_BIN := $(RLLIB_VENV)/bin
+RLLIB_STAMP := $(RLLIB_VENV)/.installed
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup setup-rllib demo test test-rllib lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,12 +21,25 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+$(RLLIB_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(RLLIB_VENV)
+	$(RLLIB_BIN)/pip install --quiet torch==2.13.0
+	$(RLLIB_BIN)/pip install --quiet -e ".[rllib,train,dev]"
+	touch $(RLLIB_STAMP)
+
+setup-rllib: $(RLLIB_STAMP)
+
 demo: setup
 	$(BIN)/python -m training.demo
 
 test: setup
 	$(BIN)/ruff check .
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 -q
+	$(MAKE) test-rllib
+
+# the RLlib tests (tests/rllib) and the adapters' checks, under ray's gymnasium
+test-rllib: $(RLLIB_STAMP)
+	MPLBACKEND=Agg $(RLLIB_BIN)/python -m pytest -n 0 -q tests/rllib tests/test_ecosystem_checkers.py tests/test_illegal_action.py
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
@@ -33,4 +50,4 @@ bench: setup
 	$(BIN)/python -m benchmarks.run
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(RLLIB_VENV) build *.egg-info .pytest_cache

@@ -189,7 +189,8 @@ class ModelAgent(PolicyAgent):
 
 def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent:
     """An agent from a spec: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, a model path,
-    ``sample:<model path>`` (the model sampling its policy), or an Agent (returned as is)."""
+    ``sample:<model path>`` (the model sampling its policy), ``rllib:<path>`` (a policy exported by
+    ``training.rllib_train``), or an Agent (returned as is)."""
     if isinstance(spec, Agent):
         return spec
     if callable(spec) and not isinstance(spec, (str, Path)):
@@ -203,6 +204,10 @@ def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent
         agent.deterministic = False
         agent.name += "-sampled"
         return agent
+    if kind == "rllib" and arg:  # a policy exported by python -m training.rllib_train (plain torch, no ray)
+        from training.rllib.policy_file import RLlibPolicyAgent
+
+        return RLlibPolicyAgent(arg, game, seed=seed)
     if find_model(text) is not None:
         agent = ModelAgent(text, seed=seed)
         if game is not None:
@@ -212,5 +217,5 @@ def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent
                                  f"{tuple(game.info.observation_shape)} (wrong game or player count?)")
         return agent
     raise ValueError(f"unknown agent {text!r}: use random, greedy, mcts[:N], a saved model's path, a shipped "
-                     f"model's name ({', '.join(f'models/{n}' for n in shipped_models()) or 'none found'}) or "
-                     f"sample:<path>")
+                     f"model's name ({', '.join(f'models/{n}' for n in shipped_models()) or 'none found'}), "
+                     f"rllib:<policy file or run folder> or sample:<path>")

@@ -44,6 +44,7 @@ AGENT_SPECS = """agent specs (--agents):
   mcts, mcts:N    Monte-Carlo tree search with N simulations per move (mcts alone: {mcts})
   PATH.zip, DIR   a saved model (arg-max over the legal actions), e.g. runs/dorix_2p_s0/final.zip
   models/NAME     a shipped model by name: {shipped}
+  rllib:PATH      a policy exported by python -m training.rllib_train (policy.pt or its run folder)
   sample:MODEL    the model drawing its moves from its policy instead of the arg-max"""
 
 ELO_MEANING = ("one Bradley-Terry fit over every game above, draws counted half; a difference of 400 "
@@ -160,6 +161,9 @@ def agent_name(spec) -> str:
     text = str(spec).rstrip("/")
     if text.startswith("sample:"):
         return agent_name(text[len("sample:"):]) + "-sampled"
+    if text.startswith("rllib:"):  # the run folder's name (or the file's, when not policy.pt)
+        p = Path(text[len("rllib:"):].rstrip("/"))
+        return "rllib-" + (p.parent.name if p.name == "policy.pt" else p.stem if p.suffix == ".pt" else p.name)
     if text.endswith(".zip"):
         p = Path(text)
         return p.parent.name if p.stem in ("model", "final") else p.stem

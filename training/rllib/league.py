@@ -1,0 +1,81 @@
+"""Self-play with a league: who plays whom in each game, and the frozen snapshots of the learner.
+
+The learning policy is ``main`` (:data:`LEARNER`). In every game it takes one side: a seat, or a team
+in 4-player Dorix, whose two partners are both played by ``main`` and share the team reward (the
+engine's returns give both partners the team's result). Every other side is played either by
+``main`` too (plain self-play: both sides learn) or, with probability ``1 - self_play``, by one of the
+frozen snapshots ``snapshot_0 .. snapshot_{k-1}`` (each side of the game its one opponent policy).
+
+The snapshots are copies of ``main`` taken every ``snapshot_every`` training iterations, the oldest
+slot replaced each time (:func:`take_snapshot`), as the SB3 trainer plays against snapshots of the
+learner (:mod:`training.selfplay`). Before the first copies the slots hold the network ``main``
+started from, a nearly uniform player of the legal moves: the weak opponents a new learner needs.
+The slots are fixed modules of the algorithm, so a checkpoint holds the whole league and
+``--resume`` needs no extra state.
+
+:class:`LeagueMapping` is the ``policy_mapping_fn``: it draws the side of ``main`` and the opponent
+from the episode's id, so every agent of a game gets the same draw.
+"""
+
+from __future__ import annotations
+
+import random
+
+LEARNER = "main"
+
+
+def snapshot_ids(count: int) -> list[str]:
+    """The module ids of ``count`` snapshot slots."""
+    return [f"snapshot_{i}" for i in range(count)]
+
+
+def side_of_seats(sides: list) -> dict[int, int]:
+    """``seat -> side index`` from ``GameInfo.sides()`` (a side is a seat, or a team's seats)."""
+    return {seat: i for i, side in enumerate(sides) for seat in side}
+
+
+class LeagueMapping:
+    """RLlib's ``policy_mapping_fn(agent_id, episode, **kwargs)`` for a league (module docstring).
+
+    ``sides``: the game's sides (``GameInfo.sides()``, e.g. ``[(0, 2), (1, 3)]`` at 4-player Dorix);
+    ``snapshots``: the number of snapshot slots (0: pure self-play); ``self_play``: the probability
+    that the other sides are ``main`` too.
+    """
+
+    def __init__(self, sides: list, snapshots: int, self_play: float = 0.5):
+        if not 0.0 <= self_play <= 1.0:
+            raise ValueError(f"self_play must be a probability in [0, 1], got {self_play}")
+        self.sides = [tuple(int(s) for s in side) for side in sides]
+        self.side_of = side_of_seats(self.sides)
+        self.snapshots = snapshot_ids(snapshots)
+        self.self_play = self_play if snapshots else 1.0
+
+    def match(self, key) -> tuple[int, str]:
+        """``(side of main, opponent module)`` of the game identified by ``key`` (its episode id)."""
+        rng = random.Random(str(key))
+        side = rng.randrange(len(self.sides))
+        if rng.random() < self.self_play:
+            return side, LEARNER
+        return side, rng.choice(self.snapshots)
+
+    def module_for(self, agent_id: str, key) -> str:
+        """The module that plays ``agent_id`` (``player_<seat>``) in the game ``key``."""
+        seat = int(str(agent_id).rsplit("_", 1)[1])
+        side, opponent = self.match(key)
+        return LEARNER if self.side_of[seat] == side else opponent
+
+    def __call__(self, agent_id, episode, **kwargs) -> str:
+        return self.module_for(agent_id, getattr(episode, "id_", episode))
+
+
+def take_snapshot(algo, iteration: int, snapshots: int) -> str | None:
+    """Copy ``main``'s weights into the snapshot slot of ``iteration`` (the oldest one: slots are
+    refilled in turn) in the learner and every env runner; returns the slot's id (None without slots)."""
+    if snapshots <= 0:
+        return None
+    slot = snapshot_ids(snapshots)[iteration % snapshots]
+    weights = algo.learner_group.get_weights(module_ids=[LEARNER])[LEARNER]
+    algo.learner_group.set_weights({slot: weights})
+    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, policies=[slot],
+                                       inference_only=True, timeout_seconds=60.0)
+    return slot
