@@ -8,8 +8,9 @@ Examples::
     python -m training.rllib_train --game dorix --players 2 --env-runners 8 --iterations 200 --address auto
 
 Needs the ``rllib`` extra (``pip install -e ".[rllib]"``; ``make test`` builds it in ``.venv-rllib``).
-The league (:mod:`training.rllib.league`): ``main`` learns on one side of every game, against itself
-or a frozen snapshot of itself; 4-player Dorix partners share the policy and the team reward.
+The league (:mod:`training.rllib.league`): ``main`` learns on one side of every game, against itself,
+a uniform random player or a frozen snapshot of itself; 4-player Dorix partners share the policy and
+the team reward.
 
 One line per iteration: env steps (moves) so far, env steps per second over the iteration, and
 every ``--eval-every`` iterations the win rate of ``main`` (arg-max over the legal actions) against
@@ -107,8 +108,9 @@ def make_settings(args: argparse.Namespace, saved: dict | None = None):
         setattr(settings, key, type(current)(value) if isinstance(current, float) else value)
     if settings.env_runners < 0 or settings.train_batch < 1 or settings.minibatch < 1 or settings.epochs < 1:
         raise SettingError("env_runners must be >= 0, train_batch, minibatch and epochs >= 1")
-    if not 0.0 <= settings.self_play <= 1.0:
-        raise SettingError(f"self_play must be in [0, 1], got {settings.self_play}")
+    if not (0.0 <= settings.self_play <= 1.0 and 0.0 <= settings.random_share <= 1.0 - settings.self_play):
+        raise SettingError(f"self_play ({settings.self_play}) and random_share ({settings.random_share}) must be "
+                           "probabilities summing to 1 at most")
     if settings.snapshots < 0 or settings.snapshot_every < 1:
         raise SettingError("snapshots must be >= 0 and snapshot_every >= 1")
     return settings
@@ -201,24 +203,27 @@ def run(args: argparse.Namespace) -> None:
     game_name, options, saved, out = load_run(args)
     settings = make_settings(args, saved)
     import ray
+    import torch
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
     from training.agents import make_agent
     from training.rllib.config import build_config
-    from training.rllib.league import take_snapshot
+    from training.rllib.league import make_random_player, take_snapshot
 
+    torch.set_num_threads(1)  # the driver learns and measures: one thread, as training.train (README, Torch threads)
     game = make_game(game_name, **options)
     config = build_config(game_name, options, settings)
     opponents = {spec: make_agent(spec, game, seed=settings.seed + 1 + i) for i, spec in enumerate(args.eval_opponents)}
     start_ray(args.address, settings.env_runners)
     try:
         algo = config.build_algo()
+        make_random_player(algo)
         out.mkdir(parents=True, exist_ok=True)
         if saved is not None:
             algo.restore_from_path(str((out / "checkpoint").resolve()))
             print(f"resumed {out} at iteration {algo.iteration}")
         print(f"{game_name} {options}: {settings.env_runners} env runners x {settings.envs_per_runner} games, "
-              f"{settings.train_batch} env steps per iteration, league main + {settings.snapshots} snapshots; "
+              f"{settings.train_batch} env steps per iteration, league main + random + {settings.snapshots} snapshots; "
               f"ray {ray.__version__}, cluster CPUs {ray.cluster_resources().get('CPU', 0):g}; run folder {out}")
         run_info = {"game": game_name, "options": options, "settings": settings.to_dict(), "iteration": algo.iteration,
                     "env_steps": 0, "wall_s": 0.0}

@@ -14,6 +14,7 @@ from ray.cluster_utils import Cluster  # noqa: E402
 
 from training import rllib_train  # noqa: E402
 from training.rllib.config import RLlibSettings, build_config  # noqa: E402
+from training.rllib.league import RANDOM, make_random_player  # noqa: E402
 
 
 @pytest.fixture
@@ -40,6 +41,12 @@ def test_env_runners_on_both_nodes_train(two_nodes, tmp_path, capsys):
                                                          local_env_runner=False)
         assert len(nodes) == 2
         assert set(nodes) == {n["NodeID"] for n in ray.nodes() if n["Alive"]}  # one runner per node
+        # the league's random player reaches the runners of both nodes: a policy head of zeros
+        make_random_player(algo)
+        heads = algo.env_runner_group.foreach_env_runner(
+            lambda runner: [float(p.abs().sum()) for n, p in runner.module[RANDOM].named_parameters() if "pi." in n],
+            local_env_runner=False)
+        assert len(heads) == 2 and all(h and not any(h) for h in heads)
         for expected in (1, 2):
             result = algo.train()
             assert algo.iteration == expected

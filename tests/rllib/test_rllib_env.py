@@ -17,7 +17,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 from envs.core.errors import GameOptionError  # noqa: E402
 from envs.core.illegal import IllegalActionWarning  # noqa: E402
 from training.rllib.env import BoardGameMultiAgentEnv, env_config, register_envs, registered_names  # noqa: E402
-from training.rllib.league import LEARNER, LeagueMapping, snapshot_ids  # noqa: E402
+from training.rllib.league import LEARNER, RANDOM, LeagueMapping, snapshot_ids  # noqa: E402
 
 NAMES = registered_names()
 
@@ -132,3 +132,13 @@ def test_league_self_play_share():
     both = sum(mapping.module_for("player_0", k) == mapping.module_for("player_1", k) == LEARNER for k in range(1000))
     assert 400 < both < 600
     assert all(LeagueMapping([(0,), (1,)], snapshots=0).module_for("player_1", k) == LEARNER for k in range(20))
+
+
+def test_league_random_share():
+    mapping = LeagueMapping([(0,), (1,)], snapshots=2, self_play=0.5, random_share=0.25)
+    games = [{mapping.module_for("player_0", k), mapping.module_for("player_1", k)} for k in range(2000)]
+    assert 400 < sum(g == {LEARNER, RANDOM} for g in games) < 600
+    assert 900 < sum(g == {LEARNER} for g in games) < 1100
+    assert all(LEARNER in g for g in games)
+    with pytest.raises(ValueError, match="summing to 1"):
+        LeagueMapping([(0,), (1,)], snapshots=2, self_play=0.9, random_share=0.2)

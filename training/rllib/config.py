@@ -7,8 +7,8 @@
   job; the registered names of :func:`~training.rllib.env.register_envs` are for users' own configs);
 * ``num_env_runners`` env runners of one CPU each, each stepping ``envs_per_runner`` games (a batch
   per forward pass); 0 env runners samples in the driver;
-* the league (:mod:`training.rllib.league`): modules ``main`` (trained) and ``snapshot_<i>``
-  (frozen), all RLlib's ``ActionMaskingTorchRLModule`` (PPO's actor-critic MLP with the illegal
+* the league (:mod:`training.rllib.league`): modules ``main`` (trained), ``random`` and
+  ``snapshot_<i>`` (frozen), all RLlib's ``ActionMaskingTorchRLModule`` (PPO's actor-critic MLP with the illegal
   actions' logits masked), the ``policy_mapping_fn`` drawing who plays whom;
 * PPO's settings (:class:`RLlibSettings`), with the learner in the driver (``num_learners=0``).
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from training.rllib.env import BoardGameMultiAgentEnv, env_config
-from training.rllib.league import LEARNER, LeagueMapping, snapshot_ids
+from training.rllib.league import LEARNER, RANDOM, LeagueMapping, snapshot_ids
 
 
 @dataclass
@@ -37,7 +37,8 @@ class RLlibSettings:
     hidden: list = field(default_factory=lambda: [256, 256])
     snapshots: int = 3  # frozen snapshot slots (0: pure self-play)
     snapshot_every: int = 5  # iterations between two snapshots of main
-    self_play: float = 0.5  # probability that main plays main (else a snapshot)
+    self_play: float = 0.5  # probability that main plays main
+    random_share: float = 0.2  # probability that main plays the uniform random player (else a snapshot)
     seed: int = 0
 
     def to_dict(self) -> dict:
@@ -58,16 +59,17 @@ def build_config(game: str, options: dict, settings: RLlibSettings):
     agent = probe.possible_agents[0]
     obs_space, act_space = probe.observation_spaces[agent], probe.action_spaces[agent]
     model = DefaultModelConfig(fcnet_hiddens=list(settings.hidden))
-    modules = [LEARNER] + snapshot_ids(settings.snapshots)
+    modules = [LEARNER, RANDOM] + snapshot_ids(settings.snapshots)
     specs = {
         m: RLModuleSpec(module_class=ActionMaskingTorchRLModule, observation_space=obs_space, action_space=act_space,
                         model_config=model)
         for m in modules
     }
-    mapping = LeagueMapping(probe.game.info.sides(), settings.snapshots, settings.self_play)
+    mapping = LeagueMapping(probe.game.info.sides(), settings.snapshots, settings.self_play, settings.random_share)
     return (
         PPOConfig()
-        .environment(env=BoardGameMultiAgentEnv, env_config=cfg)
+        # RLlib's pre-check passes on every game (tests/rllib); skipping it spares each runner's start
+        .environment(env=BoardGameMultiAgentEnv, env_config=cfg, disable_env_checking=True)
         .env_runners(num_env_runners=settings.env_runners, num_envs_per_env_runner=settings.envs_per_runner,
                      num_cpus_per_env_runner=1, rollout_fragment_length="auto")
         .learners(num_learners=0)

@@ -3,7 +3,9 @@
 The learning policy is ``main`` (:data:`LEARNER`). In every game it takes one side: a seat, or a team
 in 4-player Dorix, whose two partners are both played by ``main`` and share the team reward (the
 engine's returns give both partners the team's result). Every other side is played either by
-``main`` too (plain self-play: both sides learn) or, with probability ``1 - self_play``, by one of the
+``main`` too (plain self-play: both sides learn; probability ``self_play``), by ``random``
+(probability ``random_share``: a frozen module whose policy head is zero, so that it plays every legal
+move alike, the uniform random player, set up by :func:`make_random_player`) or else by one of the
 frozen snapshots ``snapshot_0 .. snapshot_{k-1}`` (each side of the game its one opponent policy).
 
 The snapshots are copies of ``main`` taken every ``snapshot_every`` training iterations, the oldest
@@ -22,6 +24,7 @@ from __future__ import annotations
 import random
 
 LEARNER = "main"
+RANDOM = "random"
 
 
 def snapshot_ids(count: int) -> list[str]:
@@ -38,23 +41,29 @@ class LeagueMapping:
     """RLlib's ``policy_mapping_fn(agent_id, episode, **kwargs)`` for a league (module docstring).
 
     ``sides``: the game's sides (``GameInfo.sides()``, e.g. ``[(0, 2), (1, 3)]`` at 4-player Dorix);
-    ``snapshots``: the number of snapshot slots (0: pure self-play); ``self_play``: the probability
-    that the other sides are ``main`` too.
+    ``snapshots``: the number of snapshot slots; ``self_play``: the probability that the other sides
+    are ``main`` too; ``random_share``: the probability that they are the ``random`` module (the rest
+    goes to the snapshots; with no slot, to ``main``).
     """
 
-    def __init__(self, sides: list, snapshots: int, self_play: float = 0.5):
-        if not 0.0 <= self_play <= 1.0:
-            raise ValueError(f"self_play must be a probability in [0, 1], got {self_play}")
+    def __init__(self, sides: list, snapshots: int, self_play: float = 0.5, random_share: float = 0.0):
+        if not (0.0 <= self_play <= 1.0 and 0.0 <= random_share <= 1.0 - self_play):
+            raise ValueError(f"self_play ({self_play}) and random_share ({random_share}) must be probabilities "
+                             "summing to 1 at most")
         self.sides = [tuple(int(s) for s in side) for side in sides]
         self.side_of = side_of_seats(self.sides)
         self.snapshots = snapshot_ids(snapshots)
-        self.self_play = self_play if snapshots else 1.0
+        self.self_play = self_play
+        self.random_share = random_share
 
     def match(self, key) -> tuple[int, str]:
         """``(side of main, opponent module)`` of the game identified by ``key`` (its episode id)."""
         rng = random.Random(str(key))
         side = rng.randrange(len(self.sides))
-        if rng.random() < self.self_play:
+        draw = rng.random()
+        if draw < self.random_share:
+            return side, RANDOM
+        if draw < self.random_share + self.self_play or not self.snapshots:
             return side, LEARNER
         return side, rng.choice(self.snapshots)
 
@@ -79,3 +88,12 @@ def take_snapshot(algo, iteration: int, snapshots: int) -> str | None:
     algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, policies=[slot],
                                        inference_only=True, timeout_seconds=60.0)
     return slot
+
+
+def make_random_player(algo) -> None:
+    """Zero the policy head of the ``random`` module in the learner and every env runner: its logits
+    are then 0 for every action, and the action mask leaves a uniform choice among the legal ones."""
+    weights = algo.learner_group.get_weights(module_ids=[RANDOM])[RANDOM]
+    algo.learner_group.set_weights({RANDOM: {k: (v * 0 if k.startswith("pi.") else v) for k, v in weights.items()}})
+    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, policies=[RANDOM],
+                                       inference_only=True, timeout_seconds=60.0)
