@@ -114,28 +114,39 @@ def play_match(game: Game, agent_a, agent_b, games: int, seed: int = 0, name_a: 
     return result
 
 
-def fit_elo(names: list, results: list, anchor: str | None = "random", iterations: int = 2000) -> dict:
+def fit_elo(names: list, results: list, anchor: str | None = "random", iterations: int = 100) -> dict:
     """Bradley-Terry ratings on the Elo scale (400 log10) from pairwise scores, draws counted half.
 
-    Fitted by gradient ascent with a weak prior (one virtual draw against the average) so that a
-    perfect score gives a large but finite rating. ``anchor`` is set to 0 when present, else the mean.
+    The ratings solve "expected score = actual score" for every agent, with a weak prior (one virtual
+    draw against the average agent) so that a perfect score gives a large but finite rating; solved by
+    Newton's method (a few iterations; at most ``iterations``). ``anchor`` is set to 0 when present,
+    else the mean.
     """
     idx = {n: i for i, n in enumerate(names)}
     k = len(names)
+    played = [p for p in results if p.games]
+    a = np.array([idx[p.a] for p in played], dtype=np.int64)
+    b = np.array([idx[p.b] for p in played], dtype=np.int64)
+    score = np.array([p.wins + 0.5 * p.draws for p in played], dtype=float)
+    games = np.array([p.games for p in played], dtype=float)
+    c = math.log(10) / 400
+    centre = np.eye(k) - 1.0 / k  # d(r_i - mean)/dr
     r = np.zeros(k)
-    pairs = [(idx[p.a], idx[p.b], p.wins + 0.5 * p.draws, p.games) for p in results if p.games]
-    scale = math.log(10) / 400
     for _ in range(iterations):
-        grad = np.zeros(k)
-        for i, j, s, n in pairs:
-            e = 1 / (1 + math.exp(-scale * (r[i] - r[j])))
-            grad[i] += s - n * e
-            grad[j] -= s - n * e
-        mean = r.mean()
-        for i in range(k):  # prior: one draw against an average player
-            e = 1 / (1 + math.exp(-scale * (r[i] - mean)))
-            grad[i] += 0.5 - e
-        r += 40.0 * grad / max(1, max(n for *_, n in pairs) if pairs else 1)
+        e = 1 / (1 + np.exp(-c * (r[a] - r[b])))
+        surprise = score - games * e  # A's actual minus expected score, per pair
+        prior = 1 / (1 + np.exp(-c * (r - r.mean())))
+        grad = np.bincount(a, surprise, k) - np.bincount(b, surprise, k) + 0.5 - prior
+        slope = c * games * e * (1 - e)
+        jac = -c * (prior * (1 - prior))[:, None] * centre
+        np.add.at(jac, (a, a), -slope)
+        np.add.at(jac, (b, b), -slope)
+        np.add.at(jac, (a, b), slope)
+        np.add.at(jac, (b, a), slope)
+        move = np.linalg.lstsq(jac, -grad, rcond=None)[0]  # ratings are free up to a common shift
+        r += np.clip(move, -400.0, 400.0)  # a bounded step keeps the first iterations stable
+        if np.abs(move).max() < 1e-9:
+            break
     shift = r[idx[anchor]] if anchor in idx else r.mean()
     return {n: float(r[idx[n]] - shift) for n in names}
 
