@@ -55,3 +55,67 @@ def ppo_frames_per_second(
     result["ratio"] = result["batched"] / result["dummy"]
     result["rollout ratio"] = result["batched rollout"] / result["dummy rollout"]
     return result
+
+
+def profile_learn(game_name: str = "dorix", frames: int = 8192, n_envs: int = 128, top: int = 12) -> dict:
+    """Where ``MaskablePPO.learn(frames)`` spends its time with each VecEnv (cProfile, cumulative time
+    of the parts of a rollout and of the gradient steps, one torch thread, after a warm-up)."""
+    import cProfile
+    import pstats
+
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from envs.core.single_agent import SingleAgentEnv
+    from envs.vector.sb3 import BatchedVecEnv
+
+    torch.set_num_threads(1)
+    parts = {  # (part of the file name, function name) in the profile -> what it is
+        ("ppo_mask", "learn"): "learn() in all",
+        ("ppo_mask", "collect_rollouts"): "rollout collection (sb3-contrib)",
+        ("vec_env", "step_wait"): "VecEnv step",
+        ("maskable/utils", "get_action_masks"): "action masks",
+        ("maskable/policies", "forward"): "policy forward in the rollout (masked distribution)",
+        ("maskable/buffers", "add"): "rollout buffer add",
+        ("buffers", "compute_returns_and_advantage"): "GAE",
+        ("ppo_mask", "train"): "gradient steps (train)",
+    }
+    result = {}
+    for name, make in {
+        "batched": lambda: BatchedVecEnv(game_name, n_envs, seed=0),
+        "dummy": lambda: DummyVecEnv([lambda: SingleAgentEnv(game_name) for _ in range(n_envs)]),
+    }.items():
+        venv = make()
+        model = MaskablePPO("MlpPolicy", venv, seed=0, **PPO_SETTINGS)
+        model.learn(n_envs * PPO_SETTINGS["n_steps"])  # warm-up: compile, first allocations
+        profiler = cProfile.Profile()
+        profiler.enable()
+        model.learn(frames)
+        profiler.disable()
+        stats = pstats.Stats(profiler).stats
+        seconds = {}
+        for (file, _line, fn), (_cc, _nc, _tt, ct, _callers) in stats.items():
+            for (where, function), label in parts.items():
+                if fn == function and where in file:
+                    seconds[label] = max(seconds.get(label, 0.0), ct)
+        result[name] = seconds
+        total = seconds.get("learn() in all", 1e-9)
+        print(f"{name}: {frames / total:,.0f} frames/s under the profiler")
+        for label, t in sorted(seconds.items(), key=lambda kv: -kv[1])[:top]:
+            print(f"  {label:52s} {t:7.3f} s ({t / total:4.0%})")
+    return result
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="MaskablePPO: frames/s or (--profile) where learn() goes")
+    parser.add_argument("--game", default="dorix")
+    parser.add_argument("--frames", type=int, default=8192)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    if args.profile:
+        profile_learn(args.game, args.frames)
+    else:
+        print(ppo_frames_per_second(args.game, args.frames, rounds=2))

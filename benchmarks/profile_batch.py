@@ -60,11 +60,11 @@ def _kernels(rules, observe, acting: int):
 
 def _per_call(fn, seconds: float) -> float:
     fn()
-    calls, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    calls, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
         fn()
         calls += 1
-    return (time.perf_counter() - start) / calls
+    return (time.process_time() - start) / calls
 
 
 def profile(name: str, size: int, seconds: float) -> dict:

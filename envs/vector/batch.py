@@ -13,6 +13,12 @@ or a :class:`envs.core.game.Game` whose states are :class:`envs.core.kernel_stat
   its own seat's point of view). It follows the rules of
   :class:`envs.core.single_agent.SingleAgentEnv` (reward at the end, on the learner's last action;
   turn limit = truncation) and is what :mod:`envs.vector.gym_vector` and :mod:`envs.vector.sb3` wrap.
+
+Both take ``threads`` (:mod:`envs.vector.threads`: False, True for the cores torch leaves free, or a
+count; the same results whatever the count) and ``obs_dtype``: ``"float32"`` (the games' planes) or
+``"uint8"`` (the same planes times 255, rounded: a quarter of the memory traffic, which is what bounds
+large batches of the games with large observations; :func:`obs_to_float` or, in torch,
+``t.float().div_(255)`` gives the float planes back, exact for 0 and 1, within 1/510 elsewhere).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from envs.core.game import Game
 from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
 from envs.vector.kernels import batch_kernels
 from envs.vector.sampling import first_illegal, sample_actions, sample_actions_threaded, seed_rng
+from envs.vector.threads import resolve_threads, run_threaded
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -92,6 +99,33 @@ def resolve_game(game, game_options: dict | None = None) -> Game:
     return make_game(game, **(game_options or {}))
 
 
+OBS_DTYPES = {"float32": np.float32, "uint8": np.uint8}
+
+
+def check_obs_dtype(obs_dtype) -> type:
+    """The numpy type of an ``obs_dtype`` argument ("float32" or "uint8", or those numpy types)."""
+    name = np.dtype(obs_dtype).name if not isinstance(obs_dtype, str) else obs_dtype
+    if name not in OBS_DTYPES:
+        raise ValueError(f"obs_dtype is 'float32' or 'uint8', got {obs_dtype!r}")
+    return OBS_DTYPES[name]
+
+
+def obs_to_float(obs: np.ndarray) -> np.ndarray:
+    """Float32 observations from a batch's ``obs`` (uint8 ones divided by 255; float32 ones as they are)."""
+    if obs.dtype == np.uint8:
+        return np.divide(obs, np.float32(255.0), dtype=np.float32)
+    return obs
+
+
+def obs_space(batch):
+    """The Gymnasium space of one observation of ``batch``: Box [0, 1] float32, or [0, 255] uint8."""
+    from gymnasium import spaces
+
+    if batch.obs.dtype == np.uint8:
+        return spaces.Box(0, 255, shape=batch.obs_shape, dtype=np.uint8)
+    return spaces.Box(0.0, 1.0, shape=batch.obs_shape, dtype=np.float32)
+
+
 def kernels_of(game: Game) -> tuple:
     """The rules module (numba kernels) behind ``game``'s states and their observation kernel."""
     cls = type(game.new_initial_state())
@@ -115,8 +149,9 @@ class BatchedGames:
     * after a step, ``rewards`` ``(N, seats)`` holds the returns of the games that ended at this step
       (0 elsewhere) and ``terminated`` / ``truncated`` flag them; those games already restarted.
 
-    With ``threads=True`` the games of a step are spread over every core (numba's ``prange``; the number
-    of threads is numba's, ``NUMBA_NUM_THREADS``); the results are the same as without.
+    ``threads``: True spreads the games of a step over the cores torch leaves free, an int over that
+    many threads (numba's ``prange``, :mod:`envs.vector.threads`); the results are the same as without.
+    ``obs_dtype="uint8"``: ``obs`` holds the observations times 255 as uint8 (see the module docstring).
 
     ``illegal_action`` (:mod:`envs.core.illegal`): an action the mask forbids makes its game end at
     once, the offender's side losing (``"lose"``, the default: ``rewards`` -1 for that side, 0 for the
@@ -132,20 +167,22 @@ class BatchedGames:
         game_options: dict | None = None,
         observe: bool = True,
         seed: int | None = None,
-        threads: bool = False,
+        threads: bool | int = False,
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+        obs_dtype="float32",
     ):
         self.game = resolve_game(game, game_options)
         self.illegal_action = check_illegal_action_mode(illegal_action)
+        obs_type = check_obs_dtype(obs_dtype)
         info = self.game.info
         self.acting = info.acting_seats  # actions per game and step: 1, or one per seat
         self.num_games = n = int(num_games)
         self.num_seats = info.num_seats
-        self.k = batch_kernels(*kernels_of(self.game), self.acting)
-        self.threads = bool(threads)
-        self._step = self.k.step_threaded if threads else self.k.step
-        self._refresh = self.k.refresh_threaded if threads else self.k.refresh
-        self._sample = sample_actions_threaded if threads else sample_actions
+        self.k = batch_kernels(*kernels_of(self.game), self.acting, info.observation_shape, obs_type is np.uint8)
+        self.threads = resolve_threads(threads)  # 1: the serial loops
+        self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
+        self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
+        self._sample = self._threaded(sample_actions_threaded) if self.threads > 1 else sample_actions
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.observe = bool(observe)
@@ -157,7 +194,7 @@ class BatchedGames:
             if observe
             else (1,) * (len(per_game) + len(info.observation_shape))
         )
-        self.obs = np.zeros(obs_shape, dtype=np.float32)
+        self.obs = np.zeros(obs_shape, dtype=obs_type)
         self.to_move = np.zeros(n, dtype=np.int64)
         self.rewards = np.zeros((n, self.num_seats), dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)
@@ -167,6 +204,11 @@ class BatchedGames:
         self._actions = np.zeros(per_game, dtype=np.int64)
         self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
         self.reset(seed)
+
+    def _threaded(self, fn):
+        """``fn`` (a ``parallel=True`` loop) run on this batch's threads."""
+        count = self.threads
+        return lambda *args: run_threaded(count, fn, *args)
 
     def reset(self, seed: int | None = None) -> None:
         """Restart every game; ``seed`` seeds :meth:`random_actions`."""
@@ -270,6 +312,13 @@ class LearnerBatch:
             ``"lose"`` (default: that game ends, reward -1, ``terminated``, flagged in ``forfeited``,
             and restarts), ``"raise"`` (IllegalActionError, nothing played) or ``"random"`` (a random
             legal action instead). An opponent callback's illegal action always raises.
+        threads: False (serial), True (the cores torch leaves free) or a thread count, for the step with
+            random opponents (one compiled pass per step); the same results whatever the count.
+        obs_dtype: ``"float32"`` or ``"uint8"`` (``obs`` and ``final_obs`` times 255, see the module
+            docstring); an opponent callback is always given float32 observations.
+
+    With ``opponent="random"`` a step is one compiled call (the learner's action, the opponents'
+    replies, rewards, restarts, masks and observations, game by game) writing into the same arrays.
 
     After :meth:`reset` and :meth:`step`: ``obs`` ``(N, *shape)`` and ``masks`` ``(N, A)`` of each
     learner, ``learner`` (its seat per game); after :meth:`step` also ``rewards`` ``(N,)``,
@@ -285,9 +334,13 @@ class LearnerBatch:
         learner_seat: int | None = None,
         seed: int | None = None,
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+        threads: bool | int = False,
+        obs_dtype="float32",
     ):
         self.game = resolve_game(game, game_options)
         self.illegal_action = check_illegal_action_mode(illegal_action)
+        self.obs_dtype = check_obs_dtype(obs_dtype)
+        self.threads = resolve_threads(threads)
         info = self.game.info
         if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
             raise ValueError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat}")
@@ -300,13 +353,12 @@ class LearnerBatch:
         self.num_actions = info.num_actions
         self.obs_shape = tuple(info.observation_shape)
         self.fixed_seat = -1 if learner_seat is None else int(learner_seat)
-        self._rules, observe = kernels_of(self.game)
-        self.k = batch_kernels(self._rules, observe, self.acting)
+        self._load_kernels()
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.learner = np.zeros(n, dtype=np.int64)
         self.masks = np.zeros((n, info.num_actions), dtype=np.bool_)
-        self.obs = np.zeros((n,) + self.obs_shape, dtype=np.float32)
+        self.obs = np.zeros((n,) + self.obs_shape, dtype=self.obs_dtype)
         self.final_obs = np.zeros_like(self.obs)
         self.rewards = np.zeros(n, dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)
@@ -331,8 +383,18 @@ class LearnerBatch:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("obs_dtype", np.float32)  # pickled before these options existed
+        self.__dict__.setdefault("threads", 1)
+        self._load_kernels()
+
+    def _load_kernels(self) -> None:
         self._rules, observe = kernels_of(self.game)
-        self.k = batch_kernels(self._rules, observe, self.acting)
+        compact = self.obs_dtype is np.uint8
+        self.k = batch_kernels(self._rules, observe, self.acting, self.obs_shape, compact)
+        self._learner_step = self.k.learner_step
+        if self.threads > 1:
+            fn, count = self.k.learner_step_threaded, self.threads
+            self._learner_step = lambda *args: run_threaded(count, fn, *args)
 
     def seed(self, seed: int | None) -> None:
         """Seed the next :meth:`reset` (learner seats and random opponents)."""
@@ -376,8 +438,14 @@ class LearnerBatch:
             if self.illegal_action == "lose":
                 before = self.obs[bad].copy()
         use_random = self.opponent == "random"
+        if use_random:
+            self._fused_step(actions)
+            if before is not None:
+                self._forfeit(bad, before)
+                self.k.observe_learner(self.states, self.learner, self.masks, self.obs)
+            return
         self._interrupted = True  # until the step is through
-        if self.acting > 1 and not use_random:  # the other seats choose from the same states first
+        if self.acting > 1:  # the other seats choose from the same states first
             self._ask_opponents_joint()
         self.k.apply_learner(self.states, self.learner, actions, self._opp_actions, use_random, self.rng, self._scratch)
         self._play_others()
@@ -386,6 +454,27 @@ class LearnerBatch:
         if before is not None:
             self._forfeit(bad, before)
         self.k.observe_learner(self.states, self.learner, self.masks, self.obs)
+
+    def _fused_step(self, actions: np.ndarray) -> None:
+        """The step with random opponents as one compiled pass over the games (``learner_step``)."""
+        stuck = self._learner_step(
+            self.states,
+            self.learner,
+            actions,
+            self.template,
+            self.rng,
+            self.fixed_seat,
+            self.num_seats,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.final_obs,
+            self.restarted,
+            self.masks,
+            self.obs,
+        )
+        if stuck >= 0:
+            raise RuntimeError(f"{self.game.info.name}: games keep ending before the learner has a move (game {stuck})")
 
     def _random_learner_actions(self) -> np.ndarray:
         """A uniformly random legal action per game for the learners' masks (compiled draws)."""

@@ -22,7 +22,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envs.vector.batch import LearnerBatch
+from envs.vector.batch import LearnerBatch, obs_space
 
 
 class BatchedVectorEnv(VectorEnv):
@@ -33,11 +33,11 @@ class BatchedVectorEnv(VectorEnv):
 
     def __init__(self, game="dorix", num_envs: int = 64, **options):
         """``options``: the keywords of :class:`LearnerBatch` (``game_options``, ``opponent``,
-        ``learner_seat``, ``seed``, ``illegal_action``)."""
+        ``learner_seat``, ``seed``, ``illegal_action``, ``threads``, ``obs_dtype``)."""
         self.batch = LearnerBatch(game, num_envs, **options)
         b = self.batch
         self.num_envs = b.num_games
-        self.single_observation_space = spaces.Box(0.0, 1.0, shape=b.obs_shape, dtype=np.float32)
+        self.single_observation_space = obs_space(b)
         self.single_action_space = spaces.Discrete(b.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

@@ -7,6 +7,12 @@
 and game, the loops over the rows that the batched environments call: one compiled call steps every
 game of the batch. Nothing here is written per game. Random actions come from
 :mod:`envs.vector.sampling` (one generator per row).
+
+Observations are written either as the game's float32 planes or, with ``compact=True``, as uint8
+(:func:`quantize`: the float observation of one game is built in a small buffer that stays in the
+cache, then stored at a quarter of the size; :func:`envs.vector.batch.obs_to_float` reads it back).
+The loops over the games go by chunks of :data:`CHUNK` rows, each chunk with its own buffers, so the
+``*_threaded`` variants (numba ``prange`` over the chunks) give the same results as the serial ones.
 """
 
 from __future__ import annotations
@@ -18,11 +24,25 @@ from numba import njit, prange
 
 from envs.vector.sampling import pick_legal, rand_below
 
+CHUNK = 64  # rows per chunk of a batch loop: the unit a thread takes, with its own scratch buffers
+RESTARTS = 1000  # restarts of one game in a step before a learner batch gives up (games that end at once)
+
+
+@njit(cache=True)
+def quantize(src, dst):
+    """``dst`` (uint8, same number of entries as the float32 ``src``, both contiguous): each value of
+    ``src`` in [0, 1] as the nearest of 0, 1/255, ..., 1 times 255 (0 and 1 exactly; outside, clipped)."""
+    s = src.reshape(-1)
+    d = dst.reshape(-1)
+    for j in range(s.shape[0]):  # no branches: the loop is vectorized (about 0.15 ns per entry)
+        v = min(max(s[j], np.float32(0.0)), np.float32(1.0))
+        d[j] = np.uint8(v * np.float32(255.0) + np.float32(0.5))
+
 
 def _serial_and_threaded(**functions) -> dict:
     """Each function compiled twice: as is (``prange`` runs as ``range``) and, under ``<name>_threaded``,
-    with its ``prange`` loop over the games spread over every core (compiled on first use). Rows are
-    independent and each row has its own generator, so both give the same results."""
+    with its ``prange`` loop over the chunks of games spread over numba's threads (compiled on first
+    use). Rows are independent and each row has its own generator, so both give the same results."""
     out = {}
     for name, fn in functions.items():
         out[name] = njit(fn)
@@ -35,16 +55,38 @@ def _serial_and_threaded(**functions) -> dict:
 _CACHE: dict = {}
 
 
-def batch_kernels(rules, observe, acting_seats: int) -> SimpleNamespace:
+def batch_kernels(rules, observe, acting_seats: int, obs_shape: tuple = (1,), compact: bool = False) -> SimpleNamespace:
     """The compiled batch loops over ``rules``' kernels and the observation kernel ``observe`` (cached
-    per rules module and observation kernel)."""
-    key = (id(rules), id(observe), acting_seats)
+    per rules module, observation kernel and kind). ``obs_shape``: one observation's shape (the size
+    of the float buffer of ``compact`` loops); ``compact``: observations written as uint8."""
+    key = (id(rules), id(observe), acting_seats, tuple(obs_shape) if compact else None)
     if key not in _CACHE:
-        _CACHE[key] = (_turn_kernels if acting_seats == 1 else _joint_kernels)(rules, observe)
+        emit = _emitter(observe, compact)
+        shape = tuple(int(d) for d in obs_shape) if compact else (1,)
+        _CACHE[key] = (_turn_kernels if acting_seats == 1 else _joint_kernels)(rules, observe, emit, shape)
     return _CACHE[key]
 
 
-def _turn_kernels(rules, observe) -> SimpleNamespace:
+def _emitter(observe, compact: bool):
+    """``emit(row, seat, out, buffer)``: the observation of ``seat`` into ``out``, directly (float32) or
+    built in the float32 ``buffer`` and quantized into the uint8 ``out``."""
+    if not compact:
+
+        @njit
+        def emit(row, seat, out, buffer):
+            observe(row, seat, out)
+
+        return emit
+
+    @njit
+    def emit_compact(row, seat, out, buffer):
+        observe(row, seat, buffer)
+        quantize(buffer, out)
+
+    return emit_compact
+
+
+def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     legal_mask = rules.legal_mask
     apply_action = rules.apply_action
     returns = rules.returns
@@ -53,34 +95,48 @@ def _turn_kernels(rules, observe) -> SimpleNamespace:
     truncated_at = rules.TRUNCATED
 
     def refresh(states, masks, obs, to_move, do_obs):
-        for i in prange(states.shape[0]):
-            row = states[i]
-            seat = row[to_move_at]
-            to_move[i] = seat
-            legal_mask(row, seat, masks[i])
-            if do_obs:
-                observe(row, seat, obs[i])
+        n = states.shape[0]
+        for c in prange((n + CHUNK - 1) // CHUNK):
+            buffer = np.empty(buffer_shape, dtype=np.float32)
+            for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
+                row = states[i]
+                seat = row[to_move_at]
+                to_move[i] = seat
+                legal_mask(row, seat, masks[i])
+                if do_obs:
+                    emit(row, seat, obs[i], buffer)
 
     def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs):
         """Self-play: every game plays the action of its seat to move; ended games restart."""
-        for i in prange(states.shape[0]):
-            row = states[i]
-            apply_action(row, actions[i])
-            term[i] = False
-            trunc[i] = False
-            rewards[i, :] = 0.0
-            if is_over(row):
-                returns(row, rewards[i])
-                if row[truncated_at] != 0:
-                    trunc[i] = True
-                else:
-                    term[i] = True
-                row[:] = template
+        n = states.shape[0]
+        for c in prange((n + CHUNK - 1) // CHUNK):
+            buffer = np.empty(buffer_shape, dtype=np.float32)
+            for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
+                row = states[i]
+                apply_action(row, actions[i])
+                term[i] = False
+                trunc[i] = False
+                rewards[i, :] = 0.0
+                if is_over(row):
+                    returns(row, rewards[i])
+                    if row[truncated_at] != 0:
+                        trunc[i] = True
+                    else:
+                        term[i] = True
+                    row[:] = template
+                seat = row[to_move_at]
+                to_move[i] = seat
+                legal_mask(row, seat, masks[i])
+                if do_obs:
+                    emit(row, seat, obs[i], buffer)
+
+    @njit
+    def play_random_row(row, learner_seat, rng, i, mask):
+        """The other seats of game ``i`` play random legal actions until its learner acts or it ends."""
+        while not is_over(row) and row[to_move_at] != learner_seat:
             seat = row[to_move_at]
-            to_move[i] = seat
-            legal_mask(row, seat, masks[i])
-            if do_obs:
-                observe(row, seat, obs[i])
+            legal_mask(row, seat, mask)
+            apply_action(row, pick_legal(mask, rng, i))
 
     @njit
     def random_playouts(states, template, rng, mask, turns):
@@ -104,14 +160,14 @@ def _turn_kernels(rules, observe) -> SimpleNamespace:
             apply_action(states[i], actions[i])
 
     @njit
+    def apply_learner_row(row, learner_seat, action, rng, i, mask, joint):
+        apply_action(row, action)
+
+    @njit
     def play_random(states, learner, rng, mask):
         """Every other seat plays uniformly random legal actions until the learner acts or the game ends."""
         for i in range(states.shape[0]):
-            row = states[i]
-            while not is_over(row) and row[to_move_at] != learner[i]:
-                seat = row[to_move_at]
-                legal_mask(row, seat, mask)
-                apply_action(row, pick_legal(mask, rng, i))
+            play_random_row(states[i], learner[i], rng, i, mask)
 
     @njit
     def pending(states, learner, rows, seats):
@@ -130,10 +186,10 @@ def _turn_kernels(rules, observe) -> SimpleNamespace:
         for k in range(rows.shape[0]):
             apply_action(states[rows[k]], actions[k])
 
-    return _kernel_set(rules, observe, locals())
+    return _kernel_set(rules, observe, emit, buffer_shape, locals())
 
 
-def _joint_kernels(rules, observe) -> SimpleNamespace:
+def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     legal_mask = rules.legal_mask
     apply_joint = rules.apply_joint
     returns = rules.returns
@@ -141,32 +197,42 @@ def _joint_kernels(rules, observe) -> SimpleNamespace:
     truncated_at = rules.TRUNCATED
 
     def refresh(states, masks, obs, to_move, do_obs):
-        for i in prange(states.shape[0]):
-            row = states[i]
-            for s in range(masks.shape[1]):
-                legal_mask(row, s, masks[i, s])
-                if do_obs:
-                    observe(row, s, obs[i, s])
+        n = states.shape[0]
+        for c in prange((n + CHUNK - 1) // CHUNK):
+            buffer = np.empty(buffer_shape, dtype=np.float32)
+            for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
+                row = states[i]
+                for s in range(masks.shape[1]):
+                    legal_mask(row, s, masks[i, s])
+                    if do_obs:
+                        emit(row, s, obs[i, s], buffer)
 
     def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs):
         """Self-play: every game plays its joint action (one per seat); ended games restart."""
-        for i in prange(states.shape[0]):
-            row = states[i]
-            apply_joint(row, actions[i])
-            term[i] = False
-            trunc[i] = False
-            rewards[i, :] = 0.0
-            if is_over(row):
-                returns(row, rewards[i])
-                if row[truncated_at] != 0:
-                    trunc[i] = True
-                else:
-                    term[i] = True
-                row[:] = template
-            for s in range(masks.shape[1]):
-                legal_mask(row, s, masks[i, s])
-                if do_obs:
-                    observe(row, s, obs[i, s])
+        n = states.shape[0]
+        for c in prange((n + CHUNK - 1) // CHUNK):
+            buffer = np.empty(buffer_shape, dtype=np.float32)
+            for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
+                row = states[i]
+                apply_joint(row, actions[i])
+                term[i] = False
+                trunc[i] = False
+                rewards[i, :] = 0.0
+                if is_over(row):
+                    returns(row, rewards[i])
+                    if row[truncated_at] != 0:
+                        trunc[i] = True
+                    else:
+                        term[i] = True
+                    row[:] = template
+                for s in range(masks.shape[1]):
+                    legal_mask(row, s, masks[i, s])
+                    if do_obs:
+                        emit(row, s, obs[i, s], buffer)
+
+    @njit
+    def play_random_row(row, learner_seat, rng, i, mask):
+        pass  # every seat acts at every turn: nobody plays between the learner's turns
 
     @njit
     def random_playouts(states, template, rng, mask, turns):
@@ -186,19 +252,28 @@ def _joint_kernels(rules, observe) -> SimpleNamespace:
         return ended
 
     @njit
+    def apply_learner_row(row, learner_seat, action, rng, i, mask, joint):
+        """The learner's ``action`` joined with random legal actions of the other seats (row ``i``'s draws)."""
+        for s in range(joint.shape[0]):
+            if s != learner_seat:
+                legal_mask(row, s, mask)
+                joint[s] = pick_legal(mask, rng, i)
+        joint[learner_seat] = action
+        apply_joint(row, joint)
+
+    @njit
     def apply_learner(states, learner, actions, opp_actions, use_random, rng, mask):
         """The learner's action joined with the other seats' (drawn here when ``use_random``)."""
         seats = opp_actions.shape[1]
         joint = np.zeros(seats, dtype=np.int64)
         for i in range(states.shape[0]):
-            row = states[i]
+            if use_random:
+                apply_learner_row(states[i], learner[i], actions[i], rng, i, mask, joint)
+                continue
             for s in range(seats):
                 joint[s] = opp_actions[i, s]
-                if use_random and s != learner[i]:
-                    legal_mask(row, s, mask)
-                    joint[s] = pick_legal(mask, rng, i)
             joint[learner[i]] = actions[i]
-            apply_joint(row, joint)
+            apply_joint(states[i], joint)
 
     @njit
     def play_random(states, learner, rng, mask):
@@ -212,24 +287,98 @@ def _joint_kernels(rules, observe) -> SimpleNamespace:
     def apply_pairs(states, rows, actions):
         pass
 
-    return _kernel_set(rules, observe, locals())
+    return _kernel_set(rules, observe, emit, buffer_shape, locals())
 
 
 _LOOPS = ("random_playouts", "apply_learner", "play_random", "pending", "apply_pairs")
 
 
-def _kernel_set(rules, observe, loops: dict) -> SimpleNamespace:
-    """The namespace the batches call: ``refresh`` and ``step`` (serial and threaded) and the loops of
-    :data:`_LOOPS` taken from ``loops`` (the locals of :func:`_turn_kernels` or :func:`_joint_kernels`),
-    plus the loops both kinds share (:func:`_common`)."""
+def _kernel_set(rules, observe, emit, buffer_shape, loops: dict) -> SimpleNamespace:
+    """The namespace the batches call: ``refresh``, ``step`` and ``learner_step`` (both serial and threaded),
+    the loops of :data:`_LOOPS` taken from ``loops`` (the locals of :func:`_turn_kernels` or
+    :func:`_joint_kernels`), plus the loops both kinds share (:func:`_common`)."""
+    learner_step = _learner_step(rules, emit, buffer_shape, loops["apply_learner_row"], loops["play_random_row"])
     return SimpleNamespace(
-        **_serial_and_threaded(refresh=loops["refresh"], step=loops["step"]),
+        refresh=njit(loops["refresh"]),
+        **_serial_and_threaded(step=loops["step"], learner_step=learner_step),
         **{name: loops[name] for name in _LOOPS},
-        **_common(rules, observe),
+        **_common(rules, observe, emit, buffer_shape),
     )
 
 
-def _common(rules, observe) -> dict:
+def _learner_step(rules, emit, buffer_shape, apply_learner_row, play_random_row):
+    """The whole step of a learner batch with random opponents, one pass per game (see ``learner_step``)."""
+    legal_mask = rules.legal_mask
+    returns = rules.returns
+    is_over = rules.is_over
+    truncated_at = rules.TRUNCATED
+
+    def learner_step(
+        states,
+        learner,
+        actions,
+        template,
+        rng,
+        fixed_seat,
+        num_seats,
+        rewards,
+        term,
+        trunc,
+        final_obs,
+        restarted,
+        masks,
+        obs,
+    ):
+        """Each game: the learner's action (with the other seats' random replies), the reward, flags and
+        final observation if it ended, restarts with a new learner seat until the learner has a move,
+        then the learner's mask and observation. The same draws per row as the separate loops
+        (``apply_learner``, ``play_random``, ``finish``, ``restart``). Returns -1, or the first game
+        that kept ending before its learner could act (:data:`RESTARTS` restarts)."""
+        n = states.shape[0]
+        failed = np.full((n + CHUNK - 1) // CHUNK, -1, dtype=np.int64)
+        for c in prange((n + CHUNK - 1) // CHUNK):
+            buffer = np.empty(buffer_shape, dtype=np.float32)
+            mask = np.empty(masks.shape[1], dtype=np.bool_)
+            ret = np.zeros(num_seats, dtype=np.float32)
+            joint = np.zeros(num_seats, dtype=np.int64)
+            for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
+                row = states[i]
+                apply_learner_row(row, learner[i], actions[i], rng, i, mask, joint)
+                play_random_row(row, learner[i], rng, i, mask)
+                rewards[i] = 0.0
+                term[i] = False
+                trunc[i] = False
+                restarted[i] = False
+                if is_over(row):
+                    returns(row, ret)
+                    rewards[i] = ret[learner[i]]
+                    if row[truncated_at] != 0:
+                        trunc[i] = True
+                    else:
+                        term[i] = True
+                    emit(row, learner[i], final_obs[i], buffer)
+                    restarted[i] = True
+                    tries = 0
+                    while is_over(row):
+                        if tries > RESTARTS:
+                            if failed[c] < 0:
+                                failed[c] = i
+                            break
+                        tries += 1
+                        row[:] = template
+                        learner[i] = fixed_seat if fixed_seat >= 0 else rand_below(rng, i, num_seats)
+                        play_random_row(row, learner[i], rng, i, mask)
+                legal_mask(row, learner[i], masks[i])
+                emit(row, learner[i], obs[i], buffer)
+        for c in range(failed.shape[0]):
+            if failed[c] >= 0:
+                return failed[c]
+        return -1
+
+    return learner_step
+
+
+def _common(rules, observe, emit, buffer_shape) -> dict:
     legal_mask = rules.legal_mask
     returns = rules.returns
     is_over = rules.is_over
@@ -237,7 +386,8 @@ def _common(rules, observe) -> dict:
 
     @njit
     def observe_pairs(states, rows, seats, masks, obs):
-        """Mask and observation of seat ``seats[k]`` in game ``rows[k]``, into row k of masks and obs."""
+        """Mask and float32 observation of seat ``seats[k]`` in game ``rows[k]``, into row k of masks and
+        obs (what an opponent callback is given, whatever the batch's own observations)."""
         for k in range(rows.shape[0]):
             row = states[rows[k]]
             legal_mask(row, seats[k], masks[k])
@@ -245,14 +395,16 @@ def _common(rules, observe) -> dict:
 
     @njit
     def observe_learner(states, learner, masks, obs):
+        buffer = np.empty(buffer_shape, dtype=np.float32)
         for i in range(states.shape[0]):
             legal_mask(states[i], learner[i], masks[i])
-            observe(states[i], learner[i], obs[i])
+            emit(states[i], learner[i], obs[i], buffer)
 
     @njit
     def finish(states, learner, template, rng, fixed_seat, num_seats, ret, rewards, term, trunc, final_obs, restarted):
         """For every ended game: the learner's reward, terminated/truncated, its final observation; then
         the game restarts with a new learner seat (``fixed_seat`` or a random one). Returns the count."""
+        buffer = np.empty(buffer_shape, dtype=np.float32)
         n = 0
         for i in range(states.shape[0]):
             row = states[i]
@@ -267,7 +419,7 @@ def _common(rules, observe) -> dict:
                     trunc[i] = True
                 else:
                     term[i] = True
-                observe(row, learner[i], final_obs[i])
+                emit(row, learner[i], final_obs[i], buffer)
                 row[:] = template
                 learner[i] = fixed_seat if fixed_seat >= 0 else rand_below(rng, i, num_seats)
                 restarted[i] = True

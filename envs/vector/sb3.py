@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from envs.vector.batch import LearnerBatch
+from envs.vector.batch import LearnerBatch, obs_space
 
 
 class BatchedVecEnv(VecEnv):
@@ -26,13 +26,11 @@ class BatchedVecEnv(VecEnv):
 
     def __init__(self, game="dorix", num_envs: int = 64, **options):
         """``options``: the keywords of :class:`LearnerBatch` (``game_options``, ``opponent``,
-        ``learner_seat``, ``seed``, ``illegal_action``)."""
+        ``learner_seat``, ``seed``, ``illegal_action``, ``threads``, ``obs_dtype``)."""
         self.batch = LearnerBatch(game, num_envs, **options)
         b = self.batch
         self.render_mode = None
-        super().__init__(
-            b.num_games, spaces.Box(0.0, 1.0, shape=b.obs_shape, dtype=np.float32), spaces.Discrete(b.num_actions)
-        )
+        super().__init__(b.num_games, obs_space(b), spaces.Discrete(b.num_actions))
         self._actions = None
 
     # ----- the VecEnv API ------------------------------------------------------------------------

@@ -1,0 +1,106 @@
+"""Throughput of the batched self-play step against the batch size, per game, as a PNG plot.
+
+    python -m benchmarks.plot_batch [--sizes 1 4 16 64 256 1024 4096] [--games olix adix]
+        [--seconds 0.5] [--rounds 3] [--out docs/images/batch_throughput.png]
+
+For every game: turns/s of :class:`envs.vector.BatchedGames` with random legal actions, with float32
+observations (the default), with uint8 observations (``obs_dtype="uint8"``) and without observations,
+at each batch size; OpenSpiel's raw ``connect_four`` (``legal_actions`` + ``apply_action``, no
+observation) as a line where it is installed. Time is this process's CPU time (``timed(cpu=True)``):
+every loop here runs on one core, and on a shared machine the wall clock would also count the time
+other jobs hold it. Rounds alternate over every measurement and the best of each is kept. The figures
+are also printed and written next to the PNG as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from benchmarks.loops import batched_turns, timed
+from envs.registry import game_names, make_game
+
+VARIANTS = {"float32 obs": dict(), "uint8 obs": dict(obs_dtype="uint8"), "no obs": dict(observe=False)}
+
+
+def measure(games, sizes, seconds: float, rounds: int) -> dict:
+    """``{game: {variant: {size: turns/s}}}`` and, where installed, ``{"openspiel raw": turns/s}``."""
+    tasks = []
+    for name in games:
+        game = make_game(name)
+        for variant, options in VARIANTS.items():
+            for size in sizes:
+                tasks.append(((name, variant, size), batched_turns(game, size, **options)))
+    try:
+        from benchmarks.peers import openspiel_turns
+
+        tasks.append((("openspiel raw", None, None), openspiel_turns(False, 0)))
+    except ImportError:
+        pass
+    best: dict = {}
+    for _ in range(rounds):
+        for key, fn in tasks:
+            try:
+                rate = timed(fn, seconds, cpu=True)
+            except ImportError:  # OpenSpiel not installed
+                continue
+            best[key] = max(best.get(key, 0.0), rate)
+    result: dict = {}
+    for (name, variant, size), rate in best.items():
+        if variant is None:
+            result[name] = rate
+        else:
+            result.setdefault(name, {}).setdefault(variant, {})[size] = rate
+    return result
+
+
+def plot(result: dict, out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    games = [g for g in result if isinstance(result[g], dict)]
+    fig, axes = plt.subplots(1, len(games), figsize=(4.2 * len(games), 3.8), sharey=True, squeeze=False)
+    for ax, name in zip(axes[0], games):
+        for variant, rates in result[name].items():
+            sizes = sorted(rates)
+            ax.plot(sizes, [rates[s] / 1e6 for s in sizes], marker="o", label=variant)
+        if "openspiel raw" in result:
+            ax.axhline(result["openspiel raw"] / 1e6, color="grey", linestyle="--", label="OpenSpiel connect_four raw")
+        ax.set_xscale("log", base=2)
+        ax.set_title(name)
+        ax.set_xlabel("batch size (games)")
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("M turns/s (one core, CPU time)")
+    axes[0][-1].legend(fontsize=8)
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=100)
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="*", default=None)
+    parser.add_argument("--sizes", nargs="*", type=int, default=[1, 4, 16, 64, 256, 1024, 4096])
+    parser.add_argument("--seconds", type=float, default=0.5)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--out", default="docs/images/batch_throughput.png")
+    args = parser.parse_args(argv)
+    result = measure(args.games or game_names(), args.sizes, args.seconds, args.rounds)
+    for name, variants in result.items():
+        if not isinstance(variants, dict):
+            print(f"{name}: {variants:,.0f} turns/s")
+            continue
+        for variant, rates in variants.items():
+            print(f"{name:8s} {variant:12s} " + "  ".join(f"{s}: {r:,.0f}" for s, r in sorted(rates.items())))
+    out = Path(args.out)
+    plot(result, out)
+    out.with_suffix(".json").write_text(json.dumps({k: v for k, v in result.items()}, indent=1) + "\n")
+    print(f"wrote {out}")
+    return result
+
+
+if __name__ == "__main__":
+    main()

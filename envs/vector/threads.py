@@ -1,0 +1,54 @@
+"""How many threads the batched environments' compiled loops use, and running a loop with that many.
+
+The rule for ``threads=True`` (:func:`default_threads`): the cores this process may run on, less the
+threads torch uses for its own work when torch is imported (``torch.get_num_threads()``), at least 1
+and at most numba's pool (``NUMBA_NUM_THREADS``). A learner then steps its environments on the cores
+its network leaves free. ``threads=False`` (the default) or 1: the serial loops; an int: that many.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numba
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def default_threads() -> int:
+    """The threads of ``threads=True``: the cores torch is not using (see the module docstring)."""
+    torch = sys.modules.get("torch")
+    used = torch.get_num_threads() if torch is not None else 0
+    return max(1, min(available_cores() - used, numba.config.NUMBA_NUM_THREADS))
+
+
+def resolve_threads(threads) -> int:
+    """The thread count for a ``threads`` argument: False/None/0/1 -> 1, True -> :func:`default_threads`,
+    an int -> that many, at most numba's pool (``NUMBA_NUM_THREADS``)."""
+    if threads is None or threads is False:
+        return 1
+    if threads is True:
+        return default_threads()
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise ValueError(f"threads is True, False or a number of threads >= 0, got {threads!r}")
+    return max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
+
+
+def run_threaded(count: int, fn, *args):
+    """``fn(*args)`` (a numba ``parallel=True`` function) on ``count`` threads; the calling thread's
+    setting is restored after."""
+    before = numba.get_num_threads()
+    if before == count:
+        return fn(*args)
+    numba.set_num_threads(count)
+    try:
+        return fn(*args)
+    finally:
+        numba.set_num_threads(before)

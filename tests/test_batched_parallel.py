@@ -1,0 +1,139 @@
+"""Threads, compact observations and the fused learner step of the batched environments: the threaded
+loops give the same games, masks, observations and rewards as the serial ones, bit for bit, on random
+games of every game; the fused step of a learner batch with random opponents equals the separate loops
+it replaces; uint8 observations are the float planes times 255, rounded."""
+
+from __future__ import annotations
+
+import sys
+from types import SimpleNamespace
+
+import numba
+import numpy as np
+import pytest
+
+from envs.registry import game_names
+from envs.vector import BatchedGames, LearnerBatch
+from envs.vector import threads as threads_module
+from envs.vector.batch import obs_to_float
+from envs.vector.kernels import CHUNK, quantize
+from envs.vector.threads import resolve_threads, run_threaded
+
+ROWS = 3 * CHUNK + 5  # several chunks, the last one short: what the threads share out
+POOL = numba.config.NUMBA_NUM_THREADS
+
+
+def _self_play_trace(name, threads, obs_dtype="float32", steps=60):
+    b = BatchedGames(name, ROWS, seed=7, threads=threads, obs_dtype=obs_dtype)
+    trace = []
+    for _ in range(steps):
+        b.step(b.random_actions())
+        trace.append([a.copy() for a in (b.states, b.masks, b.obs, b.rewards, b.terminated, b.truncated, b.to_move)])
+    return trace
+
+
+def _learner_trace(name, threads, obs_dtype="float32", steps=60, fused=True):
+    b = LearnerBatch(name, ROWS, seed=7, threads=threads, obs_dtype=obs_dtype)
+    if not fused:
+        b._fused_step = lambda actions: _separate_loops(b, actions)
+    b.reset()
+    pick = np.random.default_rng(1)
+    trace = []
+    for _ in range(steps):
+        b.step(np.array([pick.choice(np.flatnonzero(m)) for m in b.masks]))
+        arrays = (b.states, b.learner, b.masks, b.obs, b.rewards, b.terminated, b.truncated, b.restarted)
+        trace.append([a.copy() for a in arrays] + [b.final_obs[b.restarted].copy()])
+    assert sum(int(t[7].sum()) for t in trace) > 0, "no game ended: the restarts were not exercised"
+    return trace
+
+
+def _separate_loops(b, actions):
+    """The step with random opponents as it was before the fused kernel: one loop per part."""
+    b.k.apply_learner(b.states, b.learner, actions, b._opp_actions, True, b.rng, b._scratch)
+    b._play_others()
+    b._settle()
+    b.k.observe_learner(b.states, b.learner, b.masks, b.obs)
+
+
+def _assert_same(trace_a, trace_b):
+    assert len(trace_a) == len(trace_b)
+    for t, (a, b) in enumerate(zip(trace_a, trace_b)):
+        for k, (x, y) in enumerate(zip(a, b)):
+            assert x.dtype == y.dtype and np.array_equal(x, y), f"step {t}: array {k} differs"
+
+
+@pytest.mark.skipif(POOL < 2, reason="numba has a single thread here (NUMBA_NUM_THREADS=1)")
+@pytest.mark.parametrize("name", game_names())
+def test_threaded_self_play_equals_serial_bit_for_bit(name):
+    _assert_same(_self_play_trace(name, False), _self_play_trace(name, 2))
+
+
+@pytest.mark.skipif(POOL < 2, reason="numba has a single thread here (NUMBA_NUM_THREADS=1)")
+@pytest.mark.parametrize("name", game_names())
+def test_threaded_learner_batch_equals_serial_bit_for_bit(name):
+    _assert_same(_learner_trace(name, False), _learner_trace(name, 2))
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_fused_learner_step_equals_the_separate_loops(name):
+    _assert_same(_learner_trace(name, False, fused=False), _learner_trace(name, False))
+
+
+def test_quantize_by_hand():
+    src = np.array([0.0, 1.0, 0.5, 1 / 46, 45 / 46, 2.0, -1.0, 0.6 / 255], dtype=np.float32)
+    dst = np.zeros(8, dtype=np.uint8)
+    quantize(src, dst)
+    # 0.5 * 255 = 127.5 -> 128; 255 / 46 = 5.54 -> 6; 255 * 45 / 46 = 249.46 -> 249; clipped; 0.6 -> 1
+    assert dst.tolist() == [0, 255, 128, 6, 249, 255, 0, 1]
+    assert obs_to_float(dst).tolist()[:3] == [0.0, 1.0, np.float32(128 / 255)]
+    assert obs_to_float(dst).dtype == np.float32
+
+
+@pytest.mark.parametrize("name", ["dorix", "barc"])
+def test_uint8_observations_are_the_float_ones_times_255(name):
+    floats = _self_play_trace(name, False, "float32", steps=30)
+    compact = _self_play_trace(name, False, "uint8", steps=30)
+    for f, c in zip(floats, compact):
+        for k in (0, 1, 3, 4, 5, 6):  # the games themselves are the same
+            assert np.array_equal(f[k], c[k])
+        assert c[2].dtype == np.uint8 and np.array_equal(c[2], np.floor(np.clip(f[2], 0, 1) * 255 + 0.5))
+        assert np.abs(obs_to_float(c[2]) - f[2]).max() <= 0.5 / 255 + 1e-7
+        assert np.array_equal(obs_to_float(c[2]) == 1.0, f[2] == 1.0)
+
+
+def test_uint8_learner_batch_final_observations():
+    f = _learner_trace("olix", False, "float32", steps=40)
+    c = _learner_trace("olix", False, "uint8", steps=40)
+    for a, b in zip(f, c):
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[4], b[4])
+        assert np.array_equal(b[3], np.floor(np.clip(a[3], 0, 1) * 255 + 0.5))
+        assert np.array_equal(b[8], np.floor(np.clip(a[8], 0, 1) * 255 + 0.5))
+
+
+def test_thread_count_rule(monkeypatch):
+    monkeypatch.setattr(threads_module, "available_cores", lambda: 16)
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 32)
+    monkeypatch.setitem(sys.modules, "torch", SimpleNamespace(get_num_threads=lambda: 4))
+    assert resolve_threads(True) == 12  # the 16 cores less torch's 4
+    assert resolve_threads(False) == resolve_threads(1) == resolve_threads(0) == 1
+    assert resolve_threads(8) == 8 and resolve_threads(64) == 32  # at most numba's pool
+    monkeypatch.setitem(sys.modules, "torch", SimpleNamespace(get_num_threads=lambda: 16))
+    assert resolve_threads(True) == 1  # torch takes every core: the serial loops
+    monkeypatch.delitem(sys.modules, "torch")
+    assert resolve_threads(True) == 16
+    for wrong in (-1, 1.5, "two"):
+        with pytest.raises(ValueError, match="threads"):
+            resolve_threads(wrong)
+
+
+def test_obs_dtype_is_checked():
+    with pytest.raises(ValueError, match="obs_dtype"):
+        BatchedGames("dorix", 2, obs_dtype="float16")
+    with pytest.raises(ValueError, match="obs_dtype"):
+        LearnerBatch("dorix", 2, obs_dtype="int32")
+
+
+def test_run_threaded_restores_the_setting():
+    before = numba.get_num_threads()
+    assert run_threaded(1, lambda: numba.get_num_threads()) == 1
+    assert numba.get_num_threads() == before
