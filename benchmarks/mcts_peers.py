@@ -6,8 +6,9 @@ For every game and player count (the player counts of its ``CONFORMANCE_OPTIONS`
 (the start, and the position after 10 uniformly random decisions, seeded), it times one search of
 ``--simulations`` simulations, with random rollouts played to the end of the game, by
 
-* ``ours``: :class:`envs.agents.MCTSAgent` on the engine (``clone()`` + ``apply_actions``; decoupled UCT
-  at the simultaneous game's joint moves);
+* ``ours``: :class:`envs.agents.PythonMCTSAgent`, our search in Python on the engine (``clone()`` +
+  ``apply_actions``; decoupled UCT at the simultaneous game's joint moves), the ``mcts:N`` baseline
+  until the compiled search (:mod:`envs.search`, measured by :mod:`benchmarks.search`) replaced it;
 * ``openspiel``: OpenSpiel's Python ``MCTSBot`` with its ``RandomRolloutEvaluator`` (one rollout, no
   length limit), ``solve=False`` so that it runs every simulation, on the same game registered with
   OpenSpiel (:mod:`envs.interop.openspiel`); for the simultaneous game, on
@@ -27,7 +28,7 @@ import time
 
 import numpy as np
 
-from envs.agents import MCTSAgent
+from envs.agents import PythonMCTSAgent
 from envs.registry import env_module, game_names, make_game
 
 
@@ -55,7 +56,7 @@ def _ours(name: str, options: dict, decisions: list, simulations: int, seed: int
     for decision in decisions:
         state.apply_actions(decision)
     seat = state.current_seats()[0]
-    agent = MCTSAgent(simulations=simulations, seed=seed)
+    agent = PythonMCTSAgent(simulations=simulations, seed=seed)
     start = time.perf_counter()
     agent.act(state, seat)
     return simulations / (time.perf_counter() - start)
