@@ -6,7 +6,8 @@
 For each env-runner count it builds the run's PPO algorithm (:func:`training.rllib.config.build_config`)
 and measures, after one warm-up iteration:
 
-* whole training iterations (sampling, then the PPO update in the driver): env steps per second;
+* whole training iterations (sampling, then the PPO update in the driver): env steps per second,
+  and the iteration's seconds split into RLlib's sampling and learner-update timers;
 * sampling alone: every env runner collects ``--sample-steps`` env steps at once
   (``EnvRunner.sample``), timed from the call to the last runner's answer: env steps per second of
   the group, the figure that grows with the runners.
@@ -35,8 +36,12 @@ def measure(game: str, options: dict, runners: int, sample_steps: int, iteration
         lifetime = "num_env_steps_sampled_lifetime"
         start = algo.train()["env_runners"][lifetime]  # warm-up: workers started, numba compiled, weights synced
         t0 = time.perf_counter()
+        sampling = learning = 0.0
         for _ in range(iterations):
-            end = algo.train()["env_runners"][lifetime]
+            result = algo.train()
+            end = result["env_runners"][lifetime]
+            sampling += result["timers"]["env_runner_sampling_timer"]
+            learning += result["timers"]["learner_update_timer"]
         train_s = time.perf_counter() - t0
 
         def collect(runner):
@@ -48,7 +53,9 @@ def measure(game: str, options: dict, runners: int, sample_steps: int, iteration
         sample_s = time.perf_counter() - t0
         return {"runners": runners, "sampled": int(sum(counts)), "sample_s": round(sample_s, 2),
                 "sample_steps_per_s": round(sum(counts) / sample_s), "train_iterations": iterations,
-                "train_steps_per_s": round((end - start) / train_s)}
+                "train_steps_per_s": round((end - start) / train_s),
+                "iteration_s": round(train_s / iterations, 2), "of_which_sampling_s": round(sampling / iterations, 2),
+                "of_which_learning_s": round(learning / iterations, 2)}
     finally:
         algo.stop()
 
@@ -65,6 +72,9 @@ def main(argv=None) -> None:
     p.add_argument("--address", default=None, help="an existing Ray cluster ('auto' or HOST:PORT)")
     args = p.parse_args(argv)
     options = game_options_of(args)
+    import torch
+
+    torch.set_num_threads(1)  # the learner runs in this process: one thread, as training.rllib_train
     if args.address:
         ray.init(address=args.address, logging_level="ERROR")
     else:
@@ -72,12 +82,14 @@ def main(argv=None) -> None:
     rows = []
     try:
         print(f"{args.game} {options}: {os.cpu_count()} CPUs here, cluster CPUs {ray.cluster_resources().get('CPU')}")
-        print(f"{'runners':>8} {'sampled':>9} {'sample s':>9} {'sample steps/s':>15} {'train steps/s':>14}")
+        print(f"{'runners':>8} {'sampled':>9} {'sample s':>9} {'sample steps/s':>15} {'train steps/s':>14} "
+              f"{'iteration s':>12} {'sampling s':>11} {'learning s':>11}")
         for n in args.runners:
             row = measure(args.game, options, n, args.sample_steps, args.iterations, args.envs_per_runner)
             rows.append(row)
             print(f"{n:>8} {row['sampled']:>9,} {row['sample_s']:>9.1f} {row['sample_steps_per_s']:>15,} "
-                  f"{row['train_steps_per_s']:>14,}", flush=True)
+                  f"{row['train_steps_per_s']:>14,} {row['iteration_s']:>12} {row['of_which_sampling_s']:>11} "
+                  f"{row['of_which_learning_s']:>11}", flush=True)
     finally:
         ray.shutdown()
     out = Path("benchmarks/results/rllib_throughput.json")

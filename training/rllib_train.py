@@ -157,19 +157,19 @@ def start_ray(address: str | None, env_runners: int) -> None:
 def measure(algo, game, game_name: str, options: dict, opponents: dict, games: int, seed: int) -> dict:
     """The win rate of ``main`` (arg-max) against each opponent: ``{name: PairResult}``."""
     from training.evaluate import play_match
-    from training.rllib.league import LEARNER
+    from training.rllib.league import trained_module
 
-    agent = RLlibPolicyAgent.from_module(algo.get_module(LEARNER), game_name, options)
+    agent = RLlibPolicyAgent.from_module(trained_module(algo), game_name, options)
     return {name: play_match(game, agent, opp, games, seed=seed + i, name_a="main", name_b=name)
             for i, (name, opp) in enumerate(opponents.items())}
 
 
 def save(algo, out: Path, run: dict) -> None:
     """The checkpoint, the exported policy and run.json of the run in ``out``."""
-    from training.rllib.league import LEARNER
+    from training.rllib.league import trained_module
 
     algo.save_to_path(str((out / "checkpoint").resolve()))
-    export_module(algo.get_module(LEARNER), out / "policy.pt", run["game"], run["options"],
+    export_module(trained_module(algo), out / "policy.pt", run["game"], run["options"],
                   extra={"iteration": run["iteration"], "env_steps": run["env_steps"]})
     (out / "run.json").write_text(json.dumps(run, indent=2) + "\n")
 

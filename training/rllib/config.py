@@ -34,6 +34,7 @@ class RLlibSettings:
     lr: float = 3e-4
     entropy: float = 0.01
     gamma: float = 0.99
+    gae_lambda: float = 0.95  # as the SB3 trainer (RLlib's default, 1.0, learned more slowly here)
     hidden: list = field(default_factory=lambda: [256, 256])
     snapshots: int = 3  # frozen snapshot slots (0: pure self-play)
     snapshot_every: int = 5  # iterations between two snapshots of main
@@ -76,6 +77,7 @@ def build_config(game: str, options: dict, settings: RLlibSettings):
         .multi_agent(policies=set(modules), policy_mapping_fn=mapping, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .training(train_batch_size_per_learner=settings.train_batch, minibatch_size=settings.minibatch,
-                  num_epochs=settings.epochs, lr=settings.lr, entropy_coeff=settings.entropy, gamma=settings.gamma)
+                  num_epochs=settings.epochs, lr=settings.lr, entropy_coeff=settings.entropy, gamma=settings.gamma,
+                  lambda_=settings.gae_lambda)
         .debugging(seed=settings.seed, log_level="ERROR")
     )

@@ -97,3 +97,17 @@ def make_random_player(algo) -> None:
     algo.learner_group.set_weights({RANDOM: {k: (v * 0 if k.startswith("pi.") else v) for k, v in weights.items()}})
     algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, policies=[RANDOM],
                                        inference_only=True, timeout_seconds=60.0)
+
+
+def trained_module(algo, module_id: str = LEARNER):
+    """A copy of the env runners' module ``module_id`` holding the learner's weights, the newest: the
+    runners get them only at the next sync (the trainer exports and measures this one)."""
+    import copy
+
+    import torch
+
+    module = copy.deepcopy(algo.get_module(module_id))
+    weights = algo.learner_group.get_weights(module_ids=[module_id])[module_id]
+    own = module.state_dict()
+    module.load_state_dict({k: torch.as_tensor(v) for k, v in weights.items() if k in own}, strict=False)
+    return module
