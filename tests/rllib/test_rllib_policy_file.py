@@ -71,3 +71,18 @@ def test_it_plays_whole_games_in_the_evaluation_loop(tmp_path, game):
     assert result.games == 4
     assert agent_name(f"rllib:{tmp_path}") == f"rllib-{tmp_path.name}"
     assert agent_name(f"rllib:{tmp_path}/policy.pt") == f"rllib-{tmp_path.name}"
+
+
+def test_training_play_plays_against_it(tmp_path, game, monkeypatch, capsys):
+    import io
+
+    from training import play
+
+    info = game.info
+    state = game.new_initial_state()
+    choice = int(np.flatnonzero(state.legal_mask(0))[5])
+    write_policy(tmp_path / "policy.pt", int(np.prod(info.observation_shape)), info.num_actions, [choice])
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    play.main(["--game", "dorix", "--players", "2", "--opponent", f"rllib:{tmp_path}", "--seat", "1"])
+    # the policy, playing seat 0, opened with its preferred move
+    assert f"last={state.action_to_text(choice)}" in capsys.readouterr().out
