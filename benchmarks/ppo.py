@@ -71,10 +71,10 @@ def profile_learn(game_name: str = "dorix", frames: int = 8192, n_envs: int = 12
     from envs.vector.sb3 import BatchedVecEnv
 
     torch.set_num_threads(1)
-    parts = {  # (part of the file name, function name) in the profile -> what it is
+    parts = {  # (parts of the file name, "|" between, and function name) in the profile -> what it is
         ("ppo_mask", "learn"): "learn() in all",
         ("ppo_mask", "collect_rollouts"): "rollout collection (sb3-contrib)",
-        ("vec_env", "step_wait"): "VecEnv step",
+        ("vec_env|vector/sb3", "step_wait"): "VecEnv step",
         ("maskable/utils", "get_action_masks"): "action masks",
         ("maskable/policies", "forward"): "policy forward in the rollout (masked distribution)",
         ("maskable/buffers", "add"): "rollout buffer add",
@@ -97,7 +97,7 @@ def profile_learn(game_name: str = "dorix", frames: int = 8192, n_envs: int = 12
         seconds = {}
         for (file, _line, fn), (_cc, _nc, _tt, ct, _callers) in stats.items():
             for (where, function), label in parts.items():
-                if fn == function and where in file:
+                if fn == function and any(part in file for part in where.split("|")):
                     seconds[label] = max(seconds.get(label, 0.0), ct)
         result[name] = seconds
         total = seconds.get("learn() in all", 1e-9)

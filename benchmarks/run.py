@@ -12,8 +12,9 @@ For each game (its default options; every option set of its ``CONFORMANCE_OPTION
 * (b) ``engine``: the raw engine in Python (``legal_actions`` + ``apply`` on the Game/State interface);
 * (c) ``batched N``: :class:`envs.vector.BatchedGames` at each batch size N, one compiled call per step
   of all N games, masks and observations refreshed (random actions drawn by its compiled sampler);
-  ``batched N no obs``: the same without observations; with ``--threads``, ``batched N threaded``: the
-  same spread over every core; ``compiled playouts``: the whole random game
+  ``batched N no obs``: the same without observations; ``batched N uint8``: with uint8 observations
+  (``obs_dtype="uint8"``); with ``--threads [K]``, ``batched N threaded``: the same spread over K threads
+  (default: every core numba has); ``compiled playouts``: the whole random game
   loop inside numba (the engine's own speed, nothing handed back to Python between turns);
 * (d) ``clone_apply``: ``clone()`` before every ``apply`` (what MCTS does).
 
@@ -37,6 +38,8 @@ import argparse
 import json
 import os
 import platform
+
+import numba
 
 from benchmarks.loops import batched_turns, compiled_playouts, engine_turns, pettingzoo_turns, timed
 from benchmarks.peers import peer_tasks
@@ -77,7 +80,14 @@ def main(argv=None) -> dict:
     parser.add_argument("--ppo-net", nargs="*", type=int, default=[64, 64], help="MaskablePPO: MLP layer sizes")
     parser.add_argument("--ppo-epochs", type=int, default=2, help="MaskablePPO: epochs per rollout")
     parser.add_argument("--no-ppo", action="store_true", help="skip the MaskablePPO measurement")
-    parser.add_argument("--threads", action="store_true", help="also the batched step on every core (largest size)")
+    parser.add_argument(
+        "--threads",
+        nargs="?",
+        type=int,
+        const=0,
+        default=None,
+        help="also the batched step on K threads (default: numba's pool), at the largest size",
+    )
     parser.add_argument("--out", default="benchmarks/results/latest.json", help="where to write the figures")
     args = parser.parse_args(argv)
     log = lambda text: print(text, flush=True)  # noqa: E731
@@ -102,11 +112,12 @@ def main(argv=None) -> dict:
             tasks += [(row, f"batched {n}", batched_turns(game, n)) for n in args.sizes]
             tasks += [
                 (row, f"batched {max(args.sizes)} no obs", batched_turns(game, max(args.sizes), observe=False)),
+                (row, f"batched {max(args.sizes)} uint8", batched_turns(game, max(args.sizes), obs_dtype="uint8")),
                 (row, "compiled playouts", compiled_playouts(game)),
             ]
-            if args.threads:
-                big = max(args.sizes)
-                tasks.append((row, f"batched {big} threaded", batched_turns(game, big, threads=True)))
+            if args.threads is not None:
+                big, count = max(args.sizes), args.threads or numba.config.NUMBA_NUM_THREADS
+                tasks.append((row, f"batched {big} threaded", batched_turns(game, big, threads=count)))
     peers = {}
     tasks += [(peers, key, fn) for key, fn in peer_tasks(args.sizes, log).items()]
     # Rounds over every measurement, keeping each one's best: the machine's load changes during a run,

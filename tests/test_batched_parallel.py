@@ -137,3 +137,18 @@ def test_run_threaded_restores_the_setting():
     before = numba.get_num_threads()
     assert run_threaded(1, lambda: numba.get_num_threads()) == 1
     assert numba.get_num_threads() == before
+
+
+def test_vector_env_with_uint8_observations():
+    from envs.vector import BatchedVectorEnv
+
+    envs = BatchedVectorEnv("dorix", num_envs=8, obs_dtype="uint8", seed=0)
+    floats = BatchedVectorEnv("dorix", num_envs=8, seed=0)
+    obs, infos = envs.reset(seed=3)
+    ref, _ = floats.reset(seed=3)
+    assert envs.single_observation_space.dtype == np.uint8 and envs.observation_space.contains(obs)
+    for _ in range(30):
+        actions = np.array([np.flatnonzero(m)[0] for m in infos["action_mask"]])
+        obs, rewards, *_, infos = envs.step(actions)
+        ref, ref_rewards, *_ = floats.step(actions)
+        assert np.array_equal(obs, np.floor(ref * 255 + 0.5)) and np.array_equal(rewards, ref_rewards)
