@@ -8,6 +8,7 @@ its network leaves free. ``threads=False`` (the default) or 1: the serial loops;
 
 from __future__ import annotations
 
+import numbers
 import os
 import sys
 
@@ -36,7 +37,7 @@ def resolve_threads(threads) -> int:
         return 1
     if threads is True:
         return default_threads()
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+    if not isinstance(threads, numbers.Integral) or threads < 0:
         raise ValueError(f"threads is True, False or a number of threads >= 0, got {threads!r}")
     return max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
 
