@@ -152,3 +152,17 @@ def test_vector_env_with_uint8_observations():
         obs, rewards, *_, infos = envs.step(actions)
         ref, ref_rewards, *_ = floats.step(actions)
         assert np.array_equal(obs, np.floor(ref * 255 + 0.5)) and np.array_equal(rewards, ref_rewards)
+
+
+def test_learner_batch_pickles_with_threads_and_uint8():
+    import pickle
+
+    batch = LearnerBatch("dorix", 8, seed=2, threads=2, obs_dtype="uint8")
+    batch.reset()
+    copy = pickle.loads(pickle.dumps(batch))
+    assert copy.threads == batch.threads and copy.obs.dtype == np.uint8
+    for _ in range(20):
+        actions = np.array([np.flatnonzero(m)[-1] for m in batch.masks])
+        batch.step(actions)
+        copy.step(actions)
+        assert np.array_equal(batch.states, copy.states) and np.array_equal(batch.obs, copy.obs)

@@ -378,7 +378,7 @@ class LearnerBatch:
     def __getstate__(self) -> dict:
         """Pickling and deep copies: the rules module and its compiled loops are rebuilt on loading."""
         state = self.__dict__.copy()
-        del state["_rules"], state["k"]
+        del state["_rules"], state["k"], state["_learner_step"]
         return state
 
     def __setstate__(self, state: dict) -> None:
