@@ -152,6 +152,10 @@ def start_ray(address: str | None, env_runners: int) -> None:
     if env_runners > cpus:
         raise SettingError(f"{env_runners} env runners need {env_runners} CPUs; the cluster at {address or 'local'} "
                            f"has {cpus:g}")
+    free = ray.available_resources().get("CPU", 0)
+    if env_runners > free:  # other jobs hold them: Ray waits until they are given back
+        print(f"note: {env_runners} env runners need {env_runners} CPUs, {free:g} of the cluster's {cpus:g} are free "
+              "now: the run waits for other jobs to give theirs back", flush=True)
 
 
 def measure(algo, game, game_name: str, options: dict, opponents: dict, games: int, seed: int) -> dict:
