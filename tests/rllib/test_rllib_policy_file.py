@@ -86,3 +86,13 @@ def test_training_play_plays_against_it(tmp_path, game, monkeypatch, capsys):
     play.main(["--game", "dorix", "--players", "2", "--opponent", f"rllib:{tmp_path}", "--seat", "1"])
     # the policy, playing seat 0, opened with its preferred move
     assert f"last={state.action_to_text(choice)}" in capsys.readouterr().out
+
+
+def test_the_shipped_rllib_model_beats_random(game):
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "models" / "rllib_dorix_2p"
+    agent = make_agent(f"rllib:{folder}", game, seed=0)
+    assert agent.meta["game"] == "dorix" and agent.meta["options"] == {"num_players": 2}
+    result = play_match(game, agent, make_agent("random", game, seed=1), 20, seed=3)
+    assert result.wins >= 16, result  # its card: 97% over 200 games
