@@ -34,7 +34,7 @@ demo: setup
 
 test: setup
 	$(BIN)/ruff check .
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 -q
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 --dist loadfile -q
 	$(MAKE) test-rllib
 
 # the RLlib tests (tests/rllib) and the adapters' checks, under ray's gymnasium
