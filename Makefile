@@ -37,9 +37,9 @@ test: setup
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 --dist loadfile -q
 	$(MAKE) test-rllib
 
-# the RLlib tests (tests/rllib) and the adapters' checks, under ray's gymnasium
+# the RLlib tests (tests/rllib) and the ecosystem checkers (RLlib's pre-check), under ray's gymnasium
 test-rllib: $(RLLIB_STAMP)
-	MPLBACKEND=Agg $(RLLIB_BIN)/python -m pytest -n 0 -q tests/rllib tests/test_ecosystem_checkers.py tests/test_illegal_action.py
+	MPLBACKEND=Agg $(RLLIB_BIN)/python -m pytest -n 0 -q tests/rllib tests/test_ecosystem_checkers.py
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
