@@ -183,6 +183,9 @@ def position_text(rng: np.random.Generator, valid: str) -> tuple[str, object]:
     return "mutated position", _mutate(rng, valid, int(rng.integers(1, 4)))
 
 
+_ASCII_DIGITS = frozenset("0123456789")
+
+
 def _mutate(rng: np.random.Generator, text: str, times: int) -> str:
     """``text`` with ``times`` random edits: a character deleted, inserted or replaced, a number made
     huge, negative or non-ASCII, a token dropped, doubled or swapped, a field's value moved to another."""
@@ -194,11 +197,14 @@ def _mutate(rng: np.random.Generator, text: str, times: int) -> str:
             c = _pick(rng, _CHARS)
             text = text[:i] + text[i + 1 :] if k == 0 else text[:i] + c + text[i + (k == 2) :]
         elif k == 3 or k == 4:  # a digit run replaced
-            runs = [i for i, ch in enumerate(text) if ch.isdigit() and (i == 0 or not text[i - 1].isdigit())]
+            # ASCII digits only: an earlier edit may have put a superscript or another script's digit
+            # in the text, which str.isdigit() accepts but int() does not
+            digits = _ASCII_DIGITS
+            runs = [i for i, ch in enumerate(text) if ch in digits and (i == 0 or text[i - 1] not in digits)]
             if runs:
                 i = _pick(rng, runs)
                 j = i
-                while j < len(text) and text[j].isdigit():
+                while j < len(text) and text[j] in _ASCII_DIGITS:
                     j += 1
                 new = _pick(rng, _BIG_NUMBERS) if k == 3 else str(int(text[i:j]) + int(rng.integers(-3, 4)))
                 text = text[:i] + new + text[j:]
