@@ -96,3 +96,15 @@ def test_the_shipped_rllib_model_beats_random(game):
     assert agent.meta["game"] == "dorix" and agent.meta["options"] == {"num_players": 2}
     result = play_match(game, agent, make_agent("random", game, seed=1), 20, seed=3)
     assert result.wins >= 16, result  # its card: 97% over 200 games
+
+
+@pytest.mark.parametrize("name,options,floor", [("rllib_dorix_4p", {"num_players": 4}, 15), ("rllib_barc", {}, 14)])
+def test_the_other_shipped_rllib_models_beat_random(name, options, floor):
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "models" / name
+    game = make_game(name.split("_")[1], **options)
+    agent = make_agent(f"rllib:{folder}", game, seed=0)
+    assert agent.meta["options"] == options or (not options and agent.meta["options"] in ({}, {"max_turns": 200}))
+    result = play_match(game, agent, make_agent("random", game, seed=1), 20, seed=3)
+    assert result.wins >= floor, result  # their cards: 92.5% over 200 games each
