@@ -43,6 +43,7 @@ from envs.core.illegal import (
     DEFAULT_ILLEGAL_ACTION,
     check_illegal_action_mode,
     loser_returns,
+    random_legal,
     warn_illegal,
 )
 
@@ -134,7 +135,7 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
                 return self._forfeit_game(agent)
             if self.illegal_action == "raise":
                 self.state_.apply(action)  # the engine's check raises IllegalActionError, state untouched
-            action, replaced = int(self._rng.choice(np.flatnonzero(self._own))), True  # "random"
+            action, replaced = random_legal(self._own, self._rng), True  # "random"
         self._next_seat = -1
         obs, mask = np.empty(self._obs_shape, dtype=np.float32), np.empty(self._num_actions, dtype=np.int8)
         code = self._kernels.apply(self._subject, action, self._own, obs, mask)  # checked against this turn's mask

@@ -62,6 +62,7 @@ from envs.core.illegal import (
     ILLEGAL_ACTION_MODES,
     check_illegal_action_mode,
     loser_returns,
+    random_legal,
     warn_illegal,
 )
 from envs.core.rendering import BACKGROUND, TEXT, font
@@ -194,7 +195,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
             return self._forfeit(forbidden)
         if forbidden and mode == "random":
             for a in forbidden:
-                joint[self._seat[a]] = int(self._rng.choice(np.flatnonzero(self._mask(self._seat[a]))))
+                joint[self._seat[a]] = random_legal(self._mask(self._seat[a]), self._rng)
         self.state_.apply_joint(joint, check=False)  # checked against this turn's masks (or void)
         flag = "void_action" if mode == "void" else "illegal_action"
         self.ordered = set()

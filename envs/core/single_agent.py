@@ -50,7 +50,7 @@ from gymnasium import spaces
 
 from envs.core.errors import GameOptionError
 from envs.core.game import Game, State, action_index
-from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, warn_illegal
+from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, random_legal, warn_illegal
 from envs.core.play import play_game
 
 Policy = Callable[[State, int], int]
@@ -180,7 +180,7 @@ class SingleAgentEnv(gymnasium.Env):
                 return self._forfeit_episode()
             if self.illegal_action == "raise":
                 state.apply_actions({learner: action})  # the engine's check raises, the game unchanged
-            action, replaced = int(self.np_random.choice(np.flatnonzero(mask))), True
+            action, replaced = random_legal(mask, self.np_random), True
         if self.game.info.acting_seats == 1:  # turn-based: the learner is the seat to act
             state.apply_actions({learner: action}, False)  # checked against its mask above
         else:  # every other seat acting now chooses from the state the learner saw; all play at once
