@@ -55,10 +55,12 @@ def _check_handout(probe: Probe, space, obs: dict, state, seat: int) -> None:
     probe.need(
         np.array_equal(obs["action_mask"].astype(bool), state.legal_mask(seat)),
         "mask",
-        f"seat {seat}: env mask != engine mask",
+        lambda: f"seat {seat}: env mask != engine mask",
     )
     probe.need(
-        np.array_equal(obs["observation"], state.observation(seat)), "observation", f"seat {seat}: env != engine"
+        np.array_equal(obs["observation"], state.observation(seat)),
+        "observation",
+        lambda: f"seat {seat}: env != engine",
     )
 
 
@@ -70,7 +72,7 @@ def _check_end(probe: Probe, state, seat: int, reward, terminated, truncated) ->
     probe.need(
         bool(truncated) == state.is_truncated() and bool(terminated) != bool(truncated),
         "end",
-        f"terminated={terminated}, truncated={truncated}, engine truncated={state.is_truncated()}",
+        lambda: f"terminated={terminated}, truncated={truncated}, engine truncated={state.is_truncated()}",
     )
 
 
@@ -95,7 +97,7 @@ def aec_path(config):
                 continue
             probe.need(not state.is_terminal(), "end", "the engine's game is over but the agent goes on")
             _check_handout(probe, env.observation_space(agent), obs, state, seat)
-            probe.need(reward == 0, "reward", f"reward {reward} before the end")
+            probe.need(reward == 0, "reward", lambda: f"reward {reward} before the end")
             mask = obs["action_mask"].astype(bool)
             if rng.random() < rate:
                 kind, bad = inputs.bad_action(rng, mask)
@@ -159,7 +161,7 @@ def parallel_path(config):
                 probe.need(
                     not any(rewards.values()) and not any(terms.values()) and not any(truncs.values()),
                     "reward",
-                    f"rewards {rewards} before the end",
+                    lambda: f"rewards {rewards} before the end",
                 )
 
     return play
@@ -199,7 +201,7 @@ def gym_path(config):
         while True:
             state, seat = u.state, u.learner_seat
             probe.position = state.to_text()
-            probe.need(seat in state.current_seats(), "learner", f"learner seat {seat} does not act")
+            probe.need(seat in state.current_seats(), "learner", lambda: f"learner seat {seat} does not act")
             probe.need(env.observation_space.contains(obs), "observation space", "observation not in the space")
             mask = u.action_masks()
             probe.need(
@@ -224,6 +226,6 @@ def gym_path(config):
                 _check_end(probe, u.state, seat, reward, terminated, truncated)
                 probe.need(not u.action_masks().any(), "mask", "action_masks() not empty after the end")
                 return
-            probe.need(reward == 0 and not u.state.is_terminal(), "reward", f"reward {reward} before the end")
+            probe.need(reward == 0 and not u.state.is_terminal(), "reward", lambda: f"reward {reward} before the end")
 
     return play

@@ -77,16 +77,24 @@ def batched_path(config):
             except AssertionError as e:
                 probe.need(False, "invariants", f"row {i}: {e}")
             seats = st.current_seats()
-            probe.need(len(seats) == info.acting_seats, "current seats", f"row {i}: seats {seats} in a live batch")
+            probe.need(
+                len(seats) == info.acting_seats, "current seats", lambda: f"row {i}: seats {seats} in a live batch"
+            )
             if info.acting_seats == 1:
-                probe.need(seats[0] == batch.to_move[i], "current seats", f"row {i}: to_move {batch.to_move[i]}")
+                probe.need(
+                    seats[0] == batch.to_move[i], "current seats", lambda: f"row {i}: to_move {batch.to_move[i]}"
+                )
                 pairs = [(seats[0], batch.masks[i], batch.obs[i])]
             else:
                 pairs = [(s, batch.masks[i, s], batch.obs[i, s]) for s in seats]
             for seat, mask, obs in pairs:
-                probe.need(np.array_equal(mask, st.legal_mask(seat)), "mask", f"row {i}, seat {seat}: batch != engine")
                 probe.need(
-                    np.array_equal(obs, st.observation(seat)), "observation", f"row {i}, seat {seat}: batch != engine"
+                    np.array_equal(mask, st.legal_mask(seat)), "mask", lambda: f"row {i}, seat {seat}: batch != engine"
+                )
+                probe.need(
+                    np.array_equal(obs, st.observation(seat)),
+                    "observation",
+                    lambda: f"row {i}, seat {seat}: batch != engine",
                 )
             states.append(st)
         return states
@@ -106,17 +114,23 @@ def batched_path(config):
             for i, st in enumerate(states):
                 probe.position = st.to_text()
                 ended = bool(batch.terminated[i] or batch.truncated[i])
-                probe.need(ended == st.is_terminal(), "end", f"row {i}: batch ended={ended}, engine {st.is_terminal()}")
+                probe.need(
+                    ended == st.is_terminal(), "end", lambda: f"row {i}: batch ended={ended}, engine {st.is_terminal()}"
+                )
                 if ended:
                     probe.need(
                         np.array_equal(batch.rewards[i], st.returns()),
                         "reward",
-                        f"row {i}: rewards {batch.rewards[i]}, engine returns {st.returns()}",
+                        lambda: f"row {i}: rewards {batch.rewards[i]}, engine returns {st.returns()}",
                     )
-                    probe.need(bool(batch.truncated[i]) == st.is_truncated(), "end", f"row {i}: truncated flag")
-                    probe.need(np.array_equal(batch.states[i], batch.template), "restart", f"row {i} not restarted")
+                    probe.need(bool(batch.truncated[i]) == st.is_truncated(), "end", lambda: f"row {i}: truncated flag")
+                    probe.need(
+                        np.array_equal(batch.states[i], batch.template), "restart", lambda: f"row {i} not restarted"
+                    )
                 else:
-                    probe.need(not batch.rewards[i].any(), "reward", f"row {i}: rewards {batch.rewards[i]} mid-game")
+                    probe.need(
+                        not batch.rewards[i].any(), "reward", lambda: f"row {i}: rewards {batch.rewards[i]} mid-game"
+                    )
                     probe.need(
                         np.array_equal(batch.states[i], st.data),
                         "batch/engine equality",
@@ -152,9 +166,9 @@ def vector_path(config):
                 st.check_invariants()
             except AssertionError as e:
                 probe.need(False, "invariants", f"row {i}: {e}")
-            probe.need(seat in st.current_seats(), "learner", f"row {i}: learner seat {seat} does not act")
-            probe.need(np.array_equal(masks[i], st.legal_mask(seat)), "mask", f"row {i}: batch != engine")
-            probe.need(np.array_equal(obs[i], st.observation(seat)), "observation", f"row {i}: batch != engine")
+            probe.need(seat in st.current_seats(), "learner", lambda: f"row {i}: learner seat {seat} does not act")
+            probe.need(np.array_equal(masks[i], st.legal_mask(seat)), "mask", lambda: f"row {i}: batch != engine")
+            probe.need(np.array_equal(obs[i], st.observation(seat)), "observation", lambda: f"row {i}: batch != engine")
 
     def play(probe: Probe, rng, rate: float) -> None:
         obs, infos = venv.reset(seed=probe.seed)
@@ -167,11 +181,11 @@ def vector_path(config):
             obs, rewards, terminated, truncated, infos = venv.step(actions)
             probe.tally.turns += NUM_GAMES
             done = terminated | truncated
-            probe.need(set(rewards.tolist()) <= {-1.0, 0.0, 1.0}, "reward", f"rewards {rewards}")
+            probe.need(set(rewards.tolist()) <= {-1.0, 0.0, 1.0}, "reward", lambda: f"rewards {rewards}")
             probe.need(
                 not rewards[~done].any() and not rewards[truncated].any(),
                 "reward",
-                f"rewards {rewards} where terminated={terminated}, truncated={truncated}",
+                lambda: f"rewards {rewards} where terminated={terminated}, truncated={truncated}",
             )
             probe.need(not (terminated & truncated).any(), "end", "terminated and truncated at once")
             if done.any():

@@ -42,7 +42,7 @@ def check_position(probe: Probe, game, state) -> None:
     need(np.array_equal(back.data, state.data), "notation round trip", "from_text(to_text()) has another array")
     seats = state.current_seats()
     over = state.is_terminal()
-    need(over == (len(seats) == 0), "current seats", f"is_terminal()={over} but current_seats()={seats}")
+    need(over == (len(seats) == 0), "current seats", lambda: f"is_terminal()={over} but current_seats()={seats}")
     if not info.simultaneous:
         need(state.current_seat == (seats[0] if seats else -1), "current seats", "current_seat != current_seats()")
     for seat in range(info.num_seats):
@@ -50,17 +50,25 @@ def check_position(probe: Probe, game, state) -> None:
         need(
             mask.dtype == np.bool_ and mask.shape == (info.num_actions,),
             "mask",
-            f"seat {seat}: {mask.dtype} {mask.shape}",
+            lambda: f"seat {seat}: {mask.dtype} {mask.shape}",
         )
         acts = seat in seats
-        need(bool(mask.any()) == acts, "mask", f"seat {seat}: mask has legal actions={mask.any()} but acts={acts}")
+        need(
+            bool(mask.any()) == acts,
+            "mask",
+            lambda: f"seat {seat}: mask has legal actions={mask.any()} but acts={acts}",
+        )
         need(
             np.array_equal(state.legal_actions(seat), np.flatnonzero(mask)),
             "mask",
             "legal_actions != flatnonzero(mask)",
         )
         obs = state.observation(seat)
-        need(obs.dtype == np.float32 and obs.shape == info.observation_shape, "observation", f"{obs.dtype} {obs.shape}")
+        need(
+            obs.dtype == np.float32 and obs.shape == info.observation_shape,
+            "observation",
+            lambda: f"{obs.dtype} {obs.shape}",
+        )
         need(
             np.isfinite(obs).all() and obs.min() >= 0.0 and obs.max() <= 1.0,
             "observation",
@@ -74,16 +82,18 @@ def check_position(probe: Probe, game, state) -> None:
 def check_returns(probe: Probe, game, state) -> None:
     info = game.info
     ret = state.returns()
-    probe.need(ret.dtype == np.float32 and ret.shape == (info.num_seats,), "returns", f"{ret.dtype} {ret.shape}")
+    probe.need(
+        ret.dtype == np.float32 and ret.shape == (info.num_seats,), "returns", lambda: f"{ret.dtype} {ret.shape}"
+    )
     if not state.is_terminal():
-        probe.need(not ret.any() and not state.is_truncated(), "returns", f"running game has returns {ret}")
+        probe.need(not ret.any() and not state.is_truncated(), "returns", lambda: f"running game has returns {ret}")
         return
-    probe.need(set(ret.tolist()) <= {-1.0, 0.0, 1.0}, "returns", f"returns {ret} not in {{-1, 0, 1}}")
+    probe.need(set(ret.tolist()) <= {-1.0, 0.0, 1.0}, "returns", lambda: f"returns {ret} not in {{-1, 0, 1}}")
     if state.is_truncated():
-        probe.need(not ret.any(), "returns", f"truncated game has returns {ret}")
+        probe.need(not ret.any(), "returns", lambda: f"truncated game has returns {ret}")
     for seat in range(info.num_seats):
         for partner in info.partners(seat):
-            probe.need(ret[seat] == ret[partner], "returns", f"partners {seat}, {partner} get {ret}")
+            probe.need(ret[seat] == ret[partner], "returns", lambda: f"partners {seat}, {partner} get {ret}")
 
 
 def _variant_apply(clone, decision: dict, rng, info) -> str:
@@ -121,9 +131,13 @@ def play_decision(probe: Probe, game, state, decision: dict, rng) -> None:
     for seat, a in decision.items():
         name = state.action_to_text(a, seat)
         back = state.text_to_action(name, seat)
-        probe.need(back == a, "move notation", f"seat {seat}: action {a} is written {name!r}, read back as {back}")
+        probe.need(
+            back == a, "move notation", lambda: f"seat {seat}: action {a} is written {name!r}, read back as {back}"
+        )
     joint = state.actions_to_text(decision)
-    probe.need(state.text_to_actions(joint) == decision, "move notation", f"decision {decision} written {joint!r}")
+    probe.need(
+        state.text_to_actions(joint) == decision, "move notation", lambda: f"decision {decision} written {joint!r}"
+    )
     before = state.data.copy()
     turn = state.turn
     clone = state.clone()
@@ -138,9 +152,9 @@ def play_decision(probe: Probe, game, state, decision: dict, rng) -> None:
     probe.need(
         np.array_equal(clone.data, state.data),
         "clone/apply equality",
-        f"{entry} of {decision} gives another state than apply_actions: {clone.to_text()!r}",
+        lambda: f"{entry} of {decision} gives another state than apply_actions: {clone.to_text()!r}",
     )
-    probe.need(state.turn >= turn, "turn", f"turn went from {turn} to {state.turn}")
+    probe.need(state.turn >= turn, "turn", lambda: f"turn went from {turn} to {state.turn}")
 
 
 def try_malformed(probe: Probe, game, state, rng) -> None:
@@ -211,7 +225,7 @@ def _move_text_refused_or_legal(probe: Probe, state, seat: int, kind: str, text)
         ok = isinstance(a, int) and not isinstance(a, bool) and state.legal_mask(seat)[a]
         if not ok:
             probe.fail(f"text_to_action ({kind})", f"read as {a!r}, not a legal action of seat {seat}", repr(text))
-    probe.need(np.array_equal(state.data, before), f"text_to_action ({kind})", "the state changed")
+    probe.need(np.array_equal(state.data, before), lambda: f"text_to_action ({kind})", "the state changed")
 
 
 def position_refused_or_valid(probe: Probe, game, kind: str, text) -> None:

@@ -157,18 +157,19 @@ class BarcState(KernelState, rules=R, encoder=O):
     def check_invariants(self) -> None:
         d = self.data
         counts = [0, 0]
+        owners = [int(R.top(d, sq)) for sq in range(R.CELLS)]
         for sq in range(R.CELLS):
             h = int(d[R.HEIGHT + sq])
             c = int(d[R.COLOURS + sq])
             assert 0 <= h <= R.MAX_HEIGHT, f"{SQ.name(sq)} has height {h}"
             assert c >= 0 and c >> h == 0, f"{SQ.name(sq)}: colour bits {c:b} above its height {h}"
-            pawns = self.stack(sq)
-            counts[1] += sum(pawns)
-            counts[0] += h - sum(pawns)
-            expected_owner = pawns[-1] if pawns else -1
-            assert self.owner(sq) == expected_owner, f"{SQ.name(sq)}: owner is not the top pawn's colour"
+            north = c.bit_count()  # bit i set: the i-th pawn from the bottom is North's (seat 1)
+            counts[1] += north
+            counts[0] += h - north
+            expected_owner = (c >> (h - 1)) & 1 if h else -1
+            assert owners[sq] == expected_owner, f"{SQ.name(sq)}: owner is not the top pawn's colour"
         assert counts == [R.PAWNS, R.PAWNS], f"pawns on the board per seat {counts}, not 6 each (12 in all)"
-        tops = [sum(1 for sq in range(R.CELLS) if self.owner(sq) == s) for s in range(2)]
+        tops = [owners.count(s) for s in range(2)]
         assert tops == [self.stacks_of(0), self.stacks_of(1)], "stack counts disagree"
         for s in range(2):
             a = int(d[R.LAST_ORDER + s])

@@ -131,15 +131,17 @@ class DorixState(KernelState, rules=R, encoder=O):
         d = self.data
         n = self.game.num_players
         per = R.PAWNS_PER_PLAYER[n]
-        counts = [0] * n
-        for sq in range(R.SQUARES):
-            h = int(d[R.HEIGHTS + sq])
-            assert 0 <= h <= R.MAXH, f"height {h} on {SQ.name(sq)}"
-            cells = d[R.STACKS + sq * R.MAXH : R.STACKS + (sq + 1) * R.MAXH]
-            assert np.all(cells[:h] >= 0) and np.all(cells[:h] < n), f"bad pawn owner on {SQ.name(sq)}"
-            assert np.all(cells[h:] == -1), f"garbage above the stack on {SQ.name(sq)}"
-            for owner in cells[:h]:
-                counts[owner] += 1
+        heights = d[R.HEIGHTS : R.HEIGHTS + R.SQUARES].astype(np.int64)
+        stacks = d[R.STACKS : R.STACKS + R.SQUARES * R.MAXH].reshape(R.SQUARES, R.MAXH)
+        filled = np.arange(R.MAXH) < heights[:, None]
+        bad_height = (heights < 0) | (heights > R.MAXH)
+        bad_owner = (filled & ((stacks < 0) | (stacks >= n))).any(axis=1)
+        garbage = (~filled & (stacks != -1)).any(axis=1)
+        for sq in np.flatnonzero(bad_height | bad_owner | garbage)[:1]:  # the first faulty square, named
+            assert not bad_height[sq], f"height {heights[sq]} on {SQ.name(sq)}"
+            assert not bad_owner[sq], f"bad pawn owner on {SQ.name(sq)}"
+            assert not garbage[sq], f"garbage above the stack on {SQ.name(sq)}"
+        counts = np.bincount(stacks[filled].astype(np.int64), minlength=n)
         for s in range(n):
             hand = int(d[R.HANDS + s])
             assert 0 <= hand <= per, f"hand of seat {s} is {hand}"

@@ -325,3 +325,28 @@ def test_every_action_name_reads_back_or_is_refused_as_illegal():
             else:  # never "cannot read": every name the state writes, it reads
                 with pytest.raises(IllegalActionError, match="illegal|no collapse"):
                     s.text_to_action(text)
+
+
+# --- the state's own invariant check ------------------------------------------------------------
+
+
+def _corrupt(change):
+    """A legal 2-player position (b2 holds seat 0 then seat 1, hands 14/14) with ``change(data)`` applied."""
+    s = pos("dorix -.-.-.-/-.-.-.-/-.01.-.-/-.-.-.- hands=14,14 move=0 turn=2")
+    change(s.data)
+    return s
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda d: d.__setitem__(R.HEIGHTS + sq("b2"), 41), "height 41 on b2"),
+        (lambda d: d.__setitem__(R.STACKS + sq("b2") * R.MAXH + 1, 2), "bad pawn owner on b2"),
+        (lambda d: d.__setitem__(R.STACKS + sq("c3") * R.MAXH + 3, 0), "garbage above the stack on c3"),
+        (lambda d: d.__setitem__(R.HANDS + 1, 15), "seat 1: 1 on board + 15 in hand != 15"),
+    ],
+)
+def test_check_invariants_names_the_fault(change, message):
+    _corrupt(lambda d: None).check_invariants()  # the untouched position is sound
+    with pytest.raises(AssertionError, match=message.replace("+", r"\+")):
+        _corrupt(change).check_invariants()
