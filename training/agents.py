@@ -108,10 +108,15 @@ class PolicyAgent(Agent):
 
 
 def shipped_models() -> dict[str, Path]:
-    """The shipped models by name (``dorix_2p``...): every folder of :data:`SHIPPED_MODELS` with a ``.zip``."""
+    """The shipped models by name (``dorix_2p``, ``dorix_2p_az``...): every folder of
+    :data:`SHIPPED_MODELS` with a ``.zip`` (SB3) or an ``alphazero.json`` (AlphaZero network)."""
     if not SHIPPED_MODELS.is_dir():
         return {}
-    return {d.name: d for d in sorted(SHIPPED_MODELS.iterdir()) if d.is_dir() and any(d.glob("*.zip"))}
+    return {
+        d.name: d
+        for d in sorted(SHIPPED_MODELS.iterdir())
+        if d.is_dir() and (any(d.glob("*.zip")) or (d / "alphazero.json").is_file())
+    }
 
 
 def _shipped(spec: str | Path) -> Path | None:
@@ -190,7 +195,8 @@ class ModelAgent(PolicyAgent):
 def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent:
     """An agent from a spec: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, a model path,
     ``sample:<model path>`` (the model sampling its policy), ``rllib:<path>`` (a policy exported by
-    ``training.rllib_train``), or an Agent (returned as is)."""
+    ``training.rllib_train``), an AlphaZero model folder (``models/dorix_2p_az``, optionally
+    ``@<simulations>``, see :mod:`training.alphazero.agent`), or an Agent (returned as is)."""
     if isinstance(spec, Agent):
         return spec
     if callable(spec) and not isinstance(spec, (str, Path)):
@@ -204,6 +210,10 @@ def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent
         agent.deterministic = False
         agent.name += "-sampled"
         return agent
+    from training.alphazero.agent import load_agent, parse_spec
+
+    if parse_spec(text) is not None:  # an AlphaZero network folder, optionally @<simulations>
+        return load_agent(text, game, seed)
     if kind == "rllib" and arg:  # a policy exported by python -m training.rllib_train (plain torch, no ray)
         from training.rllib.policy_file import RLlibPolicyAgent
 

@@ -19,7 +19,18 @@ import numpy as np
 from envs.core.fused import compiled
 from envs.core.game import Game, State
 from envs.search.kernels import search_kernels
-from envs.search.tree import ACTION, EDGE_VISITS, SEAT, VISITS, Tree, fits, grow_edges, new_tree, root_edges
+from envs.search.tree import (
+    ACTION,
+    EDGE_VISITS,
+    PRIOR,
+    SEAT,
+    VISITS,
+    Tree,
+    fits,
+    grow_edges,
+    new_tree,
+    root_edges,
+)
 from envs.vector.sampling import seed_rng
 
 
@@ -174,14 +185,23 @@ class EvaluatorSearch(_Search):
         super().__init__(game, c)
         self.evaluator = evaluator
 
-    def run(self, states, simulations: int, seed=None) -> SearchResult:
+    def run(self, states, simulations: int, seed=None, root_noise: tuple | None = None) -> SearchResult:
+        """``simulations`` simulations from each position of ``states`` (as :meth:`MCTS.run`).
+
+        ``root_noise = (alpha, fraction)`` mixes Dirichlet(alpha) noise over each root's legal actions
+        into its priors, ``(1 - fraction) * prior + fraction * noise`` (AlphaZero's exploration in
+        self-play), drawn from ``seed``."""
         simulations = int(simulations)
         if simulations < 1:
             raise ValueError(f"simulations must be a positive integer, got {simulations}")
         roots = self._roots(states)
         trees = roots.shape[0]
         t = self._tree_for(roots, simulations + 1)
-        rng = seed_rng(seed, trees)
+        if root_noise:  # two streams from the seed: the trees' and the noise's
+            tree_seeds, noise_seeds = np.random.SeedSequence(seed).spawn(2)
+            rng = seed_rng(int(tree_seeds.generate_state(1, np.uint64)[0]), trees)
+        else:
+            rng = seed_rng(seed, trees)
         k = self.kernels
         leaves = np.zeros((trees, 2), dtype=np.int64)
         leaf_states = np.zeros_like(roots)
@@ -193,7 +213,19 @@ class EvaluatorSearch(_Search):
             if count:
                 priors, values = self._evaluate(t, leaves[:count], leaf_states[:count])
                 k["expand_and_backup"](t, leaves, count, priors, values)
+            if i == 0 and root_noise:
+                self._add_root_noise(t, *root_noise, np.random.default_rng(noise_seeds))
         return self._result()
+
+    def _add_root_noise(self, t: Tree, alpha: float, fraction: float, rng: np.random.Generator) -> None:
+        """Mix Dirichlet noise into the priors of every root's edges (every acting seat's)."""
+        for b in range(t.states.shape[0]):
+            for k in range(self.acting):
+                edges = root_edges(t, b, k)
+                n = edges.stop - edges.start
+                if n > 1:
+                    noise = rng.dirichlet(np.full(n, float(alpha)))
+                    t.edge_value[b, edges, PRIOR] = (1 - fraction) * t.edge_value[b, edges, PRIOR] + fraction * noise
 
     def _evaluate(self, t: Tree, leaves: np.ndarray, leaf_states: np.ndarray) -> tuple:
         seats = t.nodes[leaves[:, 0], leaves[:, 1], SEAT].astype(np.int64)

@@ -1,0 +1,59 @@
+"""``python -m training.alphazero``: train an AlphaZero agent (see :mod:`training.alphazero.train`).
+
+Examples::
+
+    python -m training.alphazero --game dorix --players 2 --run-dir runs/az_dorix_2p --iterations 60
+    python -m training.alphazero --game dorix --players 2 --run-dir runs/az_dorix_2p --iterations 120 --resume
+    python -m training.alphazero --game olix --run-dir runs/az_olix --set alphazero.simulations=32 \\
+        --save models/olix_az
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from training.alphazero.train import AlphaZeroRun, load_settings
+from training.cli import SettingError, add_game_arguments, game_options_of, parse_sets, positive_int
+
+
+def main(argv: list | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m training.alphazero", description=__doc__.split("\n\n")[0])
+    add_game_arguments(p)
+    p.add_argument("--run-dir", required=True, help="folder of the run's checkpoint, buffer, TensorBoard logs")
+    p.add_argument("--iterations", type=positive_int, default=None, help="total iterations (alphazero.iterations)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--resume", action="store_true", help="continue from the run folder's checkpoint")
+    p.add_argument("--save", default=None, help="also write the final network as an agent folder here")
+    p.add_argument("--set", action="append", default=[], metavar="alphazero.KEY=VALUE", help="a setting")
+    p.add_argument("--no-progress", action="store_true", help="a line per iteration instead of a progress bar")
+    args = p.parse_args(argv)
+    try:
+        sets = {}
+        for section, key, value in parse_sets(args.set):
+            if section != "alphazero":
+                raise SettingError(f"--set {section}.{key}: AlphaZero settings are alphazero.<key>")
+            sets[key] = value
+        if args.iterations is not None:
+            sets["iterations"] = args.iterations
+        options = game_options_of(args)
+        settings = load_settings(args.game, options, sets)
+        run = AlphaZeroRun(args.game, options, settings, args.run_dir, seed=args.seed)
+        if args.resume:
+            run.load_checkpoint()
+    except (SettingError, ValueError) as e:
+        p.print_usage(sys.stderr)
+        p.exit(2, f"{p.prog}: error: {e}\n")
+    run.run(progress=not args.no_progress)
+    run.write_run_json(argv)
+    if args.save:
+        folder = run.save_model(args.save)
+        print(f"saved {folder}")
+    print(
+        f"{run.iteration} iterations, {run.seconds / 60:.1f} min; latest network: {run.run_dir / 'latest'}; "
+        f"TensorBoard: tensorboard --logdir {run.run_dir / 'tb'}"
+    )
+
+
+if __name__ == "__main__":
+    main()

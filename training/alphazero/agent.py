@@ -1,0 +1,91 @@
+"""A trained AlphaZero network playing through the compiled search (PUCT with the network's priors and
+values, no noise): the ``Agent`` that evaluations, leaderboards and the play commands use.
+
+Agent specs (``training.agents.make_agent``): a folder holding ``alphazero.json`` (a shipped model such
+as ``models/dorix_2p_az``, or a run's ``best``/``latest`` folder), optionally followed by
+``@<simulations>`` to search more or less than the model's default (``models/dorix_2p_az@800``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from envs.agents import Agent
+from envs.core.game import Game, State
+from envs.search import EvaluatorSearch
+from training.alphazero.evaluator import NetworkEvaluator
+from training.alphazero.network import load_network
+
+
+class AlphaZeroAgent(Agent):
+    """Plays the most visited action of a PUCT search of ``simulations`` simulations guided by ``net``."""
+
+    def __init__(
+        self,
+        game: Game,
+        net: torch.nn.Module,
+        simulations: int = 200,
+        c: float = 1.25,
+        name: str = "alphazero",
+        seed: int | None = None,
+    ):
+        super().__init__(seed)
+        if int(simulations) < 1:
+            raise ValueError(f"simulations must be a positive integer, got {simulations}")
+        self.game = game
+        self.simulations = int(simulations)
+        self.evaluator = NetworkEvaluator(game, net)
+        self.search = EvaluatorSearch(game, self.evaluator, c=c)
+        self.name = name
+        self.last_counts: np.ndarray | None = None  # the last search's root visits (K, NUM_ACTIONS)
+
+    def act(self, state: State, seat: int) -> int:
+        result = self.search.run(state, self.simulations, seed=int(self.rng.integers(2**63)))
+        k = 0 if self.game.info.acting_seats == 1 else int(seat)
+        self.last_counts = result.counts[0]
+        return int(result.best_actions(k, self.rng)[0])
+
+
+def parse_spec(spec: str) -> tuple[Path, int | None] | None:
+    """``(folder, simulations or None)`` when ``spec`` names an AlphaZero model (see the module
+    docstring), else None."""
+    from training.agents import _shipped
+    from training.alphazero.network import is_network_folder
+
+    text = str(spec)
+    path, at, sims = text.rpartition("@") if "@" in text else (text, "", "")
+    simulations = None
+    if at:
+        try:
+            simulations = int(sims)
+        except ValueError:
+            return None
+        if simulations < 1:
+            raise ValueError(f"agent {spec!r}: the simulations after '@' must be a positive integer")
+    folder = Path(path)
+    if not is_network_folder(folder):
+        shipped = _shipped(path)
+        if shipped is None or not is_network_folder(shipped):
+            return None
+        folder = shipped
+    return folder, simulations
+
+
+def load_agent(spec: str, game: Game | None = None, seed: int | None = None) -> AlphaZeroAgent:
+    """The agent of an AlphaZero model spec; ValueError when the model is for another game."""
+    folder, simulations = parse_spec(spec)
+    net, meta = load_network(folder)
+    from envs.registry import make_game
+
+    if game is None:
+        game = make_game(meta["game"], **meta.get("options", {}))
+    elif game.info.name != meta["game"] or tuple(game.info.observation_shape) != tuple(net.config["obs_shape"]):
+        raise ValueError(
+            f"model {spec} plays {meta['game']} {meta.get('options', {})}, not this game ({game.info.name})"
+        )
+    sims = simulations or int(meta.get("simulations", 200))
+    name = folder.name if simulations is None else f"{folder.name}@{sims}"
+    return AlphaZeroAgent(game, net, sims, c=float(meta.get("c", 1.25)), name=name, seed=seed)

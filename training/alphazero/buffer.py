@@ -1,0 +1,90 @@
+"""The replay buffer: the most recent self-play samples, sampled uniformly for the learner.
+
+Observations are kept as float16 (every plane is a count or a flag scaled into [0, 1], exact enough at
+that precision) and policies sparsely: the ``width`` most visited actions of each sample (a search of
+``S`` simulations visits at most ``S`` actions), so a buffer of ADIX positions (5,670 actions) stays
+small. :meth:`ReplayBuffer.save` / :meth:`ReplayBuffer.load` write it to one ``.npz`` file for resuming.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+
+class ReplayBuffer:
+    """A ring buffer of ``capacity`` samples (observation, policy target, value target)."""
+
+    def __init__(self, capacity: int, obs_shape: tuple, num_actions: int, num_seats: int, width: int):
+        self.capacity = int(capacity)
+        self.num_actions = int(num_actions)
+        self.width = int(min(width, num_actions))
+        self.obs = np.zeros((self.capacity, *obs_shape), dtype=np.float16)
+        self.policy_actions = np.zeros((self.capacity, self.width), dtype=np.int32)
+        self.policy_shares = np.zeros((self.capacity, self.width), dtype=np.float32)
+        self.values = np.zeros((self.capacity, num_seats), dtype=np.float32)
+        self.size = 0
+        self.next = 0
+        self.added = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def add(self, obs: np.ndarray, policies: np.ndarray, values: np.ndarray) -> None:
+        """Add ``N`` samples: observations, dense ``(N, num_actions)`` policies, values."""
+        n = obs.shape[0]
+        top = (
+            np.argpartition(-policies, self.width - 1, axis=1)[:, : self.width]
+            if self.width < self.num_actions
+            else None
+        )
+        for start in range(0, n, self.capacity):  # more samples than capacity: the last ones win
+            chunk = slice(start, min(n, start + self.capacity))
+            m = chunk.stop - chunk.start
+            rows = (self.next + np.arange(m)) % self.capacity
+            self.obs[rows] = obs[chunk]
+            if top is None:
+                actions = np.broadcast_to(np.arange(self.num_actions), (m, self.num_actions))
+            else:
+                actions = top[chunk]
+            self.policy_actions[rows] = actions
+            self.policy_shares[rows] = np.take_along_axis(policies[chunk], actions, axis=1)
+            self.values[rows] = values[chunk]
+            self.next = int((self.next + m) % self.capacity)
+            self.size = min(self.capacity, self.size + m)
+        self.added += n
+
+    def sample(self, batch: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``batch`` samples drawn uniformly: float32 observations, dense policies (renormalised over
+        the kept actions), values."""
+        idx = rng.integers(self.size, size=batch)
+        policies = np.zeros((batch, self.num_actions), dtype=np.float32)
+        np.put_along_axis(policies, self.policy_actions[idx], self.policy_shares[idx], axis=1)
+        policies /= np.maximum(policies.sum(axis=1, keepdims=True), 1e-12)
+        return self.obs[idx].astype(np.float32), policies, self.values[idx].copy()
+
+    def save(self, path: str | Path) -> None:
+        """Write the buffer's contents to ``path`` (``.npz``), oldest first."""
+        order = (self.next - self.size + np.arange(self.size)) % self.capacity
+        np.savez_compressed(
+            path,
+            obs=self.obs[order],
+            policy_actions=self.policy_actions[order],
+            policy_shares=self.policy_shares[order],
+            values=self.values[order],
+            added=np.int64(self.added),
+        )
+
+    def load(self, path: str | Path) -> None:
+        """Replace the contents with those saved at ``path`` (the newest ``capacity`` samples)."""
+        with np.load(path) as data:
+            if data["obs"].shape[1:] != self.obs.shape[1:] or data["policy_actions"].shape[1] != self.width:
+                raise ValueError(f"{path}: a buffer of other shapes than this run's")
+            n = min(self.capacity, data["obs"].shape[0])
+            self.obs[:n] = data["obs"][-n:]
+            self.policy_actions[:n] = data["policy_actions"][-n:]
+            self.policy_shares[:n] = data["policy_shares"][-n:]
+            self.values[:n] = data["values"][-n:]
+            self.size, self.next = n, n % self.capacity
+            self.added = int(data["added"])

@@ -1,0 +1,135 @@
+"""Self-play with the compiled search: many games in lock step, one batched search per decision.
+
+``parallel`` games run side by side; at each step one :class:`envs.search.EvaluatorSearch` call
+searches every running game's position together (its leaves go through the network in one batch per
+simulation), with Dirichlet noise at the roots. Each acting seat then plays an action drawn in
+proportion to its root visit counts for the first ``temperature_moves`` decisions of a game, the most
+visited one afterwards. A finished game is replaced by a new one at once, so the batch stays full.
+
+Every decision gives one sample per acting seat: the seat's observation, its root visit shares (the
+policy target) and, once the game is over, the game's returns in that seat's frame (the value target;
+0 for every seat when the game was cut at its turn limit).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from envs.core.game import Game
+from envs.search import EvaluatorSearch
+from training.alphazero.evaluator import NetworkEvaluator, relative_values
+
+
+@dataclass
+class SearchSettings:
+    """How self-play searches and picks its moves."""
+
+    simulations: int = 64
+    c: float = 1.25
+    noise_alpha: float = 0.3
+    noise_fraction: float = 0.25
+    temperature_moves: int = 12
+
+
+@dataclass
+class SelfPlayBatch:
+    """What :func:`self_play` returns: the samples and a summary of the games."""
+
+    obs: np.ndarray  # (N, H, W, C) float32
+    policies: np.ndarray  # (N, num_actions) float32 visit shares
+    values: np.ndarray  # (N, seats) float32 returns in the observer's frame
+    seats: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))  # (N,) each sample's observer
+    games: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    outcomes: dict = field(default_factory=dict)  # "seat k wins" / "draw" / "truncated" -> count
+    lengths: list = field(default_factory=list)
+
+
+def _pick(counts: np.ndarray, sample: bool, rng: np.random.Generator) -> int:
+    """An action from a root's visit counts: in proportion to them, or the most visited (ties random)."""
+    if sample:
+        return int(rng.choice(counts.shape[0], p=counts / counts.sum()))
+    best = np.flatnonzero(counts == counts.max())
+    return int(best[0] if len(best) == 1 else rng.choice(best))
+
+
+class SelfPlayer:
+    """``parallel`` self-play games kept running between calls: :meth:`play` goes on until ``games``
+    games have finished, restarting every finished slot at once, so every search batch stays full; the
+    games still running carry over to the next call (their later moves then come from the newer
+    network, as in continuous self-play)."""
+
+    def __init__(self, game: Game, evaluator: NetworkEvaluator, parallel: int, settings: SearchSettings):
+        self.game = game
+        self.evaluator = evaluator
+        self.settings = settings
+        self.search = EvaluatorSearch(game, evaluator, c=settings.c)
+        self.slots = [game.new_initial_state() for _ in range(parallel)]
+        self.pending: list[list] = [[] for _ in self.slots]  # per slot: (seat, obs, policy) of its game so far
+
+    def play(self, games: int, rng: np.random.Generator) -> SelfPlayBatch:
+        """Play on until ``games`` games have finished; their samples (see the module docstring)."""
+        s = self.settings
+        info = self.game.info
+        noise = (s.noise_alpha, s.noise_fraction) if s.noise_fraction > 0 else None
+        started = time.perf_counter()
+        out_obs, out_pol, out_val, out_seat = [], [], [], []
+        batch = SelfPlayBatch(np.empty(0), np.empty(0), np.empty(0))
+        while batch.games < games:
+            roots = np.stack([state.data for state in self.slots])
+            result = self.search.run(roots, s.simulations, seed=int(rng.integers(2**63)), root_noise=noise)
+            for j, state in enumerate(self.slots):
+                seats = state.current_seats()
+                sample = state.turn < s.temperature_moves
+                obs, _ = self.evaluator.observe(state.data[None], np.zeros(len(seats), np.int64), np.array(seats))
+                decision = {}
+                for k, seat in enumerate(seats):
+                    counts = result.counts[j, k]
+                    self.pending[j].append((seat, obs[k], counts / counts.sum()))
+                    decision[seat] = _pick(counts, sample, rng)
+                state.apply_actions(decision, check=False)
+                batch.decisions += 1
+                if not state.is_terminal():
+                    continue
+                returns = state.returns().astype(np.float32)
+                for seat, o, policy in self.pending[j]:
+                    out_obs.append(o)
+                    out_pol.append(policy.astype(np.float32))
+                    out_val.append(relative_values(returns, seat))
+                    out_seat.append(seat)
+                batch.games += 1
+                batch.lengths.append(state.turn)
+                key = "truncated" if state.is_truncated() else _outcome(returns, info)
+                batch.outcomes[key] = batch.outcomes.get(key, 0) + 1
+                self.pending[j] = []
+                self.slots[j] = self.game.new_initial_state()
+        batch.obs = np.stack(out_obs)
+        batch.policies = np.stack(out_pol)
+        batch.values = np.stack(out_val)
+        batch.seats = np.array(out_seat, dtype=np.int64)
+        batch.seconds = time.perf_counter() - started
+        return batch
+
+
+def self_play(
+    game: Game,
+    evaluator: NetworkEvaluator,
+    games: int,
+    parallel: int,
+    settings: SearchSettings,
+    rng: np.random.Generator,
+) -> SelfPlayBatch:
+    """At least ``games`` self-play games from the start, ``parallel`` at a time (a fresh
+    :class:`SelfPlayer`; games of the last round still running are dropped)."""
+    return SelfPlayer(game, evaluator, parallel, settings).play(games, rng)
+
+
+def _outcome(returns: np.ndarray, info) -> str:
+    winners = [s for s in range(info.num_seats) if returns[s] > 0]
+    if not winners:
+        return "draw"
+    return "won by " + "+".join(info.seat_names[s] for s in winners)
