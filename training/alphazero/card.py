@@ -1,0 +1,145 @@
+"""Measure a trained AlphaZero network and write its card:
+``python -m training.alphazero.card models/dorix_2p_az --run runs/az_dorix_2p [--ppo models/dorix_2p]``.
+
+Copies the run's ``latest/`` network into the model folder (unless it is there already), reads the run's
+``run.json`` (command, iterations, wall time, settings), then plays the agent (its default simulations,
+``--simulations`` to change them) against random and greedy (``--games-baselines`` games each) and
+against the targets of issue 19 (``--games`` games each, default 200): MCTS-400 and the game's PPO model
+(``--ppo``), sides alternating. For each pair the card gives the score and the Elo difference it implies
+with a 95% bootstrap interval, and whether the target (+200 Elo) is met; ``<dir>/results.csv`` holds the
+games, and the exact ``python -m training.evaluate`` commands reproduce them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+from pathlib import Path
+
+TARGET_ELO = 200
+
+
+def elo_of_score(score: float) -> float:
+    """The Elo difference a score (draws counted half) implies, capped at +-800 for perfect scores."""
+    score = min(max(score, 1e-3), 1 - 1e-3)
+    return max(-800.0, min(800.0, 400 * math.log10(score / (1 - score))))
+
+
+def main(argv: list | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m training.alphazero.card", description=__doc__.split("\n\n")[0])
+    p.add_argument("model_dir")
+    p.add_argument("--run", required=True, help="the training run folder (run.json, latest/)")
+    p.add_argument("--ppo", default=None, help="the game's PPO model (default: models/<board>)")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--games-baselines", type=int, default=100)
+    p.add_argument("--simulations", type=int, default=None)
+    p.add_argument("--extra", nargs="*", default=[], help="more opponents (agent specs), --games games each")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--notes", default="")
+    args = p.parse_args(argv)
+
+    import torch
+
+    from envs.registry import make_game
+    from training.agents import find_model
+    from training.evaluate import PairResult, fit_elo, format_table, round_robin, save_results
+    from training.leaderboard import board_key, bootstrap_elo
+
+    torch.set_num_threads(1)
+    d, run_dir = Path(args.model_dir), Path(args.run)
+    run = json.loads((run_dir / "run.json").read_text())
+    if not (d / "alphazero.pt").exists():
+        shutil.copytree(run_dir / "latest", d, dirs_exist_ok=True)
+    meta = json.loads((d / "alphazero.json").read_text())
+    if args.simulations:
+        meta["simulations"] = args.simulations
+        (d / "alphazero.json").write_text(json.dumps(meta, indent=1) + "\n")
+    game_name, options = meta["game"], meta["options"]
+    game = make_game(game_name, **options)
+    players = options.get("num_players")
+    board = board_key(game_name, players)
+    ppo = args.ppo or f"models/{board}"
+    spec = str(d)
+    me = d.name
+    targets = ["mcts:400"] + ([ppo] if find_model(ppo) else [])
+    results = []
+    base, _ = round_robin(game, [spec, "random", "greedy"], args.games_baselines, args.seed, first_only=True)
+    results += base
+    for i, opp in enumerate(targets + list(args.extra)):
+        r, _ = round_robin(game, [spec, opp], args.games, args.seed + 1 + i, first_only=True)
+        results += r
+    names = [me, "random", "greedy", *[x.a if x.a != me else x.b for x in results[2:]]]
+    elo = fit_elo(names, results)
+    save_results(d, results, elo, f"{me}: {args.games_baselines} games vs random/greedy, {args.games} vs the rest")
+
+    s = run["settings"]
+    opts = "".join(f" --players {v}" if k == "num_players" else f" --option {k}={v}" for k, v in options.items())
+    lines = [f"# {me}: AlphaZero agent for {game_name}" + (f" ({players} players)" if players else ""), ""]
+    lines += [
+        "| | |",
+        "|---|---|",
+        f"| trained by | `{run['command']}` |",
+        f"| iterations | {run['iterations']} ({run['samples_added']:,} positions of self-play) |",
+        f"| wall time | {run['wall_seconds'] / 60:.0f} min on a shared 2-core CPU (torch on 1 thread), no GPU |",
+        f"| network | residual CNN, {s['channels']} channels x {s['blocks']} blocks, {s['head']} policy head, "
+        f"per-seat value head (training/alphazero/network.py) |",
+        f"| self-play | PUCT c={s['c']}, {s['simulations']} simulations a move, Dirichlet({s['noise_alpha']}) x "
+        f"{s['noise_fraction']} at the root, {s['parallel']} games in lock step |",
+        f"| plays with | {meta['simulations']} simulations a move (`{d}@N` for another count) |",
+        "",
+        "## Measured results",
+        "",
+        "The agent plays as one side, the opponent every other seat; sides alternate between games.",
+        "",
+        "```",
+        format_table(results, elo),
+        "```",
+        "",
+        "## Targets (issue 19: at least +200 Elo, over at least 200 games per pair)",
+        "",
+        "| opponent | games | score | Elo difference | 95% interval | target |",
+        "|---|---:|---:|---:|---|---|",
+    ]
+    for r in results:
+        other = r.b
+        if other in ("random", "greedy") or r.a != me:
+            continue
+        gap = elo_of_score(r.score)
+        lo_hi = bootstrap_elo([me, other], [PairResult(me, other, r.wins, r.draws, r.losses)], 200, args.seed, other)[
+            me
+        ]
+        status = (
+            "met"
+            if other in [*targets] and lo_hi[0] >= 0 and gap >= TARGET_ELO
+            else ("missed" if other in targets else "-")
+        )
+        lines.append(
+            f"| {other} | {r.games} | {100 * r.score:.1f}% | {gap:+.0f} | [{lo_hi[0]:+.0f}, {lo_hi[1]:+.0f}] "
+            f"| {status} |"
+        )
+    lines += [
+        "",
+        "Elo differences from the score (draws half); intervals from a parametric bootstrap of the games.",
+        "",
+        "Reproduce:",
+        "",
+        "```",
+        f"python -m training.evaluate --game {game_name}{opts} --agents {spec} random greedy "
+        f"--games {args.games_baselines} --seed {args.seed} --first-only",
+    ]
+    for i, opp in enumerate(targets + list(args.extra)):
+        lines.append(
+            f"python -m training.evaluate --game {game_name}{opts} --agents {spec} {opp} --games {args.games} "
+            f"--seed {args.seed + 1 + i} --first-only"
+        )
+    lines += ["```", ""]
+    if args.notes:
+        lines += ["## Notes", "", args.notes, ""]
+    (d / "card.md").write_text("\n".join(lines))
+    print((d / "card.md").read_text())
+
+
+if __name__ == "__main__":
+    main()
