@@ -136,3 +136,36 @@ def test_a_decision_in_notation_needs_one_move_per_acting_seat():
     state = make_game("barc").new_initial_state()
     with pytest.raises(IllegalActionError, match="expected 2 moves"):
         state.text_to_actions("stay")
+
+
+def test_games_side_by_side_batch_the_agents_that_can_and_end_like_one_by_one():
+    from envs.core.play import play_games_side_by_side
+
+    class First:
+        """Plays the lowest legal action; one by one."""
+
+        def __call__(self, state, seat):
+            return int(state.legal_actions(seat)[0])
+
+    class LastBatched:
+        """Plays the highest legal action; all its moves of a round in one call."""
+
+        def __init__(self):
+            self.calls = []
+
+        def __call__(self, state, seat):
+            return int(state.legal_actions(seat)[-1])
+
+        def act_batch(self, states, seats):
+            self.calls.append(len(states))
+            return [self(s, k) for s, k in zip(states, seats)]
+
+    for name, options in (("dorix", {"num_players": 3}), ("barc", {})):
+        game = make_game(name, **options)
+        first, last = First(), LastBatched()
+        seatings = [[first if (seat + g) % 2 else last for seat in range(game.info.num_seats)] for g in range(5)]
+        ends = play_games_side_by_side(game, seatings)
+        for seating, end in zip(seatings, ends):
+            alone = play_game(game, seating)  # the same deterministic agents, one game at a time
+            assert end.is_terminal() and end.to_text() == alone.to_text()
+        assert max(last.calls) > 1  # several games' moves in one call

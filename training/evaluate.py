@@ -95,6 +95,8 @@ def play_match(game: Game, agent_a, agent_b, games: int, seed: int = 0, name_a: 
     result = PairResult(name_a, name_b)
     side_list = game.info.sides()
     rng = np.random.default_rng(seed)
+    if hasattr(agent_a, "act_batch") or hasattr(agent_b, "act_batch"):
+        return _play_match_side_by_side(game, agent_a, agent_b, games, rng, result, progress)
     for g in range(games):
         side = side_list[g % len(side_list)]
         seat_agents = [agent_a if s in side else agent_b for s in range(game.info.num_seats)]
@@ -111,6 +113,36 @@ def play_match(game: Game, agent_a, agent_b, games: int, seed: int = 0, name_a: 
             result.draws += 1
         if progress is not None:
             progress()
+    return result
+
+
+SIDE_BY_SIDE = 64  # games played at once when an agent searches in batches
+
+
+def _play_match_side_by_side(game: Game, agent_a, agent_b, games: int, rng, result: PairResult, progress) -> PairResult:
+    """:func:`play_match` for agents that act in batches (``act_batch``, e.g. AlphaZero): up to
+    :data:`SIDE_BY_SIDE` games at once, sides alternating the same way; each agent is seeded once per
+    group of games instead of once per game."""
+    from envs.core.play import play_games_side_by_side
+
+    side_list = game.info.sides()
+    for start in range(0, games, SIDE_BY_SIDE):
+        group = range(start, min(games, start + SIDE_BY_SIDE))
+        for agent in (agent_a, agent_b):
+            if hasattr(agent, "seed"):
+                agent.seed(int(rng.integers(2**31)))
+        sides = [side_list[g % len(side_list)] for g in group]
+        seatings = [[agent_a if s in side else agent_b for s in range(game.info.num_seats)] for side in sides]
+        for side, state in zip(sides, play_games_side_by_side(game, seatings)):
+            r = float(state.returns()[side[0]])
+            if r > 0:
+                result.wins += 1
+            elif r < 0:
+                result.losses += 1
+            else:
+                result.draws += 1
+            if progress is not None:
+                progress()
     return result
 
 

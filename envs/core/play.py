@@ -71,3 +71,38 @@ def play_game(
         if steps >= max_steps and seats:
             raise RuntimeError(f"{state.game.info.name}: the game did not end within {max_steps} decisions")
     return state
+
+
+def play_games_side_by_side(
+    game: Game, seatings: Sequence[Sequence[Agent]], check: bool = True, max_steps: int = 100_000
+) -> list[State]:
+    """Play one game per seating (``seatings[g][seat]`` is game g's agent for that seat) side by side,
+    one decision of every running game per round, and return the final states.
+
+    An agent with ``act_batch(states, seats) -> actions`` gets all its (state, seat) pairs of a round
+    in one call (a network-guided search then evaluates the leaves of all those games together); the
+    others are called as ``agent(state, seat)`` one by one. Same rules as :func:`play_game`."""
+    states = [game.new_initial_state() for _ in seatings]
+    steps = 0
+    running = [g for g, s in enumerate(states) if s.current_seats()]
+    while running:
+        decisions: dict = {g: {} for g in running}
+        batched: dict = {}  # id(agent) -> (agent, [(game, seat)])
+        for g in running:
+            for seat in states[g].current_seats():
+                agent = seatings[g][seat]
+                if hasattr(agent, "act_batch"):
+                    batched.setdefault(id(agent), (agent, []))[1].append((g, seat))
+                else:
+                    decisions[g][seat] = agent(states[g], seat)
+        for agent, pairs in batched.values():
+            actions = agent.act_batch([states[g] for g, _ in pairs], [seat for _, seat in pairs])
+            for (g, seat), action in zip(pairs, actions):
+                decisions[g][seat] = int(action)
+        for g in running:
+            states[g].apply_actions(decisions[g], check)
+        steps += 1
+        running = [g for g in running if states[g].current_seats()]
+        if steps >= max_steps and running:
+            raise RuntimeError(f"{game.info.name}: a game did not end within {max_steps} decisions")
+    return states

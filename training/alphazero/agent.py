@@ -43,10 +43,21 @@ class AlphaZeroAgent(Agent):
         self.last_counts: np.ndarray | None = None  # the last search's root visits (K, NUM_ACTIONS)
 
     def act(self, state: State, seat: int) -> int:
-        result = self.search.run(state, self.simulations, seed=int(self.rng.integers(2**63)))
-        k = 0 if self.game.info.acting_seats == 1 else int(seat)
-        self.last_counts = result.counts[0]
-        return int(result.best_actions(k, self.rng)[0])
+        return int(self.act_batch([state], [seat])[0])
+
+    def act_batch(self, states: list, seats: list) -> np.ndarray:
+        """The moves of ``seats[i]`` in ``states[i]``, all searched in one batched search (the leaves of
+        every tree through the network together: :func:`envs.core.play.play_games_side_by_side`)."""
+        result = self.search.run(
+            np.stack([s.data for s in states]), self.simulations, seed=int(self.rng.integers(2**63))
+        )
+        out = np.empty(len(states), dtype=np.int64)
+        for b, seat in enumerate(seats):
+            k = 0 if self.game.info.acting_seats == 1 else int(seat)
+            best = np.flatnonzero(result.counts[b, k] == result.counts[b, k].max())
+            out[b] = best[0] if len(best) == 1 else self.rng.choice(best)
+        self.last_counts = result.counts[-1]
+        return out
 
 
 def parse_spec(spec: str) -> tuple[Path, int | None] | None:
