@@ -296,3 +296,29 @@ def _python_visits(state, simulations, seed) -> np.ndarray:
     for action, child in root.children.items():
         out[action] = child.visits / simulations
     return out
+
+
+def test_gumbel_schedule_is_sequential_halving():
+    from envs.search.gumbel import considered_visits
+
+    # 4 actions, 8 simulations: each of the 4 once (phase 1: 8 / (2 * 4) = 1 visit each), then the best
+    # 2 twice more (8 / (2 * 2) = 2 rounds)
+    assert considered_visits(4, 8) == (0, 0, 0, 0, 1, 1, 2, 2)
+    assert considered_visits(1, 3) == (0, 1, 2)
+
+
+@pytest.mark.parametrize("case", [c for c in WIN_IN_ONE if c[0] != "barc"], ids=lambda c: c[0])
+def test_gumbel_search_takes_a_win_in_one(case):
+    name, options, text, seat, wins = case
+    game = make_game(name, **options)
+    state = game.from_text(text)
+    n = len(state.legal_actions(seat))
+    search = EvaluatorSearch(game, _Uniform(game))
+    result = search.run_gumbel(state, 2 * n, seed=0, max_considered=n)  # every move considered once
+    assert state.action_to_text(int(result.actions[0]), seat) in wins
+    assert result.counts[0, 0].sum() == 2 * n
+    policy = result.improved[0]
+    assert abs(policy.sum() - 1) < 1e-9 and not policy[~state.legal_mask(seat)].any()
+    assert state.action_to_text(int(policy.argmax()), seat) in wins  # the improved policy favours the win
+    with pytest.raises(ValueError, match="turn-based"):
+        EvaluatorSearch(make_game("barc"), _Uniform(make_game("barc"))).run_gumbel(make_game("barc").new_initial_state(), 4)

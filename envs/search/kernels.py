@@ -8,14 +8,15 @@ process and game, like the batch loops of :mod:`envs.vector.kernels`; nothing he
   compiled. With ``init`` every tree is first emptied and gets ``roots[b]`` (a position) as its root.
   Then tree ``b`` runs ``simulations - done[b]`` more simulations, fewer if its edge arrays fill up:
   ``done`` says how many ran (the caller grows the arrays and calls again without ``init``).
-* ``select_leaves(t, roots, init, c, rng, leaves, leaf_states)`` and
+* ``select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced)`` and
   ``expand_and_backup(t, leaves, count, priors, values)``: the evaluator form (PUCT), in two halves
   between which the caller evaluates the leaves of every tree in one call. ``select_leaves`` (after
   the same ``init``) runs one simulation per tree down to a leaf: a leaf where the game is over is
   backed up at once with the game's returns, the others are listed in ``leaves`` (tree, node) with
-  their positions in ``leaf_states``; it returns their count. ``expand_and_backup`` makes the
-  evaluator's ``priors`` the leaves' edge priors (renormalised over the legal actions) and backs up its
-  ``values``. A tree's root, not yet evaluated, is its first leaf.
+  their positions in ``leaf_states``; it returns their count. ``forced[b]`` >= 0 makes tree ``b``'s
+  simulation take that root edge (Gumbel root selection, decided in Python), -1 leaves it to PUCT.
+  ``expand_and_backup`` makes the evaluator's ``priors`` the leaves' edge priors (renormalised over
+  the legal actions) and backs up its ``values``. A tree's root, not yet evaluated, is its first leaf.
 
 One simulation: from the root, each acting seat picks an edge, by UCB1 on its own statistics after
 trying every edge once in a random order (UCT, decoupled at simultaneous nodes), or by PUCT on the
@@ -223,9 +224,10 @@ def _make(rules, simultaneous: bool) -> dict:
         return new, True
 
     @njit
-    def descend(t, b, c, puct, rng, mask, joint, chosen):
+    def descend(t, b, c, puct, rng, mask, joint, chosen, forced):
         """One simulation's way down tree ``b``: the leaf (a new node, a node where the game is over, or
-        with ``puct`` a node not evaluated yet)."""
+        with ``puct`` a node not evaluated yet). ``forced`` >= 0: the edge taken at the root (acting
+        seat 0; Gumbel root selection)."""
         node = np.int64(0)
         kk = chosen.shape[0]
         while True:
@@ -234,6 +236,8 @@ def _make(rules, simultaneous: bool) -> dict:
                 return node
             for k in range(kk):
                 chosen[k] = pick_edge(t, b, node, k, c, puct)
+            if node == 0 and forced >= 0:
+                chosen[0] = forced
             node, new = child_of(t, b, node, chosen, rng, mask, joint)
             if new:
                 return node
@@ -290,13 +294,13 @@ def _make(rules, simultaneous: bool) -> dict:
         value = np.zeros(seats, dtype=np.float64)
         for b in range(t.states.shape[0]):
             while done[b] < simulations and room(t, b, kk):
-                leaf = descend(t, b, c, False, rng, mask, joint, chosen)
+                leaf = descend(t, b, c, False, rng, mask, joint, chosen, -1)
                 rollout(t.states[b, leaf], scratch, limit, rng, b, mask, joint, ret, value)
                 backup(t, b, leaf, value, kk)
                 done[b] += 1
 
     @njit
-    def select_leaves(t, roots, init, c, rng, leaves, leaf_states):
+    def select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced):
         kk = (t.nodes.shape[2] - SEAT_COLUMNS) // PER_SEAT
         seats = t.node_value.shape[2]
         mask = np.zeros(num_actions, dtype=np.bool_)
@@ -308,7 +312,7 @@ def _make(rules, simultaneous: bool) -> dict:
         value = np.zeros(seats, dtype=np.float64)
         count = 0
         for b in range(t.states.shape[0]):
-            leaf = descend(t, b, c, True, rng, mask, joint, chosen)
+            leaf = descend(t, b, c, True, rng, mask, joint, chosen, forced[b])
             if t.nodes[b, leaf, TERMINAL]:
                 returns(t.states[b, leaf], ret)
                 for s in range(seats):

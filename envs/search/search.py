@@ -18,12 +18,14 @@ import numpy as np
 
 from envs.core.fused import compiled
 from envs.core.game import Game, State
+from envs.search.gumbel import GumbelRoot
 from envs.search.kernels import search_kernels
 from envs.search.tree import (
     ACTION,
     EDGE_VISITS,
     PRIOR,
     SEAT,
+    VALUE,
     VISITS,
     Tree,
     fits,
@@ -159,6 +161,15 @@ class MCTS(_Search):
         return self.run(state, simulations, seed).counts[0]
 
 
+@dataclass
+class GumbelResult(SearchResult):
+    """A :class:`SearchResult` of :meth:`EvaluatorSearch.run_gumbel`, with per search the move chosen
+    (``actions``, ``(B,)``) and the improved policy (``improved``, ``(B, NUM_ACTIONS)``)."""
+
+    actions: np.ndarray = None
+    improved: np.ndarray = None
+
+
 Evaluator = Callable[[np.ndarray, np.ndarray], tuple]
 """``evaluator(states, seats) -> (priors, values)``: for ``M`` leaf positions (``states``, ``(M,
 STATE_SIZE)``, and ``seats``, the seat to act at each, -1 where every seat acts at once), the priors
@@ -196,26 +207,93 @@ class EvaluatorSearch(_Search):
             raise ValueError(f"simulations must be a positive integer, got {simulations}")
         roots = self._roots(states)
         trees = roots.shape[0]
-        t = self._tree_for(roots, simulations + 1)
         if root_noise:  # two streams from the seed: the trees' and the noise's
             tree_seeds, noise_seeds = np.random.SeedSequence(seed).spawn(2)
             rng = seed_rng(int(tree_seeds.generate_state(1, np.uint64)[0]), trees)
         else:
             rng = seed_rng(seed, trees)
+        noise = np.random.default_rng(noise_seeds) if root_noise else None
+        self._loop(roots, simulations, rng, lambda t: self._add_root_noise(t, *root_noise, noise) if noise else None)
+        return self._result()
+
+    def _loop(self, roots: np.ndarray, simulations: int, rng: np.ndarray, after_roots, choose_root=None) -> None:
+        """The roots' evaluation (then ``after_roots(tree)``), then ``simulations`` simulations; with
+        ``choose_root(tree, i)`` -> root edge per tree (or -1), simulation ``i``'s root choice."""
+        trees = roots.shape[0]
+        t = self._tree_for(roots, simulations + 1)
         k = self.kernels
         leaves = np.zeros((trees, 2), dtype=np.int64)
         leaf_states = np.zeros_like(roots)
+        free = np.full(trees, -1, dtype=np.int64)
         for i in range(simulations + 1):  # the roots, then the simulations
             room = self.acting * self.rules.NUM_ACTIONS
             while i > 0 and (t.edges.shape[1] - t.sizes[:, 1]).min() < room:
                 t = self._grow()
-            count = k["select_leaves"](t, roots, i == 0, self.c, rng, leaves, leaf_states)
+            forced = choose_root(t, i - 1) if i > 0 and choose_root is not None else free
+            count = k["select_leaves"](t, roots, i == 0, self.c, rng, leaves, leaf_states, forced)
             if count:
                 priors, values = self._evaluate(t, leaves[:count], leaf_states[:count])
                 k["expand_and_backup"](t, leaves, count, priors, values)
-            if i == 0 and root_noise:
-                self._add_root_noise(t, *root_noise, np.random.default_rng(noise_seeds))
-        return self._result()
+            if i == 0:
+                after_roots(t)
+            t = self._tree
+
+    def run_gumbel(
+        self,
+        states,
+        simulations: int,
+        seed=None,
+        max_considered: int = 16,
+        c_visit: float = 50.0,
+        c_scale: float = 0.1,
+    ) -> GumbelResult:
+        """Gumbel root selection with sequential halving (:mod:`envs.search.gumbel`), PUCT below the
+        root: turn-based games only. The result also holds each search's move (``actions``) and its
+        improved policy (``improved``, the self-play target)."""
+        if self.acting != 1:
+            raise ValueError(f"{self.game.info.name}: Gumbel root selection needs a turn-based game")
+        simulations = int(simulations)
+        if simulations < 1:
+            raise ValueError(f"simulations must be a positive integer, got {simulations}")
+        roots = self._roots(states)
+        trees = roots.shape[0]
+        tree_seeds, gumbel_seeds = np.random.SeedSequence(seed).spawn(2)
+        rng = seed_rng(int(tree_seeds.generate_state(1, np.uint64)[0]), trees)
+        draws = np.random.default_rng(gumbel_seeds)
+        state: list = []
+
+        def start(t: Tree) -> None:
+            for b in range(trees):
+                edges = root_edges(t, b, 0)
+                seat = t.nodes[b, 0, SEAT]
+                raw = t.node_value[b, 0, seat] / max(t.nodes[b, 0, VISITS], 1)
+                root = GumbelRoot(
+                    t.edges[b, edges, ACTION].copy(), t.edge_value[b, edges, PRIOR].copy(), raw, max_considered, draws
+                )
+                state.append((edges, root))
+
+        def stats(t: Tree, b: int):
+            edges, root = state[b]
+            visits = t.edges[b, edges, EDGE_VISITS].astype(np.float64)
+            q = t.edge_value[b, edges, VALUE] / np.maximum(visits, 1)
+            return edges, root, q, visits
+
+        def choose(t: Tree, i: int) -> np.ndarray:
+            out = np.empty(trees, dtype=np.int64)
+            for b in range(trees):
+                edges, root, q, visits = stats(t, b)
+                out[b] = edges.start + root.choose(i, simulations, q, visits, c_visit, c_scale)
+            return out
+
+        self._loop(roots, simulations, rng, start, choose)
+        result = self._result()
+        actions = np.empty(trees, dtype=np.int64)
+        improved = np.zeros((trees, self.rules.NUM_ACTIONS))
+        for b in range(trees):
+            edges, root, q, visits = stats(self._tree, b)
+            actions[b] = root.actions[root.action(q, visits, c_visit, c_scale)]
+            improved[b, root.actions] = root.policy(q, visits, c_visit, c_scale)
+        return GumbelResult(result.counts, result.values, actions, improved)
 
     def _add_root_noise(self, t: Tree, alpha: float, fraction: float, rng: np.random.Generator) -> None:
         """Mix Dirichlet noise into the priors of every root's edges (every acting seat's)."""

@@ -242,3 +242,14 @@ def test_shipped_alphazero_models_load_and_beat_random():
         agent = make_agent(f"models/{name}@16", game, seed=0)
         result = play_match(game, agent, make_agent("random", game, seed=1), 6, seed=1)
         assert result.wins >= 5, f"{name}: {result}"
+
+
+def test_gumbel_self_play_takes_the_searchs_move_and_improved_policy():
+    game = make_game("dorix", num_players=2)
+    player = SelfPlayer(game, NetworkEvaluator(game, small_net(game)), 3,
+                        SearchSettings(simulations=8, gumbel=True, max_considered=4))
+    batch = player.play(2, np.random.default_rng(0))
+    assert batch.games >= 2 and np.allclose(batch.policies.sum(axis=1), 1.0)
+    # the improved policy is a softmax: every legal action keeps some weight, where 8 simulations' visit
+    # shares would name 8 actions at most (a few positions, such as collapses, have fewer legal actions)
+    assert ((batch.policies > 0).sum(axis=1) > 8).mean() > 0.5

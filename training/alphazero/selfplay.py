@@ -4,7 +4,10 @@
 searches every running game's position together (its leaves go through the network in one batch per
 simulation), with Dirichlet noise at the roots. Each acting seat then plays an action drawn in
 proportion to its root visit counts for the first ``temperature_moves`` decisions of a game, the most
-visited one afterwards. A finished game is replaced by a new one at once, so the batch stays full.
+visited one afterwards. With ``gumbel`` (turn-based games) the search is
+:meth:`envs.search.EvaluatorSearch.run_gumbel` instead: its Gumbel draws do the exploring (no
+Dirichlet noise, no temperature), the move is the one it selects and the policy target its improved
+policy. A finished game is replaced by a new one at once, so the batch stays full.
 
 Every decision gives one sample per acting seat: the seat's observation, its root visit shares (the
 policy target) and, once the game is over, the game's returns in that seat's frame (the value target;
@@ -32,6 +35,8 @@ class SearchSettings:
     noise_alpha: float = 0.3
     noise_fraction: float = 0.25
     temperature_moves: int = 12
+    gumbel: bool = False  # Gumbel root selection (turn-based games): its move and improved policy
+    max_considered: int = 16
 
 
 @dataclass
@@ -76,18 +81,27 @@ class SelfPlayer:
         s = self.settings
         info = self.game.info
         noise = (s.noise_alpha, s.noise_fraction) if s.noise_fraction > 0 else None
+        gumbel = s.gumbel and info.acting_seats == 1
         started = time.perf_counter()
         out_obs, out_pol, out_val, out_seat = [], [], [], []
         batch = SelfPlayBatch(np.empty(0), np.empty(0), np.empty(0))
         while batch.games < games:
             roots = np.stack([state.data for state in self.slots])
-            result = self.search.run(roots, s.simulations, seed=int(rng.integers(2**63)), root_noise=noise)
+            seed = int(rng.integers(2**63))
+            if gumbel:
+                result = self.search.run_gumbel(roots, s.simulations, seed=seed, max_considered=s.max_considered)
+            else:
+                result = self.search.run(roots, s.simulations, seed=seed, root_noise=noise)
             for j, state in enumerate(self.slots):
                 seats = state.current_seats()
                 sample = state.turn < s.temperature_moves
                 obs, _ = self.evaluator.observe(state.data[None], np.zeros(len(seats), np.int64), np.array(seats))
                 decision = {}
                 for k, seat in enumerate(seats):
+                    if gumbel:
+                        self.pending[j].append((seat, obs[k], result.improved[j]))
+                        decision[seat] = int(result.actions[j])
+                        continue
                     counts = result.counts[j, k]
                     self.pending[j].append((seat, obs[k], counts / counts.sum()))
                     decision[seat] = _pick(counts, sample, rng)

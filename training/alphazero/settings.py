@@ -23,6 +23,8 @@ class AlphaZeroSettings:
     noise_alpha: float = 0.3
     noise_fraction: float = 0.25
     temperature_moves: int = 12
+    gumbel: bool = False  # Gumbel root selection in self-play (turn-based games; envs/search/gumbel.py)
+    max_considered: int = 16  # root actions Gumbel considers
     # learner
     buffer: int = 100_000
     train_steps: int = 200  # gradient steps per iteration
@@ -84,6 +86,8 @@ def make_settings(values: dict) -> AlphaZeroSettings:
         v = getattr(s, name)
         if not isinstance(v, (int, float)) or not 0 <= v <= 1:
             raise SettingError(f"alphazero.{name} must be a number in [0, 1], got {v!r}")
+    if not isinstance(s.gumbel, bool):
+        raise SettingError(f"alphazero.gumbel is true or false, got {s.gumbel!r}")
     if s.head not in ("linear", "square"):
         raise SettingError(f"alphazero.head is 'linear' or 'square', got {s.head!r}")
     return s

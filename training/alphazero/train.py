@@ -33,7 +33,7 @@ from training.alphazero.buffer import ReplayBuffer
 from training.alphazero.evaluator import NetworkEvaluator
 from training.alphazero.learner import Learner
 from training.alphazero.network import AlphaZeroNet, save_network
-from training.alphazero.selfplay import SearchSettings, self_play
+from training.alphazero.selfplay import SearchSettings, SelfPlayer
 from training.alphazero.settings import NETWORK_KEYS, AlphaZeroSettings, make_settings
 from training.cli import SettingError
 
@@ -99,6 +99,7 @@ class AlphaZeroRun:
         )
         self.evaluator = NetworkEvaluator(self.game, self.net)
         self.rng = np.random.default_rng(self.seed)
+        self.player: SelfPlayer | None = None
         self.iteration = 0
         self.history: list[dict] = []  # one row per iteration
         self.elo: float | None = None
@@ -173,8 +174,12 @@ class AlphaZeroRun:
     def iterate(self) -> dict:
         """One self-play + learning iteration; its row of figures."""
         s = self.settings
-        search = SearchSettings(s.simulations, s.c, s.noise_alpha, s.noise_fraction, s.temperature_moves)
-        batch = self_play(self.game, self.evaluator, s.games_per_iteration, s.parallel, search, self.rng)
+        search = SearchSettings(
+            s.simulations, s.c, s.noise_alpha, s.noise_fraction, s.temperature_moves, s.gumbel, s.max_considered
+        )
+        if self.player is None:  # kept between iterations: the games still running go on
+            self.player = SelfPlayer(self.game, self.evaluator, s.parallel, search)
+        batch = self.player.play(s.games_per_iteration, self.rng)
         self.buffer.add(batch.obs, batch.policies, batch.values)
         started = time.perf_counter()
         losses = self.learner.train(self.buffer, s.train_steps, self.rng) if s.train_steps else {}
