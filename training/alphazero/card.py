@@ -37,7 +37,7 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--simulations", type=int, default=None)
     p.add_argument("--extra", nargs="*", default=[], help="more opponents (agent specs), --games games each")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--notes", default="")
+    p.add_argument("--notes", default="", help="a paragraph for the card (text, or @file to read it from)")
     args = p.parse_args(argv)
 
     import torch
@@ -63,7 +63,7 @@ def main(argv: list | None = None) -> None:
     ppo = args.ppo or f"models/{board}"
     spec = str(d)
     me = d.name
-    targets = ["mcts:400"] + ([ppo] if find_model(ppo) else [])
+    targets = ["mcts:400"] + ([ppo] if find_model(ppo.removeprefix("sample:")) else [])
     results = []
     base, _ = round_robin(game, [spec, "random", "greedy"], args.games_baselines, args.seed, first_only=True)
     results += base
@@ -80,7 +80,7 @@ def main(argv: list | None = None) -> None:
     lines += [
         "| | |",
         "|---|---|",
-        f"| trained by | `{run['command']}` |",
+        "| trained by | " + " then ".join(f"`{c}`" for c in run.get("commands", [run["command"]])) + " |",
         f"| iterations | {run['iterations']} ({run['samples_added']:,} positions of self-play) |",
         f"| wall time | {run['wall_seconds'] / 60:.0f} min on a shared 2-core CPU (torch on 1 thread), no GPU |",
         f"| network | residual CNN, {s['channels']} channels x {s['blocks']} blocks, {s['head']} policy head, "
@@ -102,22 +102,15 @@ def main(argv: list | None = None) -> None:
         "| opponent | games | score | Elo difference | 95% interval | target |",
         "|---|---:|---:|---:|---|---|",
     ]
-    for r in results:
+    for spec_, r in zip(targets + list(args.extra), results[2:]):
         other = r.b
-        if other in ("random", "greedy") or r.a != me:
-            continue
         gap = elo_of_score(r.score)
-        lo_hi = bootstrap_elo([me, other], [PairResult(me, other, r.wins, r.draws, r.losses)], 200, args.seed, other)[
-            me
-        ]
-        status = (
-            "met"
-            if other in [*targets] and lo_hi[0] >= 0 and gap >= TARGET_ELO
-            else ("missed" if other in targets else "-")
-        )
+        pair = [PairResult(me, other, r.wins, r.draws, r.losses)]
+        lo_hi = bootstrap_elo([me, other], pair, 200, args.seed, other)[me]
+        status = "-" if spec_ not in targets else ("**met**" if gap >= TARGET_ELO else "**missed**")
         lines.append(
-            f"| {other} | {r.games} | {100 * r.score:.1f}% | {gap:+.0f} | [{lo_hi[0]:+.0f}, {lo_hi[1]:+.0f}] "
-            f"| {status} |"
+            f"| {spec_} | {r.games} | {100 * r.score:.1f}% | {gap:+.0f} "
+            f"| [{lo_hi[0]:+.0f}, {lo_hi[1]:+.0f}] | {status} |"
         )
     lines += [
         "",
@@ -136,7 +129,8 @@ def main(argv: list | None = None) -> None:
         )
     lines += ["```", ""]
     if args.notes:
-        lines += ["## Notes", "", args.notes, ""]
+        notes = Path(args.notes[1:]).read_text().strip() if args.notes.startswith("@") else args.notes
+        lines += ["## Notes", "", notes, ""]
     (d / "card.md").write_text("\n".join(lines))
     print((d / "card.md").read_text())
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -273,8 +274,12 @@ class AlphaZeroRun:
         )
 
     def write_run_json(self, argv: list | None = None) -> None:
+        command = shlex.join(["python", "-m", "training.alphazero", *(argv if argv is not None else sys.argv[1:])])
+        path = self.run_dir / "run.json"
+        earlier = json.loads(path.read_text()).get("commands", []) if path.is_file() else []
         info = {
-            "command": " ".join(["python -m training.alphazero", *(argv if argv is not None else sys.argv[1:])]),
+            "command": command,
+            "commands": [*earlier, command],  # the first run, then each --resume
             "game": self.game_name,
             "options": self.options,
             "seed": self.seed,
@@ -286,4 +291,4 @@ class AlphaZeroRun:
             "torch_threads": torch.get_num_threads(),
         }
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        (self.run_dir / "run.json").write_text(json.dumps(info, indent=1) + "\n")
+        path.write_text(json.dumps(info, indent=1) + "\n")
