@@ -253,3 +253,10 @@ def test_gumbel_self_play_takes_the_searchs_move_and_improved_policy():
     # the improved policy is a softmax: every legal action keeps some weight, where 8 simulations' visit
     # shares would name 8 actions at most (a few positions, such as collapses, have fewer legal actions)
     assert ((batch.policies > 0).sum(axis=1) > 8).mean() > 0.5
+
+
+def test_card_elo_of_a_score():
+    from training.alphazero.card import elo_of_score
+
+    # 76% is the +200 Elo target: 400 * log10(0.76 / 0.24) = 200.2; even is 0; perfect scores are capped
+    assert round(elo_of_score(0.76), 1) == 200.2 and elo_of_score(0.5) == 0 and elo_of_score(1.0) == 800
