@@ -4,7 +4,9 @@ agent taking a win in one on hand-built positions of every game."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +14,6 @@ import torch
 
 from envs.registry import make_game
 from envs.search import EvaluatorSearch
-from tests.test_search import WIN_IN_ONE
 from training.agents import make_agent, shipped_models
 from training.alphazero.__main__ import main
 from training.alphazero.agent import AlphaZeroAgent, parse_spec
@@ -23,6 +24,18 @@ from training.alphazero.network import AlphaZeroNet, load_network, save_network
 from training.alphazero.selfplay import SearchSettings, SelfPlayer
 from training.alphazero.settings import make_settings
 from training.cli import SettingError
+
+
+def _win_in_one() -> list:
+    """The hand-built win-in-one positions of tests/test_search.py (loaded by path: the name ``tests``
+    can belong to another installed package, pgx ships one)."""
+    spec = importlib.util.spec_from_file_location("_search_positions", Path(__file__).parents[1] / "test_search.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.WIN_IN_ONE
+
+
+WIN_IN_ONE = _win_in_one()
 
 GAMES = [("dorix", {"num_players": 2}), ("dorix", {"num_players": 3}), ("dorix", {"num_players": 4}),
          ("olix", {}), ("adix", {}), ("barc", {})]
