@@ -36,6 +36,7 @@ from envs.agents import (
     parse_baseline_spec,
 )
 from envs.core.game import Game, State
+from training.shipped import SHIPPED_MODELS, _shipped, shipped_models
 
 __all__ = [
     "HEURISTICS",
@@ -53,7 +54,6 @@ __all__ = [
     "shipped_models",
 ]
 
-SHIPPED_MODELS = Path(__file__).resolve().parent.parent / "models"
 """Where the shipped models are: ``models/`` beside the ``training`` package (the repository root, or
 site-packages once the wheel is installed: the wheel carries them as package data)."""
 
@@ -105,25 +105,6 @@ class PolicyAgent(Agent):
                 dist = self.policy.get_distribution(obs_t)
             probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
         return np.where(mask, probs, 0.0)
-
-
-def shipped_models() -> dict[str, Path]:
-    """The shipped models by name (``dorix_2p``, ``dorix_2p_az``...): every folder of
-    :data:`SHIPPED_MODELS` with a ``.zip`` (SB3) or an ``alphazero.json`` (AlphaZero network)."""
-    if not SHIPPED_MODELS.is_dir():
-        return {}
-    return {
-        d.name: d
-        for d in sorted(SHIPPED_MODELS.iterdir())
-        if d.is_dir() and (any(d.glob("*.zip")) or (d / "alphazero.json").is_file())
-    }
-
-
-def _shipped(spec: str | Path) -> Path | None:
-    """The shipped folder that ``models/<name>`` or ``<name>`` names, if any."""
-    text = str(spec).replace("\\", "/").rstrip("/")
-    name = text[len("models/"):] if text.startswith("models/") else text
-    return shipped_models().get(name) if name and "/" not in name else None
 
 
 def find_model(spec: str | Path) -> Path | None:

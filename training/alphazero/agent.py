@@ -63,8 +63,8 @@ class AlphaZeroAgent(Agent):
 def parse_spec(spec: str) -> tuple[Path, int | None] | None:
     """``(folder, simulations or None)`` when ``spec`` names an AlphaZero model (see the module
     docstring), else None."""
-    from training.agents import _shipped
     from training.alphazero.network import is_network_folder
+    from training.shipped import _shipped
 
     text = str(spec)
     path, at, sims = text.rpartition("@") if "@" in text else (text, "", "")
