@@ -321,4 +321,5 @@ def test_gumbel_search_takes_a_win_in_one(case):
     assert abs(policy.sum() - 1) < 1e-9 and not policy[~state.legal_mask(seat)].any()
     assert state.action_to_text(int(policy.argmax()), seat) in wins  # the improved policy favours the win
     with pytest.raises(ValueError, match="turn-based"):
-        EvaluatorSearch(make_game("barc"), _Uniform(make_game("barc"))).run_gumbel(make_game("barc").new_initial_state(), 4)
+        barc = make_game("barc")
+        EvaluatorSearch(barc, _Uniform(barc)).run_gumbel(barc.new_initial_state(), 4)

@@ -32,7 +32,7 @@ def sure_victory_by_turn_two(d0, me) -> list:
     every second move of the other side (an exhaustive search over the rules kernels)."""
     other, good = 1 - me, []
     for m1 in legal(d0, me):
-        def answered(o1):
+        def answered(o1, m1=m1):
             d1 = play(d0, *joint(me, m1, o1))
             if R.is_over(d1):
                 return bool(R.victory(d1, me))
