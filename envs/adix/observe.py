@@ -25,7 +25,7 @@ from envs.adix.rules import (
     TOP,
     TURN,
 )
-from envs.core.kernels import cell_of, clear_observation, turn_plane
+from envs.core.kernels import cell_of, clear_observation, obs_flag, obs_value, turn_plane
 
 # Observation planes over the 9x9 board, egocentric (see observe()).
 OBS_OWN_CAPTAIN, OBS_OWN_TEAMMATE, OBS_OPP_CAPTAIN, OBS_OPP_TEAMMATE = 0, 1, 2, 3
@@ -36,6 +36,7 @@ OBS_QUIET = OBS_OPP_REP + 6
 OBS_TURN = OBS_QUIET + 1
 OBS_TO_MOVE = OBS_TURN + 1
 OBS_CHANNELS = OBS_TO_MOVE + 1
+WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see envs.vector.kernels
 
 # observe()'s tables: opposite(weapon, kind) looked up as _OPPOSITE[kind, weapon]; the piece plane of a cube,
 # _PIECE_PLANE[is the enemy's, kind].
@@ -47,11 +48,11 @@ _PIECE_PLANE = np.array([[OBS_OWN_TEAMMATE, OBS_OWN_CAPTAIN], [OBS_OPP_TEAMMATE,
 
 
 @njit(cache=True)
-def _encode_cube(data, sq, seat, flip, cell):
+def _encode_cube(data, sq, seat, flip, cell, one):
     """The piece and face planes of the cube on ``sq`` in ``cell``, as ``seat`` sees them (``flip``:
-    Black, who sees the board turned)."""
+    Black, who sees the board turned); ``one``: the entry of a set plane (1.0, or 255 in uint8)."""
     kind = data[KIND + sq]
-    cell[_PIECE_PLANE[data[OWNER + sq] ^ seat, kind]] = 1.0  # seats are 0 and 1
+    cell[_PIECE_PLANE[data[OWNER + sq] ^ seat, kind]] = one  # seats are 0 and 1
     top = data[TOP + sq]
     north = data[NORTH + sq]
     east = data[EAST + sq]
@@ -61,17 +62,18 @@ def _encode_cube(data, sq, seat, flip, cell):
         up, right, down, left = south, west, north, east
     else:
         up, right, down, left = north, east, south, west
-    cell[OBS_FACES + top] = 1.0
-    cell[OBS_FACES + 4 + up] = 1.0
-    cell[OBS_FACES + 8 + right] = 1.0
-    cell[OBS_FACES + 12 + down] = 1.0
-    cell[OBS_FACES + 16 + left] = 1.0
-    cell[OBS_FACES + 20 + _OPPOSITE[kind, top]] = 1.0
+    cell[OBS_FACES + top] = one
+    cell[OBS_FACES + 4 + up] = one
+    cell[OBS_FACES + 8 + right] = one
+    cell[OBS_FACES + 12 + down] = one
+    cell[OBS_FACES + 16 + left] = one
+    cell[OBS_FACES + 20 + _OPPOSITE[kind, top]] = one
 
 
 @njit(cache=True)
 def observe(data, seat, out):
-    """Egocentric observation of ``seat``: (9, 9, OBS_CHANNELS) float32 in [0, 1]. For Black the
+    """Egocentric observation of ``seat``: (9, 9, OBS_CHANNELS) float32 in [0, 1] (into a uint8 ``out``:
+    times 255, rounded, see :func:`envs.core.kernels.obs_value`). For Black the
     board is turned 180 degrees: ``out[r, f]`` shows board square (8 - r, 8 - f), "up" is the board's
     south and "right" its west. Planes:
 
@@ -87,12 +89,14 @@ def observe(data, seat, out):
     quiet = np.float32(min(data[QUIET], QUIET_DRAW) / QUIET_DRAW)
     turn = turn_plane(data[TURN], data[MAX_TURNS])
     to_move = np.float32(data[OVER] == 0 and data[TO_MOVE] == seat)
-    clear_observation(out, (quiet, turn, to_move))  # then only the nonzero entries of the cubes
+    constants = (obs_value(out, quiet), obs_value(out, turn), obs_value(out, to_move))
+    clear_observation(out, constants)  # then only the nonzero entries of the cubes
+    one = obs_flag(out, True)
     flip = seat == 1
     for sq in range(CELLS):
         if data[OWNER + sq] >= 0:
             r, f = cell_of(sq, flip, SIZE)
-            _encode_cube(data, sq, seat, flip, out[r, f])
+            _encode_cube(data, sq, seat, flip, out[r, f], one)
     for s in range(2):
         sq = data[REP_SQ + s]
         m = data[REP_MOVE + s]
@@ -102,4 +106,4 @@ def observe(data, seat, out):
             m = M_TILT_N + (m - M_TILT_N + 2) % 4
         r, f = cell_of(sq, flip, SIZE)
         base = OBS_OWN_REP if s == seat else OBS_OPP_REP
-        out[r, f, base + m] = min(data[REP_COUNT + s], 2) / 2.0
+        out[r, f, base + m] = obs_value(out, min(data[REP_COUNT + s], 2) / 2.0)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from envs.barc.rules import (
@@ -21,13 +20,14 @@ from envs.barc.rules import (
     decode,
     target,
 )
-from envs.core.kernels import cell_of, turn_plane
+from envs.core.kernels import cell_of, obs_flag, obs_value, turn_plane
 
 # Observation planes over the 6x6 board (see observe()).
 OBS_OWN, OBS_OPP, OBS_HEIGHT, OBS_OWN_PAWNS, OBS_OPP_PAWNS = 0, 1, 2, 3, 4
 OBS_OWN_FROM, OBS_OWN_TO, OBS_OPP_FROM, OBS_OPP_TO = 5, 6, 7, 8
 OBS_OWN_STAYED, OBS_OPP_STAYED, OBS_CANCELLED, OBS_TURN = 9, 10, 11, 12
 OBS_CHANNELS = 13
+WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see envs.vector.kernels
 
 
 @njit(cache=True)
@@ -36,9 +36,9 @@ def _mark_order(data, seat, viewer, action, out, plane_from, plane_to):
     observation planes of ``viewer``."""
     o, d, k = decode(seat, action)
     r, f = cell_of(o, viewer == 1, SIZE)
-    out[r, f, plane_from] = 1.0
+    out[r, f, plane_from] = obs_flag(out, True)
     r, f = cell_of(target(o, d, k), viewer == 1, SIZE)
-    out[r, f, plane_to] = 1.0
+    out[r, f, plane_to] = obs_flag(out, True)
 
 
 @njit(cache=True)
@@ -54,7 +54,8 @@ def _pawns_of_north(colours, h):
 @njit(cache=True)
 def observe(data, seat, out):
     """Egocentric observation of ``seat``: (6, 6, OBS_CHANNELS) float32, values in [0, 1]; for seat 1
-    the board is turned half a turn (``out[r, f]`` is square ``35 - (r * 6 + f)``).
+    the board is turned half a turn (``out[r, f]`` is square ``35 - (r * 6 + f)``). Into a uint8 ``out``:
+    the values times 255, rounded (:func:`envs.core.kernels.obs_value`).
 
     * ``0``: stacks the observer tops; ``1``: stacks the opponent tops;
     * ``2``: stack height / 12; ``3``: the observer's pawns in the stack / 6; ``4``: the opponent's;
@@ -66,14 +67,15 @@ def observe(data, seat, out):
     The other seat's order for the current turn is never part of the state, so it cannot leak.
     """
     # One fast zero-fill, then only the nonzero entries, cell by cell in the output's memory order.
-    out[:] = 0.0
+    out[:] = 0
+    one = obs_flag(out, True)
     opp = 1 - seat
     own_order = data[LAST_ORDER + seat]
     opp_order = data[LAST_ORDER + opp]
-    own_stayed = np.float32(own_order == STAY)
-    opp_stayed = np.float32(opp_order == STAY)
-    cancelled = np.float32(data[LAST_CANCELLED] == 1)
-    turn = turn_plane(data[TURN], data[MAX_TURNS])
+    own_stayed = obs_flag(out, own_order == STAY)
+    opp_stayed = obs_flag(out, opp_order == STAY)
+    cancelled = obs_flag(out, data[LAST_CANCELLED] == 1)
+    turn = obs_value(out, turn_plane(data[TURN], data[MAX_TURNS]))
     flip = seat == 1
     v = 0
     for r in range(SIZE):
@@ -90,14 +92,14 @@ def observe(data, seat, out):
                 continue
             c = data[COLOURS + sq]
             if ((c >> (h - 1)) & 1) == seat:  # the stack's owner (B4)
-                cell[OBS_OWN] = 1.0
+                cell[OBS_OWN] = one
             else:
-                cell[OBS_OPP] = 1.0
+                cell[OBS_OPP] = one
             north = _pawns_of_north(c, h)
             mine = north if flip else h - north
-            cell[OBS_HEIGHT] = h / MAX_HEIGHT
-            cell[OBS_OWN_PAWNS] = mine / PAWNS
-            cell[OBS_OPP_PAWNS] = (h - mine) / PAWNS
+            cell[OBS_HEIGHT] = obs_value(out, h / MAX_HEIGHT)
+            cell[OBS_OWN_PAWNS] = obs_value(out, mine / PAWNS)
+            cell[OBS_OPP_PAWNS] = obs_value(out, (h - mine) / PAWNS)
     if own_order >= 0 and own_order != STAY:
         _mark_order(data, seat, seat, own_order, out, OBS_OWN_FROM, OBS_OWN_TO)
     if opp_order >= 0 and opp_order != STAY:

@@ -4,7 +4,8 @@ from their kernels)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 
 @njit(cache=True)
@@ -36,10 +37,11 @@ def start_fields(data, max_turns_at, max_turns, unset_at):
 @njit(cache=True)
 def clear_observation(out, constants):
     """Zero the observation ``out`` (rows, columns, channels) but for its last channels, the constant
-    planes, which get the values of the tuple ``constants`` on every cell; the encoder then writes only
-    the nonzero entries of its occupied squares. (An encoder that visits every cell anyway writes its
-    constant planes in that walk instead, in one pass: Barc's.)"""
-    out[:] = 0.0
+    planes, which get the values of the tuple ``constants`` (entries of ``out``'s type, see
+    :func:`obs_value`) on every cell; the encoder then writes only the nonzero entries of its occupied
+    squares. (An encoder that visits every cell anyway writes its constant planes in that walk instead,
+    in one pass: Barc's.)"""
+    out[:] = 0
     first = out.shape[2] - len(constants)
     for r in range(out.shape[0]):
         for f in range(out.shape[1]):
@@ -62,3 +64,59 @@ def cell_of(sq, turned, size):
 def turn_plane(turn, max_turns):
     """The value of a "turns played / turn limit" plane: ``turn / max_turns``, at most 1, as float32."""
     return np.float32(min(turn, max_turns) / max(max_turns, 1))
+
+
+# ----- one encoder for two storage types: float32 planes, or uint8 planes written directly ------------------
+# An observe kernel writes its entries through these: numba compiles it once per output type (float32:
+# the values as they are; uint8: times 255, rounded, what the batches' compact observations hold), so the
+# uint8 form needs no float buffer and no conversion pass, and the float32 form is unchanged.
+
+
+def obs_value(out, value):
+    """``value`` (a number in [0, 1]) as an entry of the observation array ``out``: ``np.float32(value)``
+    for float32 planes; for uint8 ones that float32, clipped to [0, 1], times 255, rounded (0 and 1 exactly)."""
+    v = np.float32(value)
+    if out.dtype == np.uint8:
+        v = min(max(v, np.float32(0.0)), np.float32(1.0))
+        return np.uint8(v * np.float32(255.0) + np.float32(0.5))
+    return v
+
+
+def obs_flag(out, flag):
+    """``flag`` (a bool) as an entry of ``out``: 1.0 or 0.0 (float32); 255 or 0 (uint8)."""
+    if out.dtype == np.uint8:
+        return np.uint8(255) if flag else np.uint8(0)
+    return np.float32(flag)
+
+
+@overload(obs_value)
+def _obs_value(out, value):
+    if isinstance(out, types.Array) and out.dtype == types.uint8:
+
+        def quantized(out, value):
+            v = min(max(np.float32(value), np.float32(0.0)), np.float32(1.0))
+            return np.uint8(v * np.float32(255.0) + np.float32(0.5))
+
+        return quantized
+    return lambda out, value: np.float32(value)
+
+
+@overload(obs_flag)
+def _obs_flag(out, flag):
+    if isinstance(out, types.Array) and out.dtype == types.uint8:
+        return lambda out, flag: np.uint8(255) if flag else np.uint8(0)
+    return lambda out, flag: np.float32(flag)
+
+
+@njit(cache=True)
+def repeat_first_cell(out):
+    """Copy the first cell ``out[0, 0]`` (all its channels) to every cell of the contiguous observation
+    ``out`` (rows, columns, channels), by doubling copies over the flat array: the constant planes and
+    zeros of a whole observation in a few long contiguous copies, written once."""
+    flat = out.reshape(-1)
+    total = flat.shape[0]
+    done = out.shape[2]
+    while done < total:
+        m = min(done, total - done)
+        flat[done : done + m] = flat[:m]
+        done += m

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.core.kernels import obs_flag, obs_value
 from envs.dorix.rules import (
     COLLAPSE,
     HANDS,
@@ -25,6 +26,7 @@ from envs.dorix.rules import (
 
 # Observation: (4, 4, obs_channels(num_players)); see observe().
 OBS_DEPTH = 6
+WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see envs.vector.kernels
 
 # observe()'s deep-pawn counts: _FIFTEENTHS[j] is 1/15 added j times to a float32 (rounded to float32
 # after each addition, as the plane was first computed), for j up to every pawn of the game.
@@ -40,7 +42,8 @@ def obs_channels(num_players: int) -> int:
 
 @njit(cache=True)
 def observe(data, seat, out):
-    """Egocentric observation of ``seat``: (4, 4, C) float32, seats in turn order from ``seat``.
+    """Egocentric observation of ``seat``: (4, 4, C) float32, seats in turn order from ``seat`` (into a
+    uint8 ``out``: the values times 255, rounded, see :func:`envs.core.kernels.obs_value`).
 
     Planes, with k = relative seat (0 = the observer, then the next seats in turn order):
     * ``d*n + k`` for depth d < OBS_DEPTH from the top: the pawn d levels below the top is seat k's;
@@ -54,18 +57,19 @@ def observe(data, seat, out):
     # One fast zero-fill, then only the nonzero entries, square by square in memory order; the
     # constant planes' values (relative seat k: hand, same side) are kept in scalars.
     n = data[NUM_PLAYERS]
-    out[:] = 0.0
+    out[:] = 0
+    one = obs_flag(out, True)
     base = OBS_DEPTH * n
     pawns = pawns_per_player(n)
     side = side_of(data, seat)
-    h0 = h1 = h2 = h3 = np.float32(0.0)
-    t0 = t1 = t2 = t3 = np.float32(0.0)
+    h0 = h1 = h2 = h3 = obs_flag(out, False)
+    t0 = t1 = t2 = t3 = obs_flag(out, False)
     for k in range(n):
         other = seat + k
         if other >= n:
             other -= n
-        hand = np.float32(data[HANDS + other] / pawns)
-        team = np.float32(side_of(data, other) == side)
+        hand = obs_value(out, data[HANDS + other] / pawns)
+        team = obs_flag(out, side_of(data, other) == side)
         if k == 0:
             h0, t0 = hand, team
         elif k == 1:
@@ -75,7 +79,7 @@ def observe(data, seat, out):
         else:
             h3, t3 = hand, team
     collapse = data[PHASE] == COLLAPSE
-    choose = np.float32(collapse and data[TO_MOVE] == seat)
+    choose = obs_flag(out, collapse and data[TO_MOVE] == seat)
     for sq in range(SQUARES):
         cell = out[sq >> 2, sq & 3]
         cell[base + n] = h0
@@ -90,7 +94,7 @@ def observe(data, seat, out):
                 cell[base + 2 * n + 3] = t3
         cell[base + 3 * n + 3] = choose
         h = data[HEIGHTS + sq]
-        cell[base + 3 * n] = h / MAXH
+        cell[base + 3 * n] = obs_value(out, h / MAXH)
         if h == 0:
             continue
         stack = STACKS + sq * MAXH
@@ -99,19 +103,19 @@ def observe(data, seat, out):
             k = data[stack + i] - seat
             if k < 0:
                 k += n
-            cell[(h - 1 - i) * n + k] = 1.0
+            cell[(h - 1 - i) * n + k] = one
         if deep > 0:  # the pawns below them: counted in the plane, then / 15 as the sum of 1/15s
             for i in range(deep):
                 k = data[stack + i] - seat
                 if k < 0:
                     k += n
-                cell[base + k] += 1.0
+                cell[base + k] += 1  # a count (< 256: fits a uint8 entry too)
             for k in range(n):
-                cell[base + k] = _FIFTEENTHS[int(cell[base + k])]
+                cell[base + k] = obs_value(out, _FIFTEENTHS[int(cell[base + k])])
     if collapse:
         src = data[SOURCE]
-        out[src >> 2, src & 3, base + 3 * n + 1] = 1.0
+        out[src >> 2, src & 3, base + 3 * n + 1] = one
         for d in range(4):
             if data[TARGETS + d] == 1:
                 nb = NEIGHBOURS[src, d]
-                out[nb >> 2, nb & 3, base + 3 * n + 2] = 1.0
+                out[nb >> 2, nb & 3, base + 3 * n + 2] = one

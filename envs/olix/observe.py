@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
+from envs.core.kernels import obs_flag, obs_value
 from envs.olix.rules import BOARD, COL_HOLD, LAST, LEFT, PAWNS, SIZE, column_row
 
 # Observation planes over the 11x11 grid (see observe()).
@@ -14,11 +14,13 @@ OBS_OWN_MARKS = 4  # + 4*t + row: the observer holds the marker of column t on r
 OBS_OPP_MARKS = OBS_OWN_MARKS + 16  # the same for the opponent
 OBS_LAST = OBS_OPP_MARKS + 16
 OBS_CHANNELS = OBS_LAST + 1
+WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see envs.vector.kernels
 
 
 @njit(cache=True)
 def observe(data, seat, out):
-    """Egocentric observation of ``seat``: (11, 11, OBS_CHANNELS) float32, values in [0, 1].
+    """Egocentric observation of ``seat``: (11, 11, OBS_CHANNELS) float32, values in [0, 1] (or, into a
+    uint8 ``out``, those values times 255, rounded: see :func:`envs.core.kernels.obs_value`).
 
     * ``0``: the observer's pawns; ``1``: the opponent's pawns;
     * ``2``, ``3``: pawns left to place / 46, observer then opponent (constant planes);
@@ -27,17 +29,19 @@ def observe(data, seat, out):
     * ``36``: the cell of the last placement (either player's).
     """
     # One fast zero-fill, then only the nonzero entries, cell by cell in memory order (the constant
-    # planes of a marker: one strided pass each; at most 8 of them).
-    out[:] = 0.0
+    # planes of a marker: one strided pass each; at most 8 of them). Every entry goes through
+    # obs_value / obs_flag: the same kernel writes float32 planes or uint8 ones (x 255) directly.
+    out[:] = 0
     opp = 1 - seat
-    own_left = np.float32(data[LEFT + seat] / PAWNS)
-    opp_left = np.float32(data[LEFT + opp] / PAWNS)
+    one = obs_flag(out, True)
+    own_left = obs_value(out, data[LEFT + seat] / PAWNS)
+    opp_left = obs_value(out, data[LEFT + opp] / PAWNS)
     c = 0
     for r in range(SIZE):
         for f in range(SIZE):
             o = data[BOARD + c]
-            out[r, f, OBS_OWN] = np.float32(o == seat)
-            out[r, f, OBS_OPP] = np.float32(o == opp)
+            out[r, f, OBS_OWN] = obs_flag(out, o == seat)
+            out[r, f, OBS_OPP] = obs_flag(out, o == opp)
             out[r, f, OBS_OWN_LEFT] = own_left
             out[r, f, OBS_OPP_LEFT] = opp_left
             c += 1
@@ -49,7 +53,7 @@ def observe(data, seat, out):
                     k = (OBS_OWN_MARKS if s == seat else OBS_OPP_MARKS) + 4 * t + row - 1
                     for r in range(SIZE):
                         for f in range(SIZE):
-                            out[r, f, k] = 1.0
+                            out[r, f, k] = one
     last = data[LAST]
     if last >= 0:
-        out[last // SIZE, last % SIZE, OBS_LAST] = 1.0
+        out[last // SIZE, last % SIZE, OBS_LAST] = one

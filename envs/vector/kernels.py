@@ -8,15 +8,21 @@ and game, the loops over the rows that the batched environments call: one compil
 game of the batch. Nothing here is written per game. Random actions come from
 :mod:`envs.vector.sampling` (one generator per row).
 
-Observations are written either as the game's float32 planes or, with ``compact=True``, as uint8
-(:func:`quantize`: the float observation of one game is built in a small buffer that stays in the
-cache, then stored at a quarter of the size; :func:`envs.vector.batch.obs_to_float` reads it back).
+Observations are written either as the game's float32 planes or, with ``compact=True``, as uint8 (the
+planes times 255, rounded; :func:`envs.vector.batch.obs_to_float` reads them back). A game whose observe
+module sets ``WRITES_UINT8 = True`` (every game of this library: its kernel writes each entry through
+:func:`envs.core.kernels.obs_value`) is handed the uint8 array itself, and numba compiles its kernel a
+second time for that type: no float buffer, no conversion pass, a quarter of the bytes. Any other
+observation kernel gets the reference path, ``compact="quantize"``: the float observation of one game
+built in a small buffer that stays in the cache, then stored by :func:`quantize`. Both give the same
+bytes (``tests/test_batched_parallel.py``).
 The loops over the games go by chunks of :data:`CHUNK` rows, each chunk with its own buffers, so the
 ``*_threaded`` variants (numba ``prange`` over the chunks) give the same results as the serial ones.
 """
 
 from __future__ import annotations
 
+import sys
 from types import SimpleNamespace
 
 import numpy as np
@@ -55,22 +61,36 @@ def _serial_and_threaded(**functions) -> dict:
 _CACHE: dict = {}
 
 
-def batch_kernels(rules, observe, acting_seats: int, obs_shape: tuple = (1,), compact: bool = False) -> SimpleNamespace:
+def writes_uint8(observe) -> bool:
+    """Whether the observation kernel ``observe`` writes uint8 planes itself (its module sets
+    ``WRITES_UINT8 = True``: given a uint8 ``out``, it stores the values times 255, rounded, exactly
+    what :func:`quantize` makes of its float32 output)."""
+    module = sys.modules.get(getattr(observe, "__module__", None) or "")
+    return bool(getattr(module, "WRITES_UINT8", False))
+
+
+def batch_kernels(
+    rules, observe, acting_seats: int, obs_shape: tuple = (1,), compact: bool | str = False
+) -> SimpleNamespace:
     """The compiled batch loops over ``rules``' kernels and the observation kernel ``observe`` (cached
     per rules module, observation kernel and kind). ``obs_shape``: one observation's shape (the size
-    of the float buffer of ``compact`` loops); ``compact``: observations written as uint8."""
-    key = (id(rules), id(observe), acting_seats, tuple(obs_shape) if compact else None)
+    of the float buffer of the quantizing loops); ``compact``: observations written as uint8, directly
+    by ``observe`` where it can (:func:`writes_uint8`), else through a float buffer and :func:`quantize`
+    (``"quantize"``: that path whatever ``observe`` can do, the reference the tests compare with)."""
+    mode = "float32" if not compact else ("direct" if compact is True and writes_uint8(observe) else "quantize")
+    key = (id(rules), id(observe), acting_seats, tuple(obs_shape) if mode == "quantize" else None, mode)
     if key not in _CACHE:
-        emit = _emitter(observe, compact)
-        shape = tuple(int(d) for d in obs_shape) if compact else (1,)
+        emit = _emitter(observe, mode)
+        shape = tuple(int(d) for d in obs_shape) if mode == "quantize" else (1,)
         _CACHE[key] = (_turn_kernels if acting_seats == 1 else _joint_kernels)(rules, observe, emit, shape)
     return _CACHE[key]
 
 
-def _emitter(observe, compact: bool):
-    """``emit(row, seat, out, buffer)``: the observation of ``seat`` into ``out``, directly (float32) or
-    built in the float32 ``buffer`` and quantized into the uint8 ``out``."""
-    if not compact:
+def _emitter(observe, mode: str):
+    """``emit(row, seat, out, buffer)``: the observation of ``seat`` into ``out``, directly (``mode``
+    "float32", or "direct": a uint8 ``out`` the kernel writes itself) or built in the float32 ``buffer``
+    and quantized into the uint8 ``out`` ("quantize")."""
+    if mode != "quantize":
 
         @njit
         def emit(row, seat, out, buffer):
