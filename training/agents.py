@@ -92,6 +92,14 @@ class PolicyAgent(Agent):
             return int(np.argmax(probs))
         return int(self.rng.choice(len(probs), p=probs / probs.sum()))
 
+    def explain(self, state: State, seat: int) -> dict:
+        """``{action: probability}`` of the policy over ``seat``'s legal actions in ``state``
+        (renormalised over them): what :meth:`act` chooses from; draws nothing."""
+        mask = state.legal_mask(seat)
+        probs = self._legal_probs(state.observation(seat), mask)
+        total = float(probs.sum())
+        return {int(a): float(probs[a]) / total for a in np.flatnonzero(mask)} if total > 0 else {}
+
     def _legal_probs(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The policy's action probabilities with the illegal actions set to 0 (not renormalised); a
         draw from them uses the agent's own generator, so seeded matches are reproducible."""

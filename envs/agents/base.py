@@ -3,6 +3,10 @@
 An agent is any callable ``(state, seat) -> action`` (what :func:`envs.core.play.play_game` and the
 opponents of :class:`envs.core.single_agent.SingleAgentEnv` take); :class:`Agent` adds a seeded random
 generator. Agents never modify the state they are given.
+
+Agents that can say how they chose also have ``explain(state, seat) -> {action: share}`` (the search's
+visit shares, a policy's probabilities over the legal actions; shares sum to 1). It is optional, never
+changes the moves the agent plays, and is what the browser page shows as the agent's thinking.
 """
 
 from __future__ import annotations

@@ -180,5 +180,25 @@ class MCTSAgent(PythonMCTSAgent):
             return int(actions[0])
         counts = search.visit_counts(state, self.simulations, seed=int(self.rng.integers(2**63)))
         row = counts[seat if search.simultaneous else 0]
+        self._last_search = (state.data.tobytes(), seat, row.copy())
         best = np.flatnonzero(row == row.max())
         return int(best[0] if len(best) == 1 else self.rng.choice(best))
+
+    def explain(self, state: State, seat: int) -> dict:
+        """``{action: share of the root visits}`` of ``seat``'s search in ``state`` (what the move was
+        chosen from): the last :meth:`act`'s search when it was for this position and seat, else a search
+        of its own, seeded apart (the agent's generator, hence its next moves, is left as it was). Empty for
+        a game without the compiled search."""
+        actions = np.flatnonzero(state.legal_mask(seat))
+        if len(actions) == 1:
+            return {int(actions[0]): 1.0}
+        last = getattr(self, "_last_search", None)
+        if last is not None and last[0] == state.data.tobytes() and last[1] == seat:
+            row = last[2]
+        else:
+            search = self._search(state.game)
+            if search is None or not len(actions):
+                return {}
+            row = search.visit_counts(state, self.simulations, seed=0)[seat if search.simultaneous else 0]
+        total = float(row.sum())
+        return {int(a): float(row[a]) / total for a in np.flatnonzero(row)} if total > 0 else {}

@@ -57,7 +57,19 @@ class AlphaZeroAgent(Agent):
             best = np.flatnonzero(result.counts[b, k] == result.counts[b, k].max())
             out[b] = best[0] if len(best) == 1 else self.rng.choice(best)
         self.last_counts = result.counts[-1]
+        self._last_position = (states[-1].data.tobytes(), int(seats[-1]))
         return out
+
+    def explain(self, state: State, seat: int) -> dict:
+        """``{action: share of the root visits}`` of ``seat`` in ``state``: the last search's when it was
+        this position's, else a search of its own with a fixed seed (the agent's generator is untouched)."""
+        k = 0 if self.game.info.acting_seats == 1 else int(seat)
+        if getattr(self, "_last_position", None) == (state.data.tobytes(), int(seat)):
+            row = self.last_counts[k]
+        else:
+            row = self.search.run(state.data[None], self.simulations, seed=0).counts[0, k]
+        total = float(row.sum())
+        return {int(a): float(row[a]) / total for a in np.flatnonzero(row)} if total > 0 else {}
 
 
 def parse_spec(spec: str) -> tuple[Path, int | None] | None:

@@ -177,3 +177,11 @@ class RLlibPolicyAgent(Agent):
         z = logits[legal] - logits[legal].max()
         p = np.exp(z)
         return int(self.rng.choice(legal, p=p / p.sum()))
+
+    def explain(self, state: State, seat: int) -> dict:
+        """``{action: probability}`` of the policy (the softmax of its logits over ``seat``'s legal
+        actions): what :meth:`act` chooses from; draws nothing."""
+        legal = np.flatnonzero(state.legal_mask(seat))
+        logits = self.net.logits(state.observation(seat))[legal]
+        p = np.exp(logits - logits.max())
+        return {int(a): float(v) for a, v in zip(legal, p / p.sum())}
