@@ -4,6 +4,7 @@
     python -m training.play --game dorix --players 3 --opponent greedy --seat 1
     python -m training.play --game olix --opponent mcts --gui
     python -m training.play --game dorix --opponent models/dorix_2p/model.zip --save-gif game.gif
+    python -m training.play --game barc --opponent models/barc --web
 
 Terminal: the board is redrawn after every move (``render_text``) with the position in notation;
 type a move in the game's notation (``moves`` lists the legal ones, ``help`` explains, ``quit``
@@ -14,6 +15,11 @@ Window (``--gui``): click squares to play (a placement is one click, a move from
 two clicks, a square clicked twice plays the one-square move when a longer one starts there too);
 several moves on the same squares are offered as a numbered list (press the number); any move can
 also be typed on the keyboard and sent with Enter; right click or Escape clears the selection.
+
+Browser (``--web``, the ``[web]`` extra): a local web server (127.0.0.1 by default, ``--host``,
+``--port``) serves a page that draws the board, takes moves by clicking, and shows the move list, the
+result and the agent's thinking; ``--replay FILE`` opens a ``--save-moves`` file in its replay viewer
+(:mod:`training.web`). ``python -m training.web`` is the same command.
 
 Opponents: ``random``, ``greedy``, ``mcts`` (the baseline agents of :mod:`envs.agents`) or the path of
 a saved model. Every seat but yours (``--seat``, default 0) is played by that agent, your partner
@@ -131,6 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gui", action="store_true", help="play in a pygame window with the mouse")
     p.add_argument("--save-gif", default=None, metavar="PATH", help="save the game as an animated GIF")
     p.add_argument("--save-moves", default=None, metavar="PATH", help="save the move list in notation")
+    web = p.add_argument_group("browser (--web)")
+    web.add_argument("--web", action="store_true", help="play in the browser: start a local web server, print its URL")
+    web.add_argument("--host", default="127.0.0.1", help="the address it listens on (default 127.0.0.1)")
+    web.add_argument("--port", type=int, default=8765, help="its port (default 8765)")
+    web.add_argument("--replay", action="append", default=[], metavar="PATH",
+                     help="a --save-moves file to open in the replay viewer (repeatable)")
+    web.add_argument("--open", action="store_true", help="open the page in the default browser")
     return p
 
 
@@ -146,10 +159,12 @@ def main(argv=None) -> int:
         if not 0 <= args.seat < game.info.num_seats:
             raise GameOptionError(f"--seat must be in 0..{game.info.num_seats - 1}")
         start = game.from_text(args.position) if args.position else None
-        opponent = make_opponent(args.opponent, game, args.seed)
+        opponent = None if args.web or args.replay else make_opponent(args.opponent, game, args.seed)
     except (GameOptionError, NotationError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.web or args.replay:
+        return _serve(args, game, start)
     humans = {args.seat}
     policies = {s: opponent for s in range(game.info.num_seats) if s not in humans}
     print(f"{game.info.name}: you are {game.info.seat_names[args.seat]}, against {args.opponent}.")
@@ -164,6 +179,22 @@ def main(argv=None) -> int:
     if args.save_gif:
         record.save_gif(args.save_gif)
         print(f"GIF saved to {args.save_gif}")
+    return 0
+
+
+def _serve(args, game: Game, start: State | None) -> int:
+    """``--web``: serve the game and the ``--replay`` files in the browser (:func:`training.web.serve`)."""
+    try:
+        from training.web import serve
+        from training.web.session import MoveRefused
+    except ImportError as e:
+        print(f"error: --web needs the web extra (pip install -e '.[web]'): {e}", file=sys.stderr)
+        return 2
+    try:
+        serve(game, args.opponent, args.seat, args.seed, start, args.replay, args.host, args.port, args.open)
+    except (GameOptionError, MoveRefused, OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
