@@ -1,10 +1,11 @@
 """Where a batched step's time goes, per game: nanoseconds per game and step in each rules kernel.
 
-    python -m benchmarks.profile_batch [--games dorix barc] [--size 256] [--seconds 1]
+    python -m benchmarks.profile_batch [--games dorix barc] [--size 256] [--seconds 1] [--obs-dtype uint8]
 
 Positions are sampled from random play (a :class:`envs.vector.BatchedGames` advanced a random number of
 steps); then, over those positions, compiled loops time each part of a batched step alone: the
-game's ``legal_mask`` (every seat that acts), ``observe`` (same seats), ``apply_action`` /
+game's ``legal_mask`` (every seat that acts), ``observe`` (same seats; into float32 planes, or with
+``--obs-dtype uint8`` into uint8 ones, which the games' kernels write directly), ``apply_action`` /
 ``apply_joint`` on copies, and the batch's random legal pick. Compare with the ``batched`` figures of
 ``python -m benchmarks.run``: a batched step is about the sum of these parts.
 """
@@ -67,7 +68,7 @@ def _per_call(fn, seconds: float) -> float:
     return (time.process_time() - start) / calls
 
 
-def profile(name: str, size: int, seconds: float) -> dict:
+def profile(name: str, size: int, seconds: float, obs_dtype: str = "float32") -> dict:
     game = make_game(name)
     info = game.info
     seats = info.acting_seats
@@ -77,7 +78,7 @@ def profile(name: str, size: int, seconds: float) -> dict:
         batch.step(batch.random_actions())
     masks, observations, picks, applies = _kernels(*kernels_of(game), seats)
     mask_out = np.zeros((size, seats, info.num_actions), dtype=np.bool_)
-    obs_out = np.zeros((size, seats) + tuple(info.observation_shape), dtype=np.float32)
+    obs_out = np.zeros((size, seats) + tuple(info.observation_shape), dtype=obs_dtype)
     masks(batch.states, mask_out)
     actions = np.zeros((size, seats), dtype=np.int64)
     picks(mask_out, batch.rng.copy(), actions)
@@ -102,10 +103,11 @@ def main(argv=None) -> dict:
     parser.add_argument("--games", nargs="*", default=None)
     parser.add_argument("--size", type=int, default=256)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--obs-dtype", default="float32", choices=["float32", "uint8"], help="observations' type")
     args = parser.parse_args(argv)
     result = {}
     for name in args.games or game_names():
-        parts = profile(name, args.size, args.seconds)
+        parts = profile(name, args.size, args.seconds, args.obs_dtype)
         result[name] = parts
         total = sum(parts.values())
         print(

@@ -13,8 +13,9 @@ For each game (its default options; every option set of its ``CONFORMANCE_OPTION
 * (c) ``batched N``: :class:`envs.vector.BatchedGames` at each batch size N, one compiled call per step
   of all N games, masks and observations refreshed (random actions drawn by its compiled sampler);
   ``batched N no obs``: the same without observations; ``batched N uint8``: with uint8 observations
-  (``obs_dtype="uint8"``); with ``--threads [K]``, ``batched N threaded``: the same spread over K threads
-  (default: every core numba has); ``compiled playouts``: the whole random game
+  (``obs_dtype="uint8"``, which the games' observe kernels write directly); with ``--threads [K]``,
+  ``batched N threaded``: the same spread over K threads (default: every core numba has) and
+  ``batched N uint8 threaded``: with uint8 observations on K threads; ``compiled playouts``: the whole random game
   loop inside numba (the engine's own speed, nothing handed back to Python between turns);
 * (d) ``clone_apply``: ``clone()`` before every ``apply`` (what MCTS does).
 
@@ -28,8 +29,10 @@ Then MaskablePPO frames per second (``--ppo-frames`` frames, default options of 
 :class:`envs.vector.sb3.BatchedVecEnv` against SB3's ``DummyVecEnv`` of
 :class:`envs.core.single_agent.SingleAgentEnv`, same hyperparameters, random opponents.
 
-Every figure and every ratio to a peer is printed and written to ``--out`` (JSON). Figures depend on
-the machine and its load: compare only numbers from the same run.
+Every figure and every ratio to a peer is printed and written to ``--out`` (JSON), and, per game, issue
+20's targets: the best batched figure *with observations* (float32 or uint8, serial or threaded, at any
+measured size) against pgx's ``connect_four`` at the largest size (target >= 1x) and OpenSpiel raw
+(target >= 2x). Figures depend on the machine and its load: compare only numbers from the same run.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ TARGETS = {
     "batched_vs_openspiel_raw": {"dorix": 4.0, "barc": 4.0, "olix": 1.0, "adix": 1.0},
     "ppo_batched_vs_dummy": 2.0,
 }
+# Issue 20: batched with observations (the best column) against pgx at the largest batch and OpenSpiel raw.
+TARGETS_ISSUE_20 = {"pgx connect_four cpu batch {big}": 1.0, "openspiel connect_four raw": 2.0}
 
 
 # Figures issue 8 gives for peers on this machine (turns/s); printed, with our ratio to them, only for
@@ -118,6 +123,9 @@ def main(argv=None) -> dict:
             if args.threads is not None:
                 big, count = max(args.sizes), args.threads or numba.config.NUMBA_NUM_THREADS
                 tasks.append((row, f"batched {big} threaded", batched_turns(game, big, threads=count)))
+                tasks.append(
+                    (row, f"batched {big} uint8 threaded", batched_turns(game, big, threads=count, obs_dtype="uint8"))
+                )
     peers = {}
     tasks += [(peers, key, fn) for key, fn in peer_tasks(args.sizes, log).items()]
     # Rounds over every measurement, keeping each one's best: the machine's load changes during a run,
@@ -126,8 +134,12 @@ def main(argv=None) -> dict:
         for where, key, fn in tasks:
             where[key] = max(where.get(key, 0.0), timed(fn, args.seconds))
         log(f"round {r + 1}/{args.rounds} done")
+    big = max(args.sizes)
     for row in rows:
         row["batched best"] = max(row[f"batched {n}"] for n in args.sizes)
+        with_obs = [k for k in row if k.startswith("batched") and "no obs" not in k and k != "batched best"]
+        row["with obs best"] = max(row[k] for k in with_obs)
+        row["with obs best is"] = max(with_obs, key=row.get)
         log(
             f"{row['game']:28s} "
             + "  ".join(f"{k} {v:,.0f}" for k, v in row.items() if isinstance(v, float))
@@ -142,6 +154,18 @@ def main(argv=None) -> dict:
             what = "PettingZoo API" if peer.startswith("pettingzoo") else "batched (best size)"
             ratios.append({"game": row["game"], "ours": what, "peer": peer, "ratio": ours / value})
             log(f"{row['game']:28s} {what:20s} {ours / value:7.2f}x  {peer}")
+    issue_20 = []
+    for row in rows:
+        for template, target in TARGETS_ISSUE_20.items():
+            peer = template.format(big=big)
+            if peer not in peers:
+                continue
+            ratio = row["with obs best"] / peers[peer]
+            issue_20.append({"game": row["game"], "peer": peer, "ratio": ratio, "target": target})
+            log(
+                f"{row['game']:28s} with observations, best ({row['with obs best is']}) {row['with obs best']:,.0f}: "
+                f"{ratio:5.2f}x {peer} (target >= {target:g}x: {'met' if ratio >= target else 'MISSED'})"
+            )
     for peer, value in ISSUE_REFERENCE.items():
         if peer in peers:
             continue
@@ -181,6 +205,7 @@ def main(argv=None) -> dict:
         "games": rows,
         "peers": peers,
         "ratios": ratios,
+        "issue_20": issue_20,
         "ppo": ppo,
         "targets": TARGETS,
     }

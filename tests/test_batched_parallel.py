@@ -1,7 +1,8 @@
 """Threads, compact observations and the fused learner step of the batched environments: the threaded
 loops give the same games, masks, observations and rewards as the serial ones, bit for bit, on random
-games of every game; the fused step of a learner batch with random opponents equals the separate loops
-it replaces; uint8 observations are the float planes times 255, rounded."""
+games of every game, with float32 and with uint8 observations; the fused step of a learner batch with
+random opponents equals the separate loops it replaces; uint8 observations (written directly by the
+games' kernels) are the float planes times 255, rounded."""
 
 from __future__ import annotations
 
@@ -63,15 +64,17 @@ def _assert_same(trace_a, trace_b):
 
 
 @pytest.mark.skipif(POOL < 2, reason="numba has a single thread here (NUMBA_NUM_THREADS=1)")
+@pytest.mark.parametrize("obs_dtype", ["float32", "uint8"])
 @pytest.mark.parametrize("name", game_names())
-def test_threaded_self_play_equals_serial_bit_for_bit(name):
-    _assert_same(_self_play_trace(name, False), _self_play_trace(name, 2))
+def test_threaded_self_play_equals_serial_bit_for_bit(name, obs_dtype):
+    _assert_same(_self_play_trace(name, False, obs_dtype), _self_play_trace(name, 2, obs_dtype))
 
 
 @pytest.mark.skipif(POOL < 2, reason="numba has a single thread here (NUMBA_NUM_THREADS=1)")
+@pytest.mark.parametrize("obs_dtype", ["float32", "uint8"])
 @pytest.mark.parametrize("name", game_names())
-def test_threaded_learner_batch_equals_serial_bit_for_bit(name):
-    _assert_same(_learner_trace(name, False), _learner_trace(name, 2))
+def test_threaded_learner_batch_equals_serial_bit_for_bit(name, obs_dtype):
+    _assert_same(_learner_trace(name, False, obs_dtype), _learner_trace(name, 2, obs_dtype))
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -89,7 +92,7 @@ def test_quantize_by_hand():
     assert obs_to_float(dst).dtype == np.float32
 
 
-@pytest.mark.parametrize("name", ["dorix", "barc"])
+@pytest.mark.parametrize("name", game_names())
 def test_uint8_observations_are_the_float_ones_times_255(name):
     floats = _self_play_trace(name, False, "float32", steps=30)
     compact = _self_play_trace(name, False, "uint8", steps=30)
