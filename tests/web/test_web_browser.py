@@ -1,0 +1,112 @@
+"""A full game of every game and player count played in a real browser (headless Chromium) by clicking in
+the page against the random agent, then the final position the page shows checked against the engine's
+replay of the move list the page shows; and a recorded game stepped through in the replay viewer."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from envs.core.replay import GameRecord, random_record
+from envs.registry import make_game
+
+GAMES = [("dorix", {"num_players": 2}), ("dorix", {"num_players": 3}), ("dorix", {"num_players": 4}),
+         ("olix", {}), ("adix", {}), ("barc", {})]
+
+
+def _idle(page) -> None:
+    page.wait_for_function("() => document.body.dataset.busy === '0'", timeout=60_000)
+
+
+def _submitted(page, ply: int) -> bool:
+    """Whether the last click sent a move (the page is busy with it, or the position has moved on)."""
+    return page.evaluate(f"document.body.dataset.busy === '1' || document.body.dataset.ply !== '{ply}'")
+
+
+def click_move(page, move: dict, ply: int) -> None:
+    """Play ``move`` (``{"action", "text", "squares"}`` of the page's legal moves) as a person would: its
+    squares clicked in order, then, when the page offers several moves on them, the button naming it (or
+    the last square again, the page's way to ask for the move that ends there)."""
+    for square in move["squares"]:
+        page.click(f'#board rect[data-square="{square}"]')
+        if _submitted(page, ply):
+            return
+    button = page.locator(f'#choices button[data-move="{move["text"]}"]')
+    if not button.count() and move["squares"]:
+        page.click(f'#board rect[data-square="{move["squares"][-1]}"]')
+        if _submitted(page, ply):
+            return
+    assert button.count() == 1, f"the page offers no way to play {move['text']!r} (squares {move['squares']})"
+    button.click()
+    assert _submitted(page, ply), f"clicking {move['text']!r} sent nothing"
+
+
+def play_full_game(page, url: str, seed: int) -> tuple[str, list, dict]:
+    """Play a whole game in the page with uniformly random legal moves chosen from those the page offers;
+    returns the final position, the move list and the result the page shows."""
+    rng = np.random.default_rng(seed)
+    page.goto(url + "/")
+    _idle(page)
+    while page.evaluate("document.body.dataset.over") != "1":
+        view = page.evaluate("window.boardPage.view")
+        assert view["your_turn"] and view["legal"], "the game goes on but the page offers no move"
+        move = view["legal"][int(rng.integers(len(view["legal"])))]
+        click_move(page, move, view["ply"])
+        _idle(page)
+        assert not page.text_content("#error"), page.text_content("#error")
+        assert int(page.evaluate("document.body.dataset.ply")) > view["ply"]
+    moves = [li.text_content() for li in page.query_selector_all("#moves li")]
+    return page.text_content("#position"), moves, page.evaluate("window.boardPage.view.result")
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=[f"{g}{o.get('num_players', '')}" for g, o in GAMES])
+def test_a_full_game_clicked_in_the_page_ends_in_the_engines_position(name, options, serve, browser):
+    from training.web.session import Table
+
+    game = make_game(name, **options)
+    human = game.info.num_seats - 1 if name == "dorix" and game.info.num_seats > 2 else 0  # agents move first
+    server = serve(Table(game, "random", human_seat=human, seed=1))
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    started = time.monotonic()
+    position, moves, result = play_full_game(page, server.url, seed=7)
+    page.close()
+    assert not errors, errors
+    replayed = GameRecord.from_text(game, "\n".join(moves)).last
+    assert replayed.is_terminal(), f"the page says the game is over after {len(moves)} moves; the engine does not"
+    assert position == replayed.to_text()
+    assert result["returns"] == [float(r) for r in replayed.returns()]
+    print(f"{name} {options}: {len(moves)} moves in {time.monotonic() - started:.1f}s")
+
+
+def test_the_replay_viewer_steps_through_a_saved_game(serve, browser, tmp_path):
+    from training.web.session import Table
+
+    game = make_game("dorix", num_players=2)
+    record = random_record(game, seed=3)
+    path = tmp_path / "moves.txt"
+    path.write_text(record.to_text())  # the --save-moves format
+    server = serve(Table(game, "random"))
+    page = browser.new_page()
+    page.goto(server.url + "/replay")
+    _idle(page)
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_function("() => document.body.dataset.ply === '0'")
+    states = record.states()
+    assert page.text_content("#position") == states[0].to_text()
+    assert [li.text_content() for li in page.query_selector_all("#moves li")] == record.mover_labels()
+    for i in (1, 2, 3):
+        page.click("#next")
+        page.wait_for_function(f"() => document.body.dataset.ply === '{i}'")
+        assert page.text_content("#position") == states[i].to_text()
+    page.click("#prev")
+    page.wait_for_function("() => document.body.dataset.ply === '2'")
+    assert page.text_content("#position") == states[2].to_text()
+    page.click("#last")
+    page.wait_for_function(f"() => document.body.dataset.ply === '{len(record)}'")
+    assert page.text_content("#position") == record.last.to_text()
+    assert page.text_content("#result") == page.evaluate("window.boardPage.view.result.text")
+    page.close()
