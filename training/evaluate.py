@@ -19,7 +19,9 @@ score of the table (and a sweep's figure would be set by the fit's prior), so it
 Agent specs (:data:`AGENT_SPECS`): ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, a saved
 model (``.zip`` or a folder; arg-max over the legal actions), a shipped model by name
 (``models/dorix_2p``), or ``sample:<model>`` (the model samples its policy instead).
-Runs are reproducible for a given ``--seed``.
+Runs are reproducible for a given ``--seed``. ``--save-games N`` keeps the first N games of each pair as
+move lists in ``<out>/games/`` (the ``--save-moves`` format; ``python -m training.web --replay FILE`` shows
+one in the browser).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +37,7 @@ import numpy as np
 from envs.agents import DEFAULT_SIMULATIONS
 from envs.core.game import Game
 from envs.core.play import play_game
+from envs.core.replay import GameRecord
 from training.agents import make_agent, shipped_models
 from training.cli import add_game_arguments, game_options_of, positive_int
 
@@ -61,6 +64,8 @@ class PairResult:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    records: list = field(default_factory=list, repr=False)
+    """The games kept by ``save_games`` (:class:`envs.core.replay.GameRecord`), in the order played."""
 
     @property
     def games(self) -> int:
@@ -90,20 +95,25 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple:
 
 
 def play_match(game: Game, agent_a, agent_b, games: int, seed: int = 0, name_a: str = "A", name_b: str = "B",
-               progress=None) -> PairResult:
-    """``games`` games of A against B, A taking each side in turn (see the module docstring)."""
+               progress=None, save_games: int = 0) -> PairResult:
+    """``games`` games of A against B, A taking each side in turn (see the module docstring); the first
+    ``save_games`` are kept as records in ``result.records`` (the move lists ``--save-games`` writes)."""
     result = PairResult(name_a, name_b)
     side_list = game.info.sides()
     rng = np.random.default_rng(seed)
     if hasattr(agent_a, "act_batch") or hasattr(agent_b, "act_batch"):
-        return _play_match_side_by_side(game, agent_a, agent_b, games, rng, result, progress)
+        return _play_match_side_by_side(game, agent_a, agent_b, games, rng, result, progress, save_games)
     for g in range(games):
         side = side_list[g % len(side_list)]
         seat_agents = [agent_a if s in side else agent_b for s in range(game.info.num_seats)]
         for agent in (agent_a, agent_b):
             if hasattr(agent, "seed"):
                 agent.seed(int(rng.integers(2**31)))
-        state = play_game(game, seat_agents)  # checked moves: an agent's illegal move is an error
+        moves: list = []
+        note = (lambda st, actions, moves=moves: moves.append(st.move_of(actions))) if g < save_games else None
+        state = play_game(game, seat_agents, on_decision=note)  # checked moves: an agent's illegal move is an error
+        if note is not None:
+            result.records.append(GameRecord(game.new_initial_state(), moves))
         r = float(state.returns()[side[0]])
         if r > 0:
             result.wins += 1
@@ -119,7 +129,8 @@ def play_match(game: Game, agent_a, agent_b, games: int, seed: int = 0, name_a: 
 SIDE_BY_SIDE = 64  # games played at once when an agent searches in batches
 
 
-def _play_match_side_by_side(game: Game, agent_a, agent_b, games: int, rng, result: PairResult, progress) -> PairResult:
+def _play_match_side_by_side(game: Game, agent_a, agent_b, games: int, rng, result: PairResult, progress,
+                             save_games: int = 0) -> PairResult:
     """:func:`play_match` for agents that act in batches (``act_batch``, e.g. AlphaZero): up to
     :data:`SIDE_BY_SIDE` games at once, sides alternating the same way; each agent is seeded once per
     group of games instead of once per game."""
@@ -133,7 +144,15 @@ def _play_match_side_by_side(game: Game, agent_a, agent_b, games: int, rng, resu
                 agent.seed(int(rng.integers(2**31)))
         sides = [side_list[g % len(side_list)] for g in group]
         seatings = [[agent_a if s in side else agent_b for s in range(game.info.num_seats)] for side in sides]
-        for side, state in zip(sides, play_games_side_by_side(game, seatings)):
+        moves: dict = {i: [] for i, g in enumerate(group) if g < save_games}
+
+        def note(i, st, actions, moves=moves):
+            if i in moves:
+                moves[i].append(st.move_of(actions))
+
+        finals = play_games_side_by_side(game, seatings, on_decision=note if moves else None)
+        result.records += [GameRecord(game.new_initial_state(), moves[i]) for i in sorted(moves)]
+        for side, state in zip(sides, finals):
             r = float(state.returns()[side[0]])
             if r > 0:
                 result.wins += 1
@@ -184,8 +203,9 @@ def fit_elo(names: list, results: list, anchor: str | None = "random", iteration
 
 
 def round_robin(game: Game, specs: list, games: int, seed: int = 0, first_only: bool = False,
-                names: list | None = None, show_progress: bool = True) -> tuple:
-    """Play every pair (or the first agent against each other); returns ``(results, elo)``."""
+                names: list | None = None, show_progress: bool = True, save_games: int = 0) -> tuple:
+    """Play every pair (or the first agent against each other); returns ``(results, elo)`` (the first
+    ``save_games`` games of each pair kept in its ``records``)."""
     from tqdm import tqdm
 
     names = names or [agent_name(s) for s in specs]
@@ -196,7 +216,8 @@ def round_robin(game: Game, specs: list, games: int, seed: int = 0, first_only: 
         for i, j in pairs:
             bar.set_postfix_str(f"{names[i]} vs {names[j]}")
             results.append(play_match(game, agents[i], agents[j], games, seed=seed * 7919 + 31 * i + j,
-                                      name_a=names[i], name_b=names[j], progress=lambda: bar.update(1)))
+                                      name_a=names[i], name_b=names[j], progress=lambda: bar.update(1),
+                                      save_games=save_games))
     return results, fit_elo(names, results)
 
 
@@ -330,6 +351,9 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--first-only", action="store_true", help="only the first agent against each other one")
     p.add_argument("--out", default=None, help="output folder (default runs/eval/<game>[_<n>p])")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--save-games", type=int, default=0, metavar="N",
+                   help="save the first N games of each pair as move lists in <out>/games/ (the --save-moves "
+                        "format: python -m training.web --replay FILE shows them)")
     args = p.parse_args(argv)
     if len(args.agents) < 2:
         p.error(f"--agents needs two agents or more to play each other, got {args.agents}")
@@ -341,13 +365,32 @@ def main(argv: list | None = None) -> None:
     except (ValueError, FileNotFoundError) as e:
         p.error(str(e))
     results, elo = round_robin(game, agents, args.games, args.seed, args.first_only,
-                               names=[agent_name(s) for s in args.agents], show_progress=not args.no_progress)
+                               names=[agent_name(s) for s in args.agents], show_progress=not args.no_progress,
+                               save_games=max(0, args.save_games))
     title = f"{args.game} {options or ''} — {args.games} games per pair, seed {args.seed}"
     print(title)
     print(format_table(results, elo))
     out = args.out or Path("runs") / "eval" / (args.game + (f"_{args.players}p" if args.players else ""))
     save_results(out, results, elo, title)
     print(f"saved {Path(out) / 'results.csv'}, elo.csv and results.png")
+    saved = save_records(out, results)
+    if saved:
+        print(f"saved {len(saved)} games as move lists in {Path(out) / 'games'} (e.g. {saved[0]})")
+
+
+def save_records(out: str | Path, results: list) -> list[Path]:
+    """Write the games kept in each pair's ``records`` to ``<out>/games/<a>_vs_<b>_<k>.txt`` (move lists in
+    notation, as ``python -m training.play --save-moves`` writes them); returns the paths."""
+    paths = []
+    for pair in results:
+        for k, record in enumerate(pair.records, 1):
+            folder = Path(out) / "games"
+            folder.mkdir(parents=True, exist_ok=True)
+            safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in f"{pair.a}_vs_{pair.b}_{k}")
+            path = folder / f"{safe}.txt"
+            path.write_text(record.to_text())
+            paths.append(path)
+    return paths
 
 
 if __name__ == "__main__":

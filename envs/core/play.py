@@ -74,14 +74,16 @@ def play_game(
 
 
 def play_games_side_by_side(
-    game: Game, seatings: Sequence[Sequence[Agent]], check: bool = True, max_steps: int = 100_000
+    game: Game, seatings: Sequence[Sequence[Agent]], check: bool = True, max_steps: int = 100_000,
+    on_decision: Callable[[int, State, dict], None] | None = None,
 ) -> list[State]:
     """Play one game per seating (``seatings[g][seat]`` is game g's agent for that seat) side by side,
     one decision of every running game per round, and return the final states.
 
     An agent with ``act_batch(states, seats) -> actions`` gets all its (state, seat) pairs of a round
     in one call (a network-guided search then evaluates the leaves of all those games together); the
-    others are called as ``agent(state, seat)`` one by one. Same rules as :func:`play_game`."""
+    others are called as ``agent(state, seat)`` one by one. Same rules as :func:`play_game`;
+    ``on_decision(g, state, actions)`` is called before game g's decision is applied (to record it)."""
     states = [game.new_initial_state() for _ in seatings]
     steps = 0
     running = [g for g, s in enumerate(states) if s.current_seats()]
@@ -100,6 +102,8 @@ def play_games_side_by_side(
             for (g, seat), action in zip(pairs, actions):
                 decisions[g][seat] = int(action)
         for g in running:
+            if on_decision is not None:
+                on_decision(g, states[g], decisions[g])
             states[g].apply_actions(decisions[g], check)
         steps += 1
         running = [g for g in running if states[g].current_seats()]
