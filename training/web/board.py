@@ -20,25 +20,29 @@ from training.play_moves import legal_move_texts, result_text
 from training.play_window import squares_in
 
 
-def png_data_url(image: Image.Image, scale: float = 1.0) -> str:
-    """``image`` as a ``data:image/png;base64,...`` URL (scaled by ``scale``; fast compression: the
-    page is served on this machine)."""
+def png_data_url(image: Image.Image, scale: float = 1.0, small: bool = False) -> str:
+    """``image`` as a ``data:image/png;base64,...`` URL, scaled by ``scale``: compressed fast (the page
+    is served on this machine), or ``small`` (256 colours, best compression: pictures kept in a notebook)."""
     if scale != 1.0:
         image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))),
                              Image.LANCZOS)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=1)
+    if small:
+        image.convert("RGB").quantize(256).save(buffer, format="PNG", optimize=True)
+    else:
+        image.save(buffer, format="PNG", compress_level=1)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def board_view(state: State, scale: float = 1.0) -> dict:
+def board_view(state: State, scale: float = 1.0, small: bool = False) -> dict:
     """The picture of ``state`` and where its squares lie: ``{"png", "width", "height", "files",
     "ranks", "squares": {name: [x0, y0, x1, y1]}}`` in the picture's pixels (``scale`` applied).
-    A game whose picture has no board canvas gives its RGB picture and no squares."""
+    A game whose picture has no board canvas gives its RGB picture and no squares; ``small``: see
+    :func:`png_data_url`."""
     render_canvas = getattr(state, "render_canvas", None)
     if render_canvas is None:
         image = Image.fromarray(state.render_rgb())
-        return {"png": png_data_url(image, scale), "width": round(image.width * scale),
+        return {"png": png_data_url(image, scale, small), "width": round(image.width * scale),
                 "height": round(image.height * scale), "files": 0, "ranks": 0, "squares": {}}
     canvas = render_canvas()
     squares = {
@@ -46,7 +50,7 @@ def board_view(state: State, scale: float = 1.0) -> dict:
         for sq in range(canvas.files * canvas.ranks)
     }
     image = canvas.image
-    return {"png": png_data_url(image, scale), "width": round(image.width * scale),
+    return {"png": png_data_url(image, scale, small), "width": round(image.width * scale),
             "height": round(image.height * scale), "files": canvas.files, "ranks": canvas.ranks,
             "squares": squares}
 
