@@ -9,14 +9,18 @@ STAMP := $(VENV)/.installed
 RLLIB_VENV := .venv-rllib
 RLLIB_BIN := $(RLLIB_VENV)/bin
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
+# the browser of the browser tests (tests/web/conftest.py looks there too)
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup setup-rllib demo test test-rllib lint bench clean
+.PHONY: setup setup-rllib chromium demo test test-rllib lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	# torch first, pinned to the CPU wheel: an unpinned torch would pull gigabytes of CUDA packages
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e ".[train,dev,openspiel]"
+	# web: the browser server (training.web); web-test: httpx and Playwright for tests/web (Playwright's wheel
+	# carries its driver; the browser is the system's Chromium, see the chromium target: never `playwright install`)
+	$(BIN)/pip install --quiet -e ".[train,dev,openspiel,web,web-test]"
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -29,10 +33,19 @@ $(RLLIB_STAMP): pyproject.toml
 
 setup-rllib: $(RLLIB_STAMP)
 
+# headless Chromium for the browser tests (tests/web), from the system's packages: installed with apt-get
+# when /usr/bin/chromium is missing (as root, or with sudo); without either the browser tests skip, saying so
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; \
+		else echo "no $(CHROMIUM) and no root or sudo to install it: the browser tests will be skipped"; exit 0; fi; \
+		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y --no-install-recommends chromium; \
+	fi
+
 demo: setup
 	$(BIN)/python -m training.demo
 
-test: setup
+test: setup chromium
 	$(BIN)/ruff check .
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 --dist loadfile -q
 	$(MAKE) test-rllib

@@ -6,7 +6,8 @@ benchmarking agents (``benchmarking.ipynb``).
 Every game notebook has the same sections, written once here: the rules shown on pictures
 (positions in the game's notation, listed per game in ``RULE_PICTURES``), a random game (move list
 and GIF), a scripted position played from notation through the PettingZoo environment, a small agent
-trained with MaskablePPO, its learning curve, and a match against baselines. A game registered
+trained with MaskablePPO, its learning curve, and a match against baselines; the random game is also
+shown as an inline replay (``training.web.notebook``). A game registered
 without an entry in ``RULE_PICTURES`` still gets a notebook (its start and a mid-game position).
 
 With ``NOTEBOOK_QUICK=1`` in the environment the notebooks use tiny step and game counts (the test
@@ -279,6 +280,11 @@ gif = record.save_gif(OUT / f"{GAME}_random.gif", duration_ms=300)
 print("GIF:", gif, "-", len(record) + 1, "frames")
 display(Image(filename=gif))"""
 
+INLINE_REPLAY = """\
+from training.web.notebook import InlineReplay
+
+InlineReplay(random_record(game, seed=0, max_moves=30), scale=0.4)  # the same seed: the same first moves"""
+
 SCRIPTED = """\
 POSITION = {position!r}
 MOVES = {moves!r}
@@ -332,6 +338,15 @@ def game_notebook(name: str) -> nbformat.NotebookNode:
         )
     )
     cells.append(new_code_cell(RANDOM_GAME))
+    cells.append(
+        new_markdown_cell(
+            "The first moves of the same game as an inline replay: step with the buttons, the slider, the arrow "
+            "keys or a click on a move (`training.web.notebook`: plain HTML and JavaScript in the output, no "
+            "server). `python -m training.web --replay FILE` shows a saved move list the same way in the browser, "
+            "and `python -m training.play --game GAME --web` plays against an agent there."
+        )
+    )
+    cells.append(new_code_cell(INLINE_REPLAY))
     scripted = spec.get("scripted")
     if scripted is None:
         cells.append(new_markdown_cell("## A position from notation\n\nAny position can be written and read back:"))

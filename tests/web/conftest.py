@@ -11,9 +11,6 @@ import tempfile
 
 import pytest
 
-pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web-test]')")
-pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web-test]')")
-
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -22,6 +19,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 @pytest.fixture
 def serve():
     """``serve(table) -> ServerThread``: the app of ``table`` listening on a free port; stopped after."""
+    for module in ("starlette", "uvicorn"):
+        pytest.importorskip(module, reason="the web extra is not installed (pip install -e '.[web-test]')")
     from training.web.app import ServerThread, make_app
 
     servers = []
