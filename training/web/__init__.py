@@ -20,7 +20,6 @@ games and replays the server holds), :mod:`training.web.app` (routes, JSON API, 
 from __future__ import annotations
 
 import ipaddress
-import sys
 from pathlib import Path
 
 from envs.core.game import Game, State
@@ -60,35 +59,3 @@ def serve(game: Game, opponent="random", seat: int = 0, seed: int = 0, start: St
 
         webbrowser.open(url + (f"replay#{app.state.replay_ids[0]}" if replays else ""))
     uvicorn.run(app, host=host, port=port, log_level="warning")
-
-
-def main(argv=None) -> int:
-    """``python -m training.web``: the server of :func:`serve` from the command line (the options of
-    ``python -m training.play``, plus ``--replay``, ``--host``, ``--port``)."""
-    from training.play import main as play_main
-
-    args = list(sys.argv[1:] if argv is None else argv)
-    if "--game" not in args and not any(a.startswith("--game=") for a in args) and "--replay" in args:
-        args = _game_of_replay(args)
-    return play_main(args + ["--web"])
-
-
-def _game_of_replay(args: list) -> list:
-    """``args`` with ``--game`` (and ``--players``) taken from the first ``--replay`` file's header."""
-    import json
-
-    from training.web.session import MoveRefused, ReplaySession
-
-    path = args[args.index("--replay") + 1]
-    try:
-        replay = ReplaySession.from_text(Path(path).read_text())
-    except (OSError, MoveRefused) as e:
-        raise SystemExit(f"error: {e}") from None
-    options = replay.record.game.info.options
-    extra = ["--game", replay.record.game.info.name]
-    if "num_players" in options:
-        extra += ["--players", str(options["num_players"])]
-    for key, value in options.items():
-        if key != "num_players":
-            extra += ["--option", f"{key}={json.dumps(value)}"]
-    return extra + args
