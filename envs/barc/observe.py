@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from envs.barc.rules import (
@@ -20,7 +21,7 @@ from envs.barc.rules import (
     decode,
     target,
 )
-from envs.core.kernels import cell_of, obs_flag, obs_value, turn_plane
+from envs.core.kernels import cell_of, obs_flag, obs_scale, obs_value, turn_plane
 
 # Observation planes over the 6x6 board (see observe()).
 OBS_OWN, OBS_OPP, OBS_HEIGHT, OBS_OWN_PAWNS, OBS_OPP_PAWNS = 0, 1, 2, 3, 4
@@ -69,6 +70,7 @@ def observe(data, seat, out):
     # One fast zero-fill, then only the nonzero entries, cell by cell in the output's memory order.
     out[:] = 0
     one = obs_flag(out, True)
+    scale, offset = obs_scale(out)  # the fractional planes below: value * scale + offset
     opp = 1 - seat
     own_order = data[LAST_ORDER + seat]
     opp_order = data[LAST_ORDER + opp]
@@ -97,9 +99,9 @@ def observe(data, seat, out):
                 cell[OBS_OPP] = one
             north = _pawns_of_north(c, h)
             mine = north if flip else h - north
-            cell[OBS_HEIGHT] = obs_value(out, h / MAX_HEIGHT)
-            cell[OBS_OWN_PAWNS] = obs_value(out, mine / PAWNS)
-            cell[OBS_OPP_PAWNS] = obs_value(out, (h - mine) / PAWNS)
+            cell[OBS_HEIGHT] = np.float32(h / MAX_HEIGHT) * scale + offset
+            cell[OBS_OWN_PAWNS] = np.float32(mine / PAWNS) * scale + offset
+            cell[OBS_OPP_PAWNS] = np.float32((h - mine) / PAWNS) * scale + offset
     if own_order >= 0 and own_order != STAY:
         _mark_order(data, seat, seat, own_order, out, OBS_OWN_FROM, OBS_OWN_TO)
     if opp_order >= 0 and opp_order != STAY:

@@ -89,6 +89,23 @@ def obs_flag(out, flag):
     return np.float32(flag)
 
 
+def obs_scale(out):
+    """``(scale, offset)``, float32, for entries of ``out`` written in a hot loop as
+    ``np.float32(value) * scale + offset`` (the value in [0, 1]: no clipping): ``(1, 0)`` for float32
+    planes (the value itself, exactly), ``(255, 0.5)`` for uint8 ones (stored truncated: what
+    :func:`obs_value` gives). Cheaper there than a call of :func:`obs_value` per entry."""
+    if out.dtype == np.uint8:
+        return np.float32(255.0), np.float32(0.5)
+    return np.float32(1.0), np.float32(0.0)
+
+
+@overload(obs_scale)
+def _obs_scale(out):
+    if isinstance(out, types.Array) and out.dtype == types.uint8:
+        return lambda out: (np.float32(255.0), np.float32(0.5))
+    return lambda out: (np.float32(1.0), np.float32(0.0))
+
+
 @overload(obs_value)
 def _obs_value(out, value):
     if isinstance(out, types.Array) and out.dtype == types.uint8:
