@@ -15,7 +15,8 @@ For each game (its default options; every option set of its ``CONFORMANCE_OPTION
   ``batched N no obs``: the same without observations; ``batched N uint8``: with uint8 observations
   (``obs_dtype="uint8"``, which the games' observe kernels write directly); with ``--threads [K]``,
   ``batched N threaded``: the same spread over K threads (default: every core numba has) and
-  ``batched N uint8 threaded``: with uint8 observations on K threads; ``compiled playouts``: the whole random game
+  ``batched N uint8 threaded``: with uint8 observations on K threads, at every size of ``--sizes`` and
+  ``--thread-sizes`` (default 512) above one chunk of 64 rows; ``compiled playouts``: the whole random game
   loop inside numba (the engine's own speed, nothing handed back to Python between turns);
 * (d) ``clone_apply``: ``clone()`` before every ``apply`` (what MCTS does).
 
@@ -69,6 +70,15 @@ ISSUE_REFERENCE = {
 
 
 # ----- main ---------------------------------------------------------------------------------------------
+def _threaded_sizes(sizes: list, extra: list) -> list:
+    """The batch sizes measured on threads: the largest of ``sizes`` (the old column) and every size of
+    ``sizes`` + ``extra`` with more than one chunk of rows (:data:`envs.vector.kernels.CHUNK`: smaller
+    batches run on one thread), ascending. Smaller batches keep their output arrays in the cache."""
+    from envs.vector.kernels import CHUNK
+
+    return sorted({max(sizes)} | {n for n in list(sizes) + list(extra) if n > CHUNK})
+
+
 def _label(name: str, options: dict) -> str:
     return name + "".join(f" {k}={v}" for k, v in options.items())
 
@@ -91,7 +101,15 @@ def main(argv=None) -> dict:
         type=int,
         const=0,
         default=None,
-        help="also the batched step on K threads (default: numba's pool), at the largest size",
+        help="also the batched step on K threads (default: numba's pool), float32 and uint8 observations, "
+        "at every size of --sizes and --thread-sizes above 64 games (one chunk per thread task)",
+    )
+    parser.add_argument(
+        "--thread-sizes",
+        nargs="*",
+        type=int,
+        default=[512],
+        help="batch sizes measured on threads only (with --threads), besides those of --sizes",
     )
     parser.add_argument("--out", default="benchmarks/results/latest.json", help="where to write the figures")
     args = parser.parse_args(argv)
@@ -121,11 +139,12 @@ def main(argv=None) -> dict:
                 (row, "compiled playouts", compiled_playouts(game)),
             ]
             if args.threads is not None:
-                big, count = max(args.sizes), args.threads or numba.config.NUMBA_NUM_THREADS
-                tasks.append((row, f"batched {big} threaded", batched_turns(game, big, threads=count)))
-                tasks.append(
-                    (row, f"batched {big} uint8 threaded", batched_turns(game, big, threads=count, obs_dtype="uint8"))
-                )
+                count = args.threads or numba.config.NUMBA_NUM_THREADS
+                for n in _threaded_sizes(args.sizes, args.thread_sizes):
+                    tasks.append((row, f"batched {n} threaded", batched_turns(game, n, threads=count)))
+                    tasks.append(
+                        (row, f"batched {n} uint8 threaded", batched_turns(game, n, threads=count, obs_dtype="uint8"))
+                    )
     peers = {}
     tasks += [(peers, key, fn) for key, fn in peer_tasks(args.sizes, log).items()]
     # Rounds over every measurement, keeping each one's best: the machine's load changes during a run,
