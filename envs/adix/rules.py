@@ -242,41 +242,64 @@ def can_turn(data, seat, src, movement):
     return dst >= 0 and data[OWNER + dst] == -1
 
 
+def _ray_lengths():
+    """``RAY_LEN[sq, d]``: how many squares of the board lie from ``sq`` in direction ``d`` (the length of
+    ``RAYS[sq, d]`` before its -1s); ``STEP[d]``: the square index step of direction ``d``."""
+    return (RAYS >= 0).sum(axis=2).astype(np.int64), DR * SIZE + DF
+
+
+RAY_LEN, STEP = _ray_lengths()
+
+
 @njit(cache=True)
 def legal_mask(data, seat, mask):
     """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS); all
     False when ``seat`` does not act now. The one implementation of the legality of a displacement
     (A5, A6, 8-3, 8-5: none under shelter; along the lines of the top weapon; one square for a captain;
     never jumping; onto an empty square or an enemy cube the weapon beats); rotations and tilts:
-    :func:`can_turn`."""
+    :func:`can_turn`.
+
+    Black's egocentric indices are computed, not looked up in ``EGO`` (a 90 KB table: its rows do not
+    stay in the L1 cache): the mirrored square ``80 - src``, direction ``(d + 4) % 8`` and tilt
+    ``(t + 2) % 4`` (:func:`mirror_action`); the rays are walked by steps of ``STEP[d]`` for
+    ``RAY_LEN[src, d]`` squares; the directions of the top weapon (A5: :func:`weapon_moves_along`) are
+    every one for rock, the even ones for paper and the odd ones for scissors, and the enemy cube it
+    beats (:func:`beats`) has the weapon ``(top + 2) % 3`` on top. Same mask as the table-driven loop
+    (``tests/adix/test_adix_mask_kernel.py``)."""
     mask[:] = False
     if data[OVER] == 1 or seat != data[TO_MOVE]:
         return
-    ego = EGO[seat]
+    turned = seat == 1
+    flip = 4 if turned else 0
+    tilt_flip = 2 if turned else 0
     for src in range(CELLS):
         if data[OWNER + src] != seat:
             continue
-        base = src * ACTIONS_PER_SQUARE
+        base = ((CELLS - 1 - src) if turned else src) * ACTIONS_PER_SQUARE
         top = data[TOP + src]
         if top != SHELTER:
-            reach = 1 if data[KIND + src] == CAPTAIN else SIZE - 1
-            for d in range(8):
-                if not weapon_moves_along(top, d):
-                    continue
-                for n in range(reach):
-                    dst = RAYS[src, d, n]
-                    if dst < 0:
-                        break
+            one = data[KIND + src] == CAPTAIN
+            prey = (top + 2) % 3
+            for d in range(1 if top == SCISSORS else 0, 8, 1 if top == ROCK else 2):
+                length = RAY_LEN[src, d]
+                if one and length > 1:
+                    length = 1
+                step = STEP[d]
+                at = base + ((d + flip) & 7) * 8
+                dst = src
+                for n in range(length):
+                    dst += step
                     occupant = data[OWNER + dst]
                     if occupant == -1:
-                        mask[ego[base + d * 8 + n]] = True
+                        mask[at + n] = True
                         continue
-                    if occupant != seat and beats(top, data[TOP + dst]):
-                        mask[ego[base + d * 8 + n]] = True
+                    if occupant != seat and data[TOP + dst] == prey:
+                        mask[at + n] = True
                     break
         for movement in range(M_TILT_W + 1):
             if can_turn(data, seat, src, movement):
-                mask[ego[base + K_LEFT + movement]] = True
+                k = movement if movement <= M_RIGHT else M_TILT_N + ((movement - M_TILT_N + tilt_flip) & 3)
+                mask[base + K_LEFT + k] = True
 
 
 @njit(cache=True)

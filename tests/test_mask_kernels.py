@@ -1,0 +1,102 @@
+"""The games' ``legal_mask`` kernels against their previous, table-driven versions (kept here as the
+reference): the same mask, bit for bit, for every seat (the seat to move and the other one) on positions
+from random play with terminal ones, the output filled with garbage first. The rewritten kernels compute
+what the old ones looked up (ADIX: Black's mirrored indices, the rays and the weapons' directions; see
+``docs/performance.md``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from envs.adix import rules as adix
+from envs.registry import make_game
+from envs.vector.batch import kernels_of
+
+
+@njit
+def adix_reference_mask(data, seat, mask):
+    """ADIX's ``legal_mask`` before 2026-11-26 (EGO, RAYS, weapon_moves_along and beats looked up)."""
+    mask[:] = False
+    if data[adix.OVER] == 1 or seat != data[adix.TO_MOVE]:
+        return
+    ego = adix.EGO[seat]
+    for src in range(adix.CELLS):
+        if data[adix.OWNER + src] != seat:
+            continue
+        base = src * adix.ACTIONS_PER_SQUARE
+        top = data[adix.TOP + src]
+        if top != adix.SHELTER:
+            reach = 1 if data[adix.KIND + src] == adix.CAPTAIN else adix.SIZE - 1
+            for d in range(8):
+                if not adix.weapon_moves_along(top, d):
+                    continue
+                for n in range(reach):
+                    dst = adix.RAYS[src, d, n]
+                    if dst < 0:
+                        break
+                    occupant = data[adix.OWNER + dst]
+                    if occupant == -1:
+                        mask[ego[base + d * 8 + n]] = True
+                        continue
+                    if occupant != seat and adix.beats(top, data[adix.TOP + dst]):
+                        mask[ego[base + d * 8 + n]] = True
+                    break
+        for movement in range(adix.M_TILT_W + 1):
+            if adix.can_turn(data, seat, src, movement):
+                mask[ego[base + adix.K_LEFT + movement]] = True
+
+
+REFERENCES = {"adix": adix_reference_mask}
+
+
+def _positions(name, count, seed, turn_bias):
+    """``count`` states from random play (restarts included, terminal states too); with probability
+    ``turn_bias`` a rotation or tilt is preferred when one is legal (ADIX: reaches the A9 records)."""
+    game = make_game(name)
+    info = game.info
+    rules = kernels_of(game)[0]
+    rng = np.random.default_rng(seed)
+    template = game.new_initial_state().data.copy()
+    mask = np.zeros(info.num_actions, dtype=np.bool_)
+    row = template.copy()
+    out = []
+    while len(out) < count:
+        out.append(row.copy())
+        if rules.is_over(row):
+            row = template.copy()
+            continue
+        seats = range(info.num_seats) if info.acting_seats > 1 else [row[rules.TO_MOVE]]
+        joint = np.zeros(info.num_seats, dtype=np.int64)
+        for s in seats:
+            rules.legal_mask(row, s, mask)
+            legal = np.flatnonzero(mask)
+            turns = legal[legal % 70 >= 64] if name == "adix" else legal[:0]
+            pick = turns if len(turns) and rng.random() < turn_bias else legal
+            joint[s] = rng.choice(pick)
+        if info.acting_seats > 1:
+            rules.apply_joint(row, joint)
+        else:
+            rules.apply_action(row, joint[row[rules.TO_MOVE]])
+    return rules, out
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+@pytest.mark.parametrize("turn_bias", [0.0, 0.7])
+def test_legal_mask_matches_reference(name, turn_bias):
+    rules, positions = _positions(name, 1500, seed=7 + int(turn_bias * 10), turn_bias=turn_bias)
+    reference = REFERENCES[name]
+    n = rules.NUM_ACTIONS
+    got, want = np.ones(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
+    rng = np.random.default_rng(1)
+    over = 0
+    for data in positions:
+        over += bool(rules.is_over(data))
+        for seat in range(2):
+            got[:] = rng.random(n) < 0.5  # garbage: the kernel writes every entry
+            want[:] = ~got
+            rules.legal_mask(data, seat, got)
+            reference(data, seat, want)
+            assert np.array_equal(got, want), (seat, data.tolist())
+    assert over > 0 or name == "adix"
