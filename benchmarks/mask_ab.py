@@ -1,0 +1,110 @@
+"""A/B of a game's ``legal_mask`` kernel against the reference kernel of ``tests/test_mask_kernels.py``
+(its previous version), single thread, CPU time (for a loaded machine):
+
+    python -m benchmarks.mask_ab [GAME=adix] [SIZES=256,1024] [ROUNDS=5] [SECONDS=0.3] [OBS_DTYPE=uint8]
+
+Per batch size, two figures per variant: ``mask`` (ns per ``legal_mask`` call over positions from random
+play, compiled loop) and ``step`` (:class:`envs.vector.BatchedGames` turns/s with random legal actions
+and observations of ``OBS_DTYPE``; the reference variant gets a copy of the rules module whose
+``legal_mask`` is the reference). The variants alternate, each round ``SECONDS`` of
+``time.process_time``; the best round of each is printed."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit
+
+import envs.vector.batch as batch_module
+from envs.registry import make_game
+from envs.vector import BatchedGames
+
+
+def _reference(name: str):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
+    import test_mask_kernels
+
+    return test_mask_kernels.REFERENCES[name]
+
+
+def _batch(name: str, size: int, obs_dtype: str, legal_mask=None) -> BatchedGames:
+    """A batch of ``name``; with ``legal_mask``, its loops compiled over rules using that kernel."""
+    real = batch_module.kernels_of
+    if legal_mask is not None:
+
+        def patched(game):
+            rules, observe = real(game)
+            fields = {k: getattr(rules, k) for k in dir(rules) if not k.startswith("__")}
+            return SimpleNamespace(**{**fields, "legal_mask": legal_mask}), observe
+
+        batch_module.kernels_of = patched
+    try:
+        return BatchedGames(make_game(name), size, seed=0, obs_dtype=obs_dtype)
+    finally:
+        batch_module.kernels_of = real
+
+
+def _mask_loop(legal_mask, to_move_at: int, seats: int):
+    @njit
+    def loop(states, out):
+        for i in range(states.shape[0]):
+            for s in range(out.shape[1]):
+                legal_mask(states[i], states[i, to_move_at] if seats == 1 else s, out[i, s])
+
+    return loop
+
+
+def main(argv=None) -> dict:
+    args = list(sys.argv[1:] if argv is None else argv) + [None] * 5
+    name = args[0] or "adix"
+    sizes = [int(n) for n in (args[1] or "256,1024").split(",")]
+    rounds, seconds, obs_dtype = int(args[2] or 5), float(args[3] or 0.3), args[4] or "uint8"
+    game = make_game(name)
+    rules = batch_module.kernels_of(game)[0]
+    info = game.info
+    kernels = {"reference": _reference(name), "current": rules.legal_mask}
+    fns = {}
+    for n in sizes:
+        positions = BatchedGames(game, n, seed=0, observe=False)
+        for _ in range(30):
+            positions.step(positions.random_actions())
+        states = positions.states
+        out = np.zeros((n, info.acting_seats, info.num_actions), dtype=np.bool_)
+        for variant, kernel in kernels.items():
+            loop = _mask_loop(kernel, rules.TO_MOVE, info.acting_seats)
+            masks_per_call = n * info.acting_seats
+            fns[(n, variant, "mask")] = (lambda loop=loop, states=states, out=out: loop(states, out), masks_per_call)
+            b = _batch(name, n, obs_dtype, None if variant == "current" else kernel)
+            steps = max(1, 2048 // n)
+
+            def run(b=b, steps=steps) -> int:
+                for _ in range(steps):
+                    b.step(b.random_actions())
+                return 0
+
+            fns[(n, variant, "step")] = (run, steps * n)
+    best: dict = {}
+    for _ in range(rounds):
+        for key, (fn, per_call) in fns.items():
+            fn()
+            start, calls = time.process_time(), 0
+            while time.process_time() - start < seconds:
+                fn()
+                calls += 1
+            rate = calls * per_call / (time.process_time() - start)  # masks or turns per second
+            best[key] = max(best.get(key, 0.0), rate)
+    print(f"| {name} batch | mask ns, reference | mask ns, current | step turns/s, reference | step, current |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    for n in sizes:
+        ref_mask, cur_mask = (1e9 / best[(n, v, "mask")] for v in kernels)
+        ref_step, cur_step = (best[(n, v, "step")] for v in kernels)
+        print(f"| {n} | {ref_mask:,.0f} | {cur_mask:,.0f} | {ref_step:,.0f} | {cur_step:,.0f} |", flush=True)
+    return best
+
+
+if __name__ == "__main__":
+    main()
