@@ -38,7 +38,9 @@ def _batch(name: str, size: int, obs_dtype: str, legal_mask=None) -> BatchedGame
 
         def patched(game):
             rules, observe = real(game)
-            fields = {k: getattr(rules, k) for k in dir(rules) if not k.startswith("__")}
+            # without legal_mask_summarized: the reference batch draws by scanning whole masks (as before it)
+            skip = ("legal_mask_summarized",)
+            fields = {k: getattr(rules, k) for k in dir(rules) if not k.startswith("__") and k not in skip}
             return SimpleNamespace(**{**fields, "legal_mask": legal_mask}), observe
 
         batch_module.kernels_of = patched

@@ -69,7 +69,7 @@ from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too
     valid_orientation,
     weapon_moves_along,
 )
-from envs.core.kernels import start_fields, two_player_returns
+from envs.core.kernels import finish_summary, mark_legal, start_fields, two_player_returns
 
 SIZE = 9
 CELLS = SIZE * SIZE
@@ -254,6 +254,20 @@ RAY_LEN, STEP = _ray_lengths()
 @njit(cache=True)
 def legal_mask(data, seat, mask):
     """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS); all
+    False when ``seat`` does not act now (see :func:`_legal_mask`)."""
+    _legal_mask(data, seat, mask, None)
+
+
+@njit(cache=True)
+def legal_mask_summarized(data, seat, mask, summary):
+    """:func:`legal_mask`, and the mask's summary into ``summary`` as it goes (the count and the counts per
+    block: :func:`envs.vector.sampling.summarize`), for the batches' random draws."""
+    _legal_mask(data, seat, mask, summary)
+
+
+@njit(cache=True)
+def _legal_mask(data, seat, mask, summary):
+    """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS); all
     False when ``seat`` does not act now. The one implementation of the legality of a displacement
     (A5, A6, 8-3, 8-5: none under shelter; along the lines of the top weapon; one square for a captain;
     never jumping; onto an empty square or an enemy cube the weapon beats); rotations and tilts:
@@ -267,6 +281,8 @@ def legal_mask(data, seat, mask):
     beats (:func:`beats`) has the weapon ``(top + 2) % 3`` on top. Same mask as the table-driven loop
     (``tests/adix/test_adix_mask_kernel.py``)."""
     mask[:] = False
+    if summary is not None:
+        summary[:] = 0
     if data[OVER] == 1 or seat != data[TO_MOVE]:
         return
     turned = seat == 1
@@ -291,15 +307,16 @@ def legal_mask(data, seat, mask):
                     dst += step
                     occupant = data[OWNER + dst]
                     if occupant == -1:
-                        mask[at + n] = True
+                        mark_legal(mask, summary, at + n)
                         continue
                     if occupant != seat and data[TOP + dst] == prey:
-                        mask[at + n] = True
+                        mark_legal(mask, summary, at + n)
                     break
         for movement in range(M_TILT_W + 1):
             if can_turn(data, seat, src, movement):
                 k = movement if movement <= M_RIGHT else M_TILT_N + ((movement - M_TILT_N + tilt_flip) & 3)
-                mask[base + K_LEFT + k] = True
+                mark_legal(mask, summary, base + K_LEFT + k)
+    finish_summary(summary)
 
 
 @njit(cache=True)

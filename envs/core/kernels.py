@@ -137,3 +137,29 @@ def repeat_first_cell(out):
         m = min(done, total - done)
         flat[done : done + m] = flat[:m]
         done += m
+
+
+SUMMARY_SHIFT = 6  # a mask summary counts the legal actions per block of 2**6 (envs.vector.sampling.summarize)
+
+
+@njit(cache=True)
+def mark_legal(mask, summary, action):
+    """``mask[action] = True`` for a mask kernel that can also write the mask's summary as it goes
+    (:func:`envs.vector.sampling.summarize`: ``summary[1 + b]`` the count in block ``b`` of 64 actions,
+    zeroed by the kernel first; ``summary[0]``, the count, by :func:`finish_summary` at its end); with
+    ``summary`` None (numba compiles the test away) only the mask. ``action`` must not be set already."""
+    mask[action] = True
+    if summary is not None:
+        summary[1 + (action >> SUMMARY_SHIFT)] += 1
+
+
+@njit(cache=True)
+def finish_summary(summary):
+    """The end of a mask kernel that writes its summary with :func:`mark_legal`: the count of legal
+    actions, ``summary[0]``, as the sum of the blocks' (one pass over them rather than a second
+    increment per legal action). Nothing with ``summary`` None."""
+    if summary is not None:
+        total = 0
+        for b in range(1, summary.shape[0]):
+            total += summary[b]
+        summary[0] = total

@@ -31,7 +31,15 @@ from envs.core.errors import IllegalActionError
 from envs.core.game import Game
 from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
 from envs.vector.kernels import batch_kernels
-from envs.vector.sampling import first_illegal, sample_actions, sample_actions_threaded, seed_rng
+from envs.vector.sampling import (
+    first_illegal,
+    sample_actions,
+    sample_actions_threaded,
+    sample_summarized,
+    sample_summarized_threaded,
+    seed_rng,
+    summary_width,
+)
 from envs.vector.threads import resolve_threads, run_threaded
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -183,6 +191,7 @@ class BatchedGames:
         self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
         self._sample = self._threaded(sample_actions_threaded) if self.threads > 1 else sample_actions
+        self._sample_summarized = self._threaded(sample_summarized_threaded) if self.threads > 1 else sample_summarized
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.observe = bool(observe)
@@ -203,6 +212,12 @@ class BatchedGames:
         self._any_forfeited = False
         self._actions = np.zeros(per_game, dtype=np.int64)
         self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
+        # Each mask's summary (envs.vector.sampling.summarize), written by the compiled loops with the mask
+        # once random_actions has been called (self._summarize): the draws then read one block of a mask
+        # instead of the whole of it. self._summaries_ok: they describe the current masks.
+        self._summaries = np.zeros(per_game + (summary_width(info.num_actions),), dtype=np.uint16)
+        self._summarize = False
+        self._summaries_ok = False
         self.reset(seed)
 
     def _threaded(self, fn):
@@ -217,7 +232,7 @@ class BatchedGames:
         self.rewards[:] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
-        self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
+        self._refresh_all()
 
     def step(self, actions) -> None:
         """Play ``actions`` (``(N,)`` for the seats to move, ``(N, seats)`` where all act at once; each
@@ -241,8 +256,14 @@ class BatchedGames:
                 return
         self._play(actions)
 
+    def _refresh_all(self) -> None:
+        """Masks (and their summaries, see ``_summaries``), seats to move and observations of every game."""
+        self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe, self._summaries, self._summarize)
+        self._summaries_ok = self._summarize
+
     def _play(self, actions: np.ndarray) -> None:
         """One compiled step of every game with ``actions`` (checked), ended games restarted."""
+        self._summaries_ok = False
         self._step(
             self.states,
             actions,
@@ -254,7 +275,10 @@ class BatchedGames:
             self.obs,
             self.to_move,
             self.observe,
+            self._summaries,
+            self._summarize,
         )
+        self._summaries_ok = self._summarize
 
     def _forfeit_after_step(self, actions: np.ndarray, offenders: np.ndarray) -> None:
         """``illegal_action="lose"``: play the step (the offenders' actions replaced by legal stand-ins),
@@ -274,20 +298,28 @@ class BatchedGames:
         self.forfeited[rows] = True
         self._any_forfeited = True
         self.states[rows] = self.template
-        self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
+        self._refresh_all()
 
     def random_actions(self) -> np.ndarray:
-        """Uniformly random legal actions for the current masks (compiled; seeded by :meth:`reset`)."""
+        """Uniformly random legal actions for the masks as the last :meth:`reset` or :meth:`step` wrote
+        them (compiled; seeded by :meth:`reset`). From the second call on, the steps also write a summary
+        of each mask (legal actions per block of 64) and the draws read it and one block of the mask, not
+        the whole mask: the same actions and generator states, but changes made to ``masks`` in place
+        are not seen."""
         masks = self.masks.reshape(-1, self.masks.shape[-1])
         out = self._actions.reshape(-1)
-        self._sample(masks, self.rng, out)
+        if self._summaries_ok:
+            self._sample_summarized(masks, self._summaries.reshape(-1, self._summaries.shape[-1]), self.rng, out)
+        else:
+            self._sample(masks, self.rng, out)
+            self._summarize = self.k.summarizes  # summaries from the next step on, where the game writes them
         return self._actions
 
     def random_playouts(self, turns: int) -> int:
         """Play ``turns`` uniformly random steps in every game inside one compiled loop (no arrays
         refreshed between steps; restarts included); returns how many games ended. Refreshes after."""
         ended = self.k.random_playouts(self.states, self.template, self.rng, self._scratch, int(turns))
-        self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe)
+        self._refresh_all()
         return int(ended)
 
     def state(self, i: int):

@@ -28,7 +28,7 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit, prange
 
-from envs.vector.sampling import pick_legal, rand_below
+from envs.vector.sampling import pick_legal, rand_below, summarize
 
 CHUNK = 64  # rows per chunk of a batch loop: the unit a thread takes, with its own scratch buffers
 RESTARTS = 1000  # restarts of one game in a step before a learner batch gives up (games that end at once)
@@ -106,15 +106,31 @@ def _emitter(observe, mode: str):
     return emit_compact
 
 
+def _summarized(rules):
+    """The game's ``legal_mask_summarized(data, seat, mask, summary)`` (its mask and the mask's summary,
+    :func:`envs.vector.sampling.summarize`, in one pass), else ``legal_mask`` then :func:`summarize`."""
+    if hasattr(rules, "legal_mask_summarized"):
+        return rules.legal_mask_summarized
+    legal_mask = rules.legal_mask
+
+    @njit
+    def legal_mask_summarized(data, seat, mask, summary):
+        legal_mask(data, seat, mask)
+        summarize(mask, summary)
+
+    return legal_mask_summarized
+
+
 def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     legal_mask = rules.legal_mask
+    legal_mask_summarized = _summarized(rules)
     apply_action = rules.apply_action
     returns = rules.returns
     is_over = rules.is_over
     to_move_at = rules.TO_MOVE
     truncated_at = rules.TRUNCATED
 
-    def refresh(states, masks, obs, to_move, do_obs):
+    def refresh(states, masks, obs, to_move, do_obs, summaries, do_sum):
         n = states.shape[0]
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
@@ -122,12 +138,16 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                 row = states[i]
                 seat = row[to_move_at]
                 to_move[i] = seat
-                legal_mask(row, seat, masks[i])
+                if do_sum:
+                    legal_mask_summarized(row, seat, masks[i], summaries[i])
+                else:
+                    legal_mask(row, seat, masks[i])
                 if do_obs:
                     emit(row, seat, obs[i], buffer)
 
-    def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs):
-        """Self-play: every game plays the action of its seat to move; ended games restart."""
+    def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, summaries, do_sum):
+        """Self-play: every game plays the action of its seat to move; ended games restart. With ``do_sum``,
+        each new mask's summary (:func:`envs.vector.sampling.summarize`) into ``summaries``."""
         n = states.shape[0]
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
@@ -146,7 +166,10 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                     row[:] = template
                 seat = row[to_move_at]
                 to_move[i] = seat
-                legal_mask(row, seat, masks[i])
+                if do_sum:
+                    legal_mask_summarized(row, seat, masks[i], summaries[i])
+                else:
+                    legal_mask(row, seat, masks[i])
                 if do_obs:
                     emit(row, seat, obs[i], buffer)
 
@@ -211,24 +234,29 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
 
 def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     legal_mask = rules.legal_mask
+    legal_mask_summarized = _summarized(rules)
     apply_joint = rules.apply_joint
     returns = rules.returns
     is_over = rules.is_over
     truncated_at = rules.TRUNCATED
 
-    def refresh(states, masks, obs, to_move, do_obs):
+    def refresh(states, masks, obs, to_move, do_obs, summaries, do_sum):
         n = states.shape[0]
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
                 row = states[i]
                 for s in range(masks.shape[1]):
-                    legal_mask(row, s, masks[i, s])
+                    if do_sum:
+                        legal_mask_summarized(row, s, masks[i, s], summaries[i, s])
+                    else:
+                        legal_mask(row, s, masks[i, s])
                     if do_obs:
                         emit(row, s, obs[i, s], buffer)
 
-    def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs):
-        """Self-play: every game plays its joint action (one per seat); ended games restart."""
+    def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, summaries, do_sum):
+        """Self-play: every game plays its joint action (one per seat); ended games restart (``do_sum``: see
+        the turn kernels' ``step``)."""
         n = states.shape[0]
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
@@ -246,7 +274,10 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                         term[i] = True
                     row[:] = template
                 for s in range(masks.shape[1]):
-                    legal_mask(row, s, masks[i, s])
+                    if do_sum:
+                        legal_mask_summarized(row, s, masks[i, s], summaries[i, s])
+                    else:
+                        legal_mask(row, s, masks[i, s])
                     if do_obs:
                         emit(row, s, obs[i, s], buffer)
 
@@ -319,6 +350,7 @@ def _kernel_set(rules, observe, emit, buffer_shape, loops: dict) -> SimpleNamesp
     :func:`_joint_kernels`), plus the loops both kinds share (:func:`_common`)."""
     learner_step = _learner_step(rules, emit, buffer_shape, loops["apply_learner_row"], loops["play_random_row"])
     return SimpleNamespace(
+        summarizes=hasattr(rules, "legal_mask_summarized"),  # worth the summaries (see BatchedGames)
         refresh=njit(loops["refresh"]),
         **_serial_and_threaded(step=loops["step"], learner_step=learner_step),
         **{name: loops[name] for name in _LOOPS},

@@ -1,0 +1,65 @@
+"""A/B of the batched random pick: the whole-mask scan (:func:`envs.vector.sampling.sample_actions`, what
+:meth:`BatchedGames.random_actions` did before the mask summaries) against the summaries written by the
+step (:func:`envs.vector.sampling.summarize` / ``pick_summarized``), single thread, CPU time:
+
+    python -m benchmarks.pick_ab [GAMES=adix,barc] [SIZES=256,1024] [ROUNDS=5] [SECONDS=0.4] [OBS=uint8|none]
+
+:class:`envs.vector.BatchedGames` turns/s, ``step(random_actions())``, observations of ``OBS`` (uint8, float32
+or none). The variants alternate, each round ``SECONDS`` of ``time.process_time``; the best round of each
+is printed as a markdown table. Both variants play the same games (same draws)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from envs.vector import BatchedGames
+
+VARIANTS = ["whole-mask scan", "summaries"]
+
+
+def _stepper(game: str, size: int, variant: str, obs: str):
+    b = BatchedGames(game, size, seed=0, observe=obs != "none", obs_dtype="uint8" if obs == "none" else obs)
+    if variant == "whole-mask scan":
+
+        def random_actions():
+            b._sample(b.masks.reshape(-1, b.masks.shape[-1]), b.rng, b._actions.reshape(-1))
+            return b._actions
+
+        b.random_actions = random_actions  # the summaries are then never asked for, nor written
+    steps = max(1, 2048 // size)
+
+    def run() -> int:
+        for _ in range(steps):
+            b.step(b.random_actions())
+        return steps * size
+
+    run()
+    run()
+    return run
+
+
+def main(argv=None) -> dict:
+    args = list(sys.argv[1:] if argv is None else argv) + [None] * 5
+    games = (args[0] or "adix,barc").split(",")
+    sizes = [int(n) for n in (args[1] or "256,1024").split(",")]
+    rounds, seconds, obs = int(args[2] or 5), float(args[3] or 0.4), args[4] or "uint8"
+    fns = {(g, n, v): _stepper(g, n, v, obs) for g in games for n in sizes for v in VARIANTS}
+    best: dict = {}
+    for _ in range(rounds):
+        for key, fn in fns.items():
+            start, turns = time.process_time(), 0
+            while time.process_time() - start < seconds:
+                turns += fn()
+            best[key] = max(best.get(key, 0.0), turns / (time.process_time() - start))
+    print(f"| game | batch (obs {obs}) | " + " | ".join(VARIANTS) + " | gain |")
+    print("| --- | ---: |" + " ---: |" * (len(VARIANTS) + 1))
+    for g in games:
+        for n in sizes:
+            a, b = (best[(g, n, v)] for v in VARIANTS)
+            print(f"| {g} | {n} | {a:,.0f} | {b:,.0f} | {b / a - 1:+.1%} |", flush=True)
+    return best
+
+
+if __name__ == "__main__":
+    main()
