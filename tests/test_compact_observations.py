@@ -12,6 +12,7 @@ import zlib
 import numpy as np
 import pytest
 from numba import njit
+from random_rows import random_rows
 
 from envs.core.kernels import obs_flag, obs_value
 from envs.registry import env_module, game_names, make_game
@@ -32,28 +33,7 @@ CASES = [
 
 def _positions(game, count, seed):
     """``count`` states (rows) from random play, restarts included; the terminal states too."""
-    info = game.info
-    rules = kernels_of(game)[0]
-    rng = np.random.default_rng(seed)
-    template = game.new_initial_state().data.copy()
-    mask = np.zeros(info.num_actions, dtype=np.bool_)
-    row = template.copy()
-    out = []
-    while len(out) < count:
-        out.append(row.copy())
-        if rules.is_over(row):
-            row = template.copy()
-            continue
-        if info.acting_seats > 1:
-            joint = np.zeros(info.num_seats, dtype=np.int64)
-            for s in range(info.num_seats):
-                rules.legal_mask(row, s, mask)
-                joint[s] = rng.choice(np.flatnonzero(mask))
-            rules.apply_joint(row, joint)
-        else:
-            rules.legal_mask(row, row[rules.TO_MOVE], mask)
-            rules.apply_action(row, rng.choice(np.flatnonzero(mask)))
-    return out
+    return random_rows(game, kernels_of(game)[0], count, seed)
 
 
 @njit

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numba import njit
+from random_rows import random_rows
 
 from envs.adix import rules as adix
 from envs.registry import make_game
@@ -55,31 +56,13 @@ def _positions(name, count, seed, turn_bias):
     """``count`` states from random play (restarts included, terminal states too); with probability
     ``turn_bias`` a rotation or tilt is preferred when one is legal (ADIX: reaches the A9 records)."""
     game = make_game(name)
-    info = game.info
     rules = kernels_of(game)[0]
-    rng = np.random.default_rng(seed)
-    template = game.new_initial_state().data.copy()
-    mask = np.zeros(info.num_actions, dtype=np.bool_)
-    row = template.copy()
-    out = []
-    while len(out) < count:
-        out.append(row.copy())
-        if rules.is_over(row):
-            row = template.copy()
-            continue
-        seats = range(info.num_seats) if info.acting_seats > 1 else [row[rules.TO_MOVE]]
-        joint = np.zeros(info.num_seats, dtype=np.int64)
-        for s in seats:
-            rules.legal_mask(row, s, mask)
-            legal = np.flatnonzero(mask)
-            turns = legal[legal % 70 >= 64] if name == "adix" else legal[:0]
-            pick = turns if len(turns) and rng.random() < turn_bias else legal
-            joint[s] = rng.choice(pick)
-        if info.acting_seats > 1:
-            rules.apply_joint(row, joint)
-        else:
-            rules.apply_action(row, joint[row[rules.TO_MOVE]])
-    return rules, out
+
+    def pick(legal, rng):
+        turns = legal[legal % 70 >= 64] if name == "adix" else legal[:0]
+        return rng.choice(turns if len(turns) and rng.random() < turn_bias else legal)
+
+    return rules, random_rows(game, rules, count, seed, pick)
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCES))

@@ -10,6 +10,7 @@ import zlib
 import numpy as np
 import pytest
 from numba import njit
+from random_rows import random_rows
 
 from envs.adix import observe as AO
 from envs.adix import rules as A
@@ -206,30 +207,9 @@ CASES = [
 
 
 def _positions(name, options, count, seed):
-    """``count`` states (rows) from random play, restarts included; the terminal states too."""
-    game = make_game(name, **options)
-    info = game.info
-    rules = REFERENCES[name][0]
-    rng = np.random.default_rng(seed)
-    template = game.new_initial_state().data.copy()
-    mask = np.zeros(info.num_actions, dtype=np.bool_)
-    row = template.copy()
-    out = []
-    while len(out) < count:
-        out.append(row.copy())
-        if rules.is_over(row):
-            row = template.copy()
-            continue
-        if info.simultaneous:
-            joint = np.zeros(info.num_seats, dtype=np.int64)
-            for s in range(info.num_seats):
-                rules.legal_mask(row, s, mask)
-                joint[s] = rng.choice(np.flatnonzero(mask))
-            rules.apply_joint(row, joint)
-        else:
-            rules.legal_mask(row, row[rules.TO_MOVE], mask)
-            rules.apply_action(row, rng.choice(np.flatnonzero(mask)))
-    return out
+    """``count`` states (rows) from random play with the frozen reference rules, restarts included; the
+    terminal states too."""
+    return random_rows(make_game(name, **options), REFERENCES[name][0], count, seed)
 
 
 @pytest.mark.parametrize("name, options", CASES)
