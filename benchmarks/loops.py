@@ -86,14 +86,21 @@ def batched_turns(game, size: int, observe: bool = True, threads: bool | int = F
     """A function stepping a BatchedGames of ``size`` games with random legal actions; turns played."""
     from envs.vector import BatchedGames
 
-    batch = BatchedGames(game, size, observe=observe, seed=0, threads=threads, obs_dtype=obs_dtype)
-    steps = max(1, 2048 // size)
+    return batch_stepper(BatchedGames(game, size, observe=observe, seed=0, threads=threads, obs_dtype=obs_dtype))
+
+
+def batch_stepper(batch, warmups: int = 0):
+    """A function stepping ``batch`` (a BatchedGames) with its own random legal actions over about 2,048
+    game-steps and returning how many it played; run ``warmups`` times first (compilation, caches)."""
+    steps = max(1, 2048 // batch.num_games)
 
     def some_steps() -> int:
         for _ in range(steps):
             batch.step(batch.random_actions())
-        return steps * size
+        return steps * batch.num_games
 
+    for _ in range(warmups):
+        some_steps()
     return some_steps
 
 

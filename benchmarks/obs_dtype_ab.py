@@ -12,9 +12,10 @@ markdown table."""
 from __future__ import annotations
 
 import sys
-import time
 
 import envs.vector.kernels as kernels
+from benchmarks.ab import best_rates
+from benchmarks.loops import batch_stepper
 from envs.vector import BatchedGames
 
 VARIANTS = ["float32", "uint8 quantize", "uint8 direct", "no obs"]
@@ -29,15 +30,7 @@ def _stepper(game: str, size: int, variant: str):
         b = BatchedGames(game, size, seed=0, observe=variant != "no obs", obs_dtype=dtype)
     finally:
         kernels.writes_uint8 = real
-    steps = max(1, 2048 // size)
-
-    def run() -> int:
-        for _ in range(steps):
-            b.step(b.random_actions())
-        return steps * size
-
-    run()
-    return run
+    return batch_stepper(b, warmups=1)
 
 
 def main(argv=None) -> dict:
@@ -46,13 +39,7 @@ def main(argv=None) -> dict:
     sizes = [int(n) for n in (args[1] or "64,1024").split(",")]
     rounds, seconds = int(args[2] or 5), float(args[3] or 0.4)
     fns = {(g, n, v): _stepper(g, n, v) for g in games for n in sizes for v in VARIANTS}
-    best: dict = {}
-    for _ in range(rounds):
-        for key, fn in fns.items():
-            start, turns = time.process_time(), 0
-            while time.process_time() - start < seconds:
-                turns += fn()
-            best[key] = max(best.get(key, 0.0), turns / (time.process_time() - start))
+    best = best_rates(fns, rounds, seconds)
     print("| game | batch | " + " | ".join(VARIANTS) + " |")
     print("| --- | ---: |" + " ---: |" * len(VARIANTS))
     for g in games:

@@ -11,8 +11,9 @@ is printed as a markdown table. Both variants play the same games (same draws)."
 from __future__ import annotations
 
 import sys
-import time
 
+from benchmarks.ab import best_rates
+from benchmarks.loops import batch_stepper
 from envs.vector import BatchedGames
 
 VARIANTS = ["whole-mask scan", "summaries"]
@@ -27,16 +28,7 @@ def _stepper(game: str, size: int, variant: str, obs: str):
             return b._actions
 
         b.random_actions = random_actions  # the summaries are then never asked for, nor written
-    steps = max(1, 2048 // size)
-
-    def run() -> int:
-        for _ in range(steps):
-            b.step(b.random_actions())
-        return steps * size
-
-    run()
-    run()
-    return run
+    return batch_stepper(b, warmups=2)
 
 
 def main(argv=None) -> dict:
@@ -45,13 +37,7 @@ def main(argv=None) -> dict:
     sizes = [int(n) for n in (args[1] or "256,1024").split(",")]
     rounds, seconds, obs = int(args[2] or 5), float(args[3] or 0.4), args[4] or "uint8"
     fns = {(g, n, v): _stepper(g, n, v, obs) for g in games for n in sizes for v in VARIANTS}
-    best: dict = {}
-    for _ in range(rounds):
-        for key, fn in fns.items():
-            start, turns = time.process_time(), 0
-            while time.process_time() - start < seconds:
-                turns += fn()
-            best[key] = max(best.get(key, 0.0), turns / (time.process_time() - start))
+    best = best_rates(fns, rounds, seconds)
     print(f"| game | batch (obs {obs}) | " + " | ".join(VARIANTS) + " | gain |")
     print("| --- | ---: |" + " ---: |" * (len(VARIANTS) + 1))
     for g in games:
