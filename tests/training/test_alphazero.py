@@ -23,7 +23,8 @@ from training.alphazero.learner import Learner
 from training.alphazero.network import AlphaZeroNet, load_network, save_network
 from training.alphazero.selfplay import SearchSettings, SelfPlayer
 from training.alphazero.settings import make_settings
-from training.cli import SettingError
+from training.alphazero.train import AlphaZeroRun, load_settings
+from training.cli import SettingError, parse_sets
 
 
 def _win_in_one() -> list:
@@ -208,6 +209,9 @@ def test_command_line_trains_checkpoints_and_resumes(tmp_path, capsys):
           "--resume", *_sets(["alphazero.learning_rate=0.005"])])
     info = json.loads((run / "run.json").read_text())
     assert info["iterations"] == 3 and info["samples_added"] > added and info["settings"]["learning_rate"] == 0.005
+    # run.json is rewritten after every iteration, each process's command once: the first run, then the resume
+    assert len(info["commands"]) == 2 and "--resume" not in info["commands"][0] and "--resume" in info["commands"][1]
+
     # the network cannot change on resume; unknown sections and settings are refused
     for bad, message in [(["alphazero.channels=8"], "network cannot change"),
                          (["algo.learning_rate=1"], "AlphaZero settings are alphazero"),
@@ -243,6 +247,26 @@ def test_agent_takes_a_win_in_one(name, options, text, seat, wins, tmp_path):
     agent = AlphaZeroAgent(game, net, meta["simulations"], seed=0)
     state = game.from_text(text)
     assert state.action_to_text(agent.act(state, seat), seat) in wins
+
+
+def test_a_run_stopped_after_an_iteration_has_its_run_json(tmp_path):
+    run = tmp_path / "run"
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_first_iteration(line):
+        if line.startswith("iteration 1/"):
+            raise Stop
+
+    sets = {key: value for _, key, value in parse_sets(TINY)} | {"iterations": 5}
+    settings = load_settings("dorix", {"num_players": 2}, sets)
+    az = AlphaZeroRun("dorix", {"num_players": 2}, settings, run)
+    with pytest.raises(Stop):
+        az.run(progress=False, log=stop_after_first_iteration, argv=["--game", "dorix", "--iterations", "5"])
+    info = json.loads((run / "run.json").read_text())
+    assert info["iterations"] == 1 and info["commands"] == [info["command"]]
+    assert info["command"].endswith("--game dorix --iterations 5")
 
 
 def test_shipped_alphazero_models_load_and_beat_random():

@@ -44,7 +44,7 @@ def main(argv: list | None = None) -> None:
     except (SettingError, ValueError) as e:
         p.print_usage(sys.stderr)
         p.exit(2, f"{p.prog}: error: {e}\n")
-    run.run(progress=not args.no_progress)
+    run.run(progress=not args.no_progress, argv=argv)
     run.write_run_json(argv)
     if args.save:
         folder = run.save_model(args.save)

@@ -105,6 +105,7 @@ class AlphaZeroRun:
         self.history: list[dict] = []  # one row per iteration
         self.elo: float | None = None
         self.seconds = 0.0
+        self._commands_before: list | None = None  # run.json's commands of earlier processes (read once)
 
     # files ------------------------------------------------------------------------------------------
     def save_checkpoint(self) -> None:
@@ -199,7 +200,10 @@ class AlphaZeroRun:
         }
         return row
 
-    def run(self, progress: bool = True, log=print) -> None:
+    def run(self, progress: bool = True, log=print, argv: list | None = None) -> None:
+        """Iterate up to ``settings.iterations``: a checkpoint and ``run.json`` (``argv``: this command's
+        arguments, as :meth:`write_run_json` takes them) after every iteration, so a run stopped by hand
+        leaves a complete folder."""
         from torch.utils.tensorboard import SummaryWriter
         from tqdm import tqdm
 
@@ -225,6 +229,7 @@ class AlphaZeroRun:
                     self._measure(writer, bar, log)
                 self.seconds += time.perf_counter() - started
                 self.save_checkpoint()
+                self.write_run_json(argv)
                 bar.set_postfix_str(self._postfix(row))
                 bar.update(1)
                 if not progress:
@@ -276,7 +281,9 @@ class AlphaZeroRun:
     def write_run_json(self, argv: list | None = None) -> None:
         command = shlex.join(["python", "-m", "training.alphazero", *(argv if argv is not None else sys.argv[1:])])
         path = self.run_dir / "run.json"
-        earlier = json.loads(path.read_text()).get("commands", []) if path.is_file() else []
+        if self._commands_before is None:  # the first write of this process: the commands before it
+            self._commands_before = json.loads(path.read_text()).get("commands", []) if path.is_file() else []
+        earlier = self._commands_before
         info = {
             "command": command,
             "commands": [*earlier, command],  # the first run, then each --resume
