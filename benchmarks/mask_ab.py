@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from types import SimpleNamespace
 
 import numpy as np
 from numba import njit
 
 import envs.vector.batch as batch_module
+from benchmarks.ab import best_rates
+from benchmarks.loops import batch_stepper
 from envs.registry import make_game
 from envs.vector import BatchedGames
 
@@ -79,26 +80,16 @@ def main(argv=None) -> dict:
         for variant, kernel in kernels.items():
             loop = _mask_loop(kernel, rules.TO_MOVE, info.acting_seats)
             masks_per_call = n * info.acting_seats
-            fns[(n, variant, "mask")] = (lambda loop=loop, states=states, out=out: loop(states, out), masks_per_call)
-            b = _batch(name, n, obs_dtype, None if variant == "current" else kernel)
-            steps = max(1, 2048 // n)
 
-            def run(b=b, steps=steps) -> int:
-                for _ in range(steps):
-                    b.step(b.random_actions())
-                return 0
+            def masks(loop=loop, states=states, out=out, count=masks_per_call) -> int:
+                loop(states, out)
+                return count
 
-            fns[(n, variant, "step")] = (run, steps * n)
-    best: dict = {}
-    for _ in range(rounds):
-        for key, (fn, per_call) in fns.items():
-            fn()
-            start, calls = time.process_time(), 0
-            while time.process_time() - start < seconds:
-                fn()
-                calls += 1
-            rate = calls * per_call / (time.process_time() - start)  # masks or turns per second
-            best[key] = max(best.get(key, 0.0), rate)
+            masks()  # compiled before timing
+            fns[(n, variant, "mask")] = masks
+            batch = _batch(name, n, obs_dtype, None if variant == "current" else kernel)
+            fns[(n, variant, "step")] = batch_stepper(batch, warmups=1)
+    best = best_rates(fns, rounds, seconds)  # masks or turns per second
     print(f"| {name} batch | mask ns, reference | mask ns, current | step turns/s, reference | step, current |")
     print("| ---: | ---: | ---: | ---: | ---: |")
     for n in sizes:

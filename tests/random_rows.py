@@ -35,3 +35,17 @@ def random_rows(game, rules, count: int, seed: int, pick=uniform_pick) -> list:
             rules.legal_mask(row, row[rules.TO_MOVE], mask)
             rules.apply_action(row, pick(np.flatnonzero(mask), rng))
     return out
+
+
+def random_masks(gen, size: int, rows: int = 120) -> np.ndarray:
+    """``rows`` legal masks of ``size`` actions for the pick tests, drawn with ``gen``: densities from none
+    to all, with row 1 holding only the last action and row 7 only the first."""
+    densities = [0.0, 1.0, 0.5, 0.05, 0.01, 0.002]
+    masks = np.zeros((rows, size), dtype=np.bool_)
+    for k in range(rows):
+        masks[k] = gen.random(size) < densities[k % len(densities)]
+    masks[1, :] = False
+    masks[1, -1] = True  # only the last action, or the first
+    masks[7, :] = False
+    masks[7, 0] = True
+    return masks

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from random_rows import random_masks
 from test_mask_kernels import _positions
 
 from envs.vector import BatchedGames
@@ -42,15 +43,8 @@ def test_adix_summarized_mask_matches_mask_and_summary(turn_bias):
 @pytest.mark.parametrize("size", [1, 7, 63, 64, 65, 121, 1441, 2048, 5670])
 def test_pick_summarized_matches_pick_legal(size):
     gen = np.random.default_rng(size)
-    densities = [0.0, 1.0, 0.5, 0.05, 0.01, 0.002]
     rows = 120
-    masks = np.zeros((rows, size), dtype=np.bool_)
-    for k in range(rows):
-        masks[k] = gen.random(size) < densities[k % len(densities)]
-    masks[1, :] = False
-    masks[1, -1] = True  # only the last action, or the first
-    masks[7, :] = False
-    masks[7, 0] = True
+    masks = random_masks(gen, size, rows)
     summaries = np.zeros((rows, summary_width(size)), dtype=np.uint16)
     for k in range(rows):
         summarize(masks[k], summaries[k])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numba import njit
+from random_rows import random_masks
 
 from envs.vector.sampling import _BYTES, _S56, pick_legal, rand_below
 
@@ -50,15 +51,8 @@ def pick_legal_ref(mask, rng, i):
 @pytest.mark.parametrize("size", [1, 7, 121, 276, 1023, 1024, 1025, 1441, 2048, 2055, 5670])
 def test_pick_legal_matches_frozen_reference(size):
     gen = np.random.default_rng(size)
-    densities = [0.0, 1.0, 0.5, 0.05, 0.01, 0.002]
     rows = 120
-    masks = np.zeros((rows, size), dtype=np.bool_)
-    for k in range(rows):
-        masks[k] = gen.random(size) < densities[k % len(densities)]
-    masks[1, -1] = True  # only the last action, or the first
-    masks[1, :-1] = False
-    masks[7, :] = False
-    masks[7, 0] = True
+    masks = random_masks(gen, size, rows)
     seeds = gen.integers(1, 2**63, size=rows, dtype=np.uint64)
     for _ in range(5):
         rng_ref = seeds.copy()
