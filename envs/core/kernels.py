@@ -125,20 +125,6 @@ def _obs_flag(out, flag):
     return lambda out, flag: np.float32(flag)
 
 
-@njit(cache=True)
-def repeat_first_cell(out):
-    """Copy the first cell ``out[0, 0]`` (all its channels) to every cell of the contiguous observation
-    ``out`` (rows, columns, channels), by doubling copies over the flat array: the constant planes and
-    zeros of a whole observation in a few long contiguous copies, written once."""
-    flat = out.reshape(-1)
-    total = flat.shape[0]
-    done = out.shape[2]
-    while done < total:
-        m = min(done, total - done)
-        flat[done : done + m] = flat[:m]
-        done += m
-
-
 SUMMARY_SHIFT = 6  # a mask summary counts the legal actions per block of 2**6 (envs.vector.sampling.summarize)
 
 

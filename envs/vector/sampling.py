@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from envs.core.kernels import SUMMARY_SHIFT, mark_legal  # noqa: F401  (mark_legal: the games' side)
+from envs.core.kernels import SUMMARY_SHIFT
 
 _MULT = np.uint64(2685821657736338717)
 _S12 = np.uint64(12)
