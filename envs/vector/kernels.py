@@ -106,24 +106,33 @@ def _emitter(observe, mode: str):
     return emit_compact
 
 
-def _summarized(rules):
-    """The game's ``legal_mask_summarized(data, seat, mask, summary)`` (its mask and the mask's summary,
-    :func:`envs.vector.sampling.summarize`, in one pass), else ``legal_mask`` then :func:`summarize`."""
-    if hasattr(rules, "legal_mask_summarized"):
-        return rules.legal_mask_summarized
+def _mask_writer(rules):
+    """``write_mask(data, seat, mask, summary, do_sum)``: the seat's legal mask, and with ``do_sum`` the
+    mask's summary (:func:`envs.vector.sampling.summarize`) too: in one pass by the game's
+    ``legal_mask_summarized`` where it has one, else ``legal_mask`` then :func:`summarize`."""
     legal_mask = rules.legal_mask
+    if hasattr(rules, "legal_mask_summarized"):
+        legal_mask_summarized = rules.legal_mask_summarized
+    else:
+
+        @njit
+        def legal_mask_summarized(data, seat, mask, summary):
+            legal_mask(data, seat, mask)
+            summarize(mask, summary)
 
     @njit
-    def legal_mask_summarized(data, seat, mask, summary):
-        legal_mask(data, seat, mask)
-        summarize(mask, summary)
+    def write_mask(data, seat, mask, summary, do_sum):
+        if do_sum:
+            legal_mask_summarized(data, seat, mask, summary)
+        else:
+            legal_mask(data, seat, mask)
 
-    return legal_mask_summarized
+    return write_mask
 
 
 def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     legal_mask = rules.legal_mask
-    legal_mask_summarized = _summarized(rules)
+    write_mask = _mask_writer(rules)
     apply_action = rules.apply_action
     returns = rules.returns
     is_over = rules.is_over
@@ -138,10 +147,7 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                 row = states[i]
                 seat = row[to_move_at]
                 to_move[i] = seat
-                if do_sum:
-                    legal_mask_summarized(row, seat, masks[i], summaries[i])
-                else:
-                    legal_mask(row, seat, masks[i])
+                write_mask(row, seat, masks[i], summaries[i], do_sum)
                 if do_obs:
                     emit(row, seat, obs[i], buffer)
 
@@ -166,10 +172,7 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                     row[:] = template
                 seat = row[to_move_at]
                 to_move[i] = seat
-                if do_sum:
-                    legal_mask_summarized(row, seat, masks[i], summaries[i])
-                else:
-                    legal_mask(row, seat, masks[i])
+                write_mask(row, seat, masks[i], summaries[i], do_sum)
                 if do_obs:
                     emit(row, seat, obs[i], buffer)
 
@@ -234,7 +237,7 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
 
 def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     legal_mask = rules.legal_mask
-    legal_mask_summarized = _summarized(rules)
+    write_mask = _mask_writer(rules)
     apply_joint = rules.apply_joint
     returns = rules.returns
     is_over = rules.is_over
@@ -247,10 +250,7 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
                 row = states[i]
                 for s in range(masks.shape[1]):
-                    if do_sum:
-                        legal_mask_summarized(row, s, masks[i, s], summaries[i, s])
-                    else:
-                        legal_mask(row, s, masks[i, s])
+                    write_mask(row, s, masks[i, s], summaries[i, s], do_sum)
                     if do_obs:
                         emit(row, s, obs[i, s], buffer)
 
@@ -274,10 +274,7 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                         term[i] = True
                     row[:] = template
                 for s in range(masks.shape[1]):
-                    if do_sum:
-                        legal_mask_summarized(row, s, masks[i, s], summaries[i, s])
-                    else:
-                        legal_mask(row, s, masks[i, s])
+                    write_mask(row, s, masks[i, s], summaries[i, s], do_sum)
                     if do_obs:
                         emit(row, s, obs[i, s], buffer)
 
