@@ -16,7 +16,7 @@ from PIL import Image
 
 from envs.core.game import State
 from envs.core.squares import square_name
-from training.play_moves import legal_move_texts, result_text
+from training.play_moves import result_text
 from training.play_window import squares_in
 
 
@@ -59,7 +59,8 @@ def legal_moves(state: State, seat: int, files: int, ranks: int) -> list[dict]:
     """``seat``'s legal moves in ``state``: ``[{"action", "text", "squares"}]`` in action order, where
     ``squares`` are the board squares the move's notation names, in order (clicked in that order)."""
     out = []
-    for action, text in zip(state.legal_actions(seat), legal_move_texts(state, seat)):
+    for action in state.legal_actions(seat):
+        text = state.action_to_text(int(action), seat)
         out.append({"action": int(action), "text": text, "squares": squares_in(text, files, ranks)})
     return out
 
