@@ -297,3 +297,53 @@ def test_card_elo_of_a_score():
 
     # 76% is the +200 Elo target: 400 * log10(0.76 / 0.24) = 200.2; even is 0; perfect scores are capped
     assert round(elo_of_score(0.76), 1) == 200.2 and elo_of_score(0.5) == 0 and elo_of_score(1.0) == 800
+
+
+def test_teacher_samples_are_its_decisions_with_the_games_returns():
+    from training.alphazero.teacher import play_teacher_games, teacher_policy
+
+    game = make_game("dorix", num_players=2)
+    samples = play_teacher_games(game, "greedy", games=3, seed=1)
+    n = samples.obs.shape[0]
+    assert samples.games == 3 and n > 3
+    assert samples.obs.shape == (n, *game.info.observation_shape) and samples.policies.shape == (n, game.info.num_actions)
+    np.testing.assert_allclose(samples.policies.sum(axis=1), 1.0, rtol=1e-6)
+    # greedy has no explain(): each target is one-hot on the move it played
+    assert ((samples.policies == 1.0).sum(axis=1) == 1).all()
+    # a decided two-player game: +1 for one seat, -1 for the other, in each observer's frame
+    assert set(np.unique(samples.values)) <= {-1.0, 0.0, 1.0}
+    np.testing.assert_array_equal(samples.values[:, 0], -samples.values[:, 1])
+    # the last decision of a decided game was the winner's (Dorix ends on the mover's alignment)
+    assert samples.values[-1, 0] in (1.0, 0.0)
+
+    # an agent that explains itself: its distribution over the legal actions is the target
+    class Explains:
+        def explain(self, state, seat):
+            legal = np.flatnonzero(state.legal_mask(seat))
+            return {int(legal[0]): 3.0, int(legal[1]): 1.0}
+
+    state = game.new_initial_state()
+    legal = np.flatnonzero(state.legal_mask(0))
+    target = teacher_policy(Explains(), state, 0, int(legal[5]), game.info.num_actions)
+    assert target[legal[0]] == pytest.approx(0.75) and target[legal[1]] == pytest.approx(0.25)
+    assert target.sum() == pytest.approx(1.0)
+
+
+def test_a_run_with_a_teacher_learns_from_it_once(tmp_path, capsys):
+    run = tmp_path / "run"
+    teacher = ["alphazero.teacher=greedy", "alphazero.teacher_games=2", "alphazero.teacher_steps=3"]
+    main(["--game", "dorix", "--players", "2", "--run-dir", str(run), "--iterations", "1", "--no-progress",
+          *_sets(teacher)])
+    assert "teacher greedy: 2 games" in capsys.readouterr().out
+    info = json.loads((run / "run.json").read_text())
+    taught = info["teacher"]
+    assert taught["teacher"] == "greedy" and taught["games"] == 2 and taught["samples"] > 2
+    # the buffer holds the teacher's samples and the first iteration's self-play samples
+    assert info["samples_added"] > taught["samples"]
+    # resumed: the warm start is not played again
+    main(["--game", "dorix", "--players", "2", "--run-dir", str(run), "--iterations", "2", "--no-progress",
+          "--resume", *_sets(teacher)])
+    assert "teacher greedy:" not in capsys.readouterr().out
+    assert json.loads((run / "run.json").read_text())["teacher"] == taught
+    with pytest.raises(SettingError, match="alphazero.teacher is an agent spec"):
+        make_settings({"teacher": 3})

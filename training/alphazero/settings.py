@@ -25,6 +25,10 @@ class AlphaZeroSettings:
     temperature_moves: int = 12
     gumbel: bool = False  # Gumbel root selection in self-play (turn-based games; envs/search/gumbel.py)
     max_considered: int = 16  # root actions Gumbel considers
+    # warm start (training/alphazero/teacher.py): a fresh run first learns from a teacher's games
+    teacher: str = ""  # an agent spec, e.g. "sample:models/olix"; "" = none
+    teacher_games: int = 200
+    teacher_steps: int = 1000  # gradient steps on the teacher's samples before self-play
     # learner
     buffer: int = 100_000
     train_steps: int = 200  # gradient steps per iteration
@@ -75,7 +79,8 @@ def make_settings(values: dict) -> AlphaZeroSettings:
         v = getattr(s, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise SettingError(f"alphazero.{name} must be a whole number >= 1, got {v!r}")
-    for name in ("blocks", "train_steps", "eval_every", "eval_games", "temperature_moves"):
+    for name in ("blocks", "train_steps", "eval_every", "eval_games", "temperature_moves", "teacher_games",
+                 "teacher_steps"):
         v = getattr(s, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise SettingError(f"alphazero.{name} must be a whole number >= 0, got {v!r}")
@@ -88,6 +93,8 @@ def make_settings(values: dict) -> AlphaZeroSettings:
             raise SettingError(f"alphazero.{name} must be a number in [0, 1], got {v!r}")
     if not isinstance(s.gumbel, bool):
         raise SettingError(f"alphazero.gumbel is true or false, got {s.gumbel!r}")
+    if not isinstance(s.teacher, str):
+        raise SettingError(f"alphazero.teacher is an agent spec (a string), got {s.teacher!r}")
     if s.head not in ("linear", "square"):
         raise SettingError(f"alphazero.head is 'linear' or 'square', got {s.head!r}")
     return s

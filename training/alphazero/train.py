@@ -105,6 +105,7 @@ class AlphaZeroRun:
         self.history: list[dict] = []  # one row per iteration
         self.elo: float | None = None
         self.seconds = 0.0
+        self.teacher: dict | None = None  # what the warm start did (training/alphazero/teacher.py), once done
         self._commands_before: list | None = None  # run.json's commands of earlier processes (read once)
 
     # files ------------------------------------------------------------------------------------------
@@ -120,6 +121,7 @@ class AlphaZeroRun:
             "history": json.dumps(self.history),
             "elo": self.elo,
             "seconds": self.seconds,
+            "teacher": json.dumps(self.teacher),
             "game": self.game_name,
             "options": json.dumps(self.options),
         }
@@ -168,11 +170,33 @@ class AlphaZeroRun:
         self.history = json.loads(state["history"])
         self.elo = state["elo"]
         self.seconds = float(state["seconds"])
+        self.teacher = json.loads(state.get("teacher", "null"))
         if (self.run_dir / BUFFER).is_file():
             self.buffer.load(self.run_dir / BUFFER)
         self.net.eval()
 
     # the loop ---------------------------------------------------------------------------------------
+    def learn_from_teacher(self) -> dict:
+        """The warm start: the teacher's games into the buffer, then ``teacher_steps`` gradient steps on
+        them (see :mod:`training.alphazero.teacher`); what it did."""
+        from training.alphazero.teacher import play_teacher_games
+
+        s = self.settings
+        samples = play_teacher_games(self.game, s.teacher, s.teacher_games, seed=self.seed + 104729)
+        self.buffer.add(samples.obs, samples.policies, samples.values)
+        started = time.perf_counter()
+        losses = self.learner.train(self.buffer, s.teacher_steps, self.rng) if s.teacher_steps else {}
+        self.teacher = {
+            "teacher": s.teacher,
+            "games": samples.games,
+            "samples": int(samples.obs.shape[0]),
+            "play_s": round(samples.seconds, 1),
+            "learn_s": round(time.perf_counter() - started, 1),
+            **{k: round(v, 4) for k, v in losses.items()},
+        }
+        self.seconds += samples.seconds + self.teacher["learn_s"]
+        return self.teacher
+
     def iterate(self) -> dict:
         """One self-play + learning iteration; its row of figures."""
         s = self.settings
@@ -218,6 +242,14 @@ class AlphaZeroRun:
             dynamic_ncols=True,
         )
         try:
+            if self.iteration == 0 and s.teacher and self.teacher is None:
+                t = self.learn_from_teacher()
+                bar.write(
+                    f"teacher {t['teacher']}: {t['games']} games, {t['samples']} samples ({t['play_s']} s), "
+                    f"{s.teacher_steps} steps ({t['learn_s']} s): loss π {t.get('policy_loss', 0):.2f} "
+                    f"v {t.get('value_loss', 0):.2f}"
+                )
+                self.save_checkpoint()
             if self.iteration == 0 and s.eval_every:
                 self._measure(writer, bar, log)
             while self.iteration < s.iterations:
@@ -295,6 +327,7 @@ class AlphaZeroRun:
             "samples_added": self.buffer.added,
             "wall_seconds": round(self.seconds, 1),
             "elo_vs_random": self.elo,
+            "teacher": self.teacher,
             "torch_threads": torch.get_num_threads(),
         }
         self.run_dir.mkdir(parents=True, exist_ok=True)
