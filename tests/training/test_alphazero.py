@@ -306,7 +306,8 @@ def test_teacher_samples_are_its_decisions_with_the_games_returns():
     samples = play_teacher_games(game, "greedy", games=3, seed=1)
     n = samples.obs.shape[0]
     assert samples.games == 3 and n > 3
-    assert samples.obs.shape == (n, *game.info.observation_shape) and samples.policies.shape == (n, game.info.num_actions)
+    assert samples.obs.shape == (n, *game.info.observation_shape)
+    assert samples.policies.shape == (n, game.info.num_actions)
     np.testing.assert_allclose(samples.policies.sum(axis=1), 1.0, rtol=1e-6)
     # greedy has no explain(): each target is one-hot on the move it played
     assert ((samples.policies == 1.0).sum(axis=1) == 1).all()

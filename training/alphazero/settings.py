@@ -79,8 +79,15 @@ def make_settings(values: dict) -> AlphaZeroSettings:
         v = getattr(s, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise SettingError(f"alphazero.{name} must be a whole number >= 1, got {v!r}")
-    for name in ("blocks", "train_steps", "eval_every", "eval_games", "temperature_moves", "teacher_games",
-                 "teacher_steps"):
+    for name in (
+        "blocks",
+        "train_steps",
+        "eval_every",
+        "eval_games",
+        "temperature_moves",
+        "teacher_games",
+        "teacher_steps",
+    ):
         v = getattr(s, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise SettingError(f"alphazero.{name} must be a whole number >= 0, got {v!r}")

@@ -63,16 +63,17 @@ def play_teacher_games(game: Game, spec: str, games: int, seed: int = 0) -> Teac
     agent = make_agent(spec, game, seed=seed)
     info = game.info
     obs, policies, values = [], [], []
+    decisions: list = []  # (sample index, seat) of the game being played
+
+    def record(state, actions: dict) -> None:
+        for seat, action in actions.items():
+            decisions.append((len(obs), seat))
+            obs.append(state.observation(seat).astype(np.float32))
+            policies.append(teacher_policy(agent, state, seat, int(action), info.num_actions))
+            values.append(np.zeros(info.num_seats, dtype=np.float32))
+
     for _ in range(int(games)):
-        decisions: list = []  # (sample index, seat) of this game
-
-        def record(state, actions: dict) -> None:
-            for seat, action in actions.items():
-                decisions.append((len(obs), seat))
-                obs.append(state.observation(seat).astype(np.float32))
-                policies.append(teacher_policy(agent, state, seat, int(action), info.num_actions))
-                values.append(np.zeros(info.num_seats, dtype=np.float32))
-
+        decisions.clear()
         final = play_game(game, lambda seat: agent, on_decision=record)
         if not final.is_truncated():
             returns = np.asarray(final.returns(), dtype=np.float32)
