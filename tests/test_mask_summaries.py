@@ -1,5 +1,6 @@
 """Mask summaries (``envs.vector.sampling``: the count of legal actions and the counts per block of 64,
-written by ADIX's ``legal_mask_summarized`` as it sets the mask) and the draw that reads them,
+written by ADIX's ``legal_mask_summarized`` as it sets the mask, or the list of legal actions written by
+Barc's ``legal_mask_listed``) and the draws that read them,
 ``pick_summarized``: the same summary as :func:`summarize` of the mask, the same mask as ``legal_mask``,
 and the same actions and generator states as :func:`pick_legal` (checked against a frozen reference in
 ``tests/test_pick_equivalence.py``), on thousands of positions from random play and on random masks; and
@@ -13,7 +14,7 @@ from random_rows import random_masks
 from test_mask_kernels import _positions
 
 from envs.vector import BatchedGames
-from envs.vector.sampling import pick_legal, pick_summarized, summarize, summary_width
+from envs.vector.sampling import pick_legal, pick_listed, pick_summarized, summarize, summary_width
 
 
 @pytest.mark.parametrize("turn_bias", [0.0, 0.7])
@@ -38,6 +39,35 @@ def test_adix_summarized_mask_matches_mask_and_summary(turn_bias):
             assert np.array_equal(got_sum, want_sum), (seat, data.tolist())
             assert pick_summarized(got, got_sum, rng_a, seat) == pick_legal(want, rng_b, seat)
             assert np.array_equal(rng_a, rng_b)
+
+
+def test_barc_listed_mask_matches_mask_list_and_every_order_checked_alone():
+    """Barc's ``legal_mask_listed``: the mask of ``legal_mask``, which is exactly the orders that
+    ``is_legal_order`` (B2, checked one by one) accepts; the list their indices in increasing order with
+    the count first; the draw from the list the same action and generator state as ``pick_legal``."""
+    rules, positions = _positions("barc", 1500, seed=21, turn_bias=0.0)
+    n = rules.NUM_ACTIONS
+    got, want = np.ones(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
+    listed = np.zeros(rules.LEGAL_LIST, dtype=np.uint16)
+    gen = np.random.default_rng(4)
+    rng_a = np.arange(1, 3, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    rng_b = rng_a.copy()
+    longest = 0
+    for data in positions:
+        for seat in range(2):
+            got[:] = gen.random(n) < 0.5  # garbage: the kernels write every entry
+            listed[:] = gen.integers(0, 60000, listed.shape[0])
+            rules.legal_mask_listed(data, seat, got, listed)
+            rules.legal_mask(data, seat, want)
+            one_by_one = np.array([rules.is_legal_order(data, seat, a) for a in range(n)])
+            assert np.array_equal(want, one_by_one), (seat, data.tolist())
+            assert np.array_equal(got, want), (seat, data.tolist())
+            count = int(listed[0])
+            assert np.array_equal(listed[1 : 1 + count], np.flatnonzero(want)), (seat, data.tolist())
+            longest = max(longest, count)
+            assert pick_listed(got, listed, rng_a, seat) == pick_legal(want, rng_b, seat)
+            assert np.array_equal(rng_a, rng_b)
+    assert longest > 20  # positions with many orders were met (the list bound itself: LEGAL_LIST)
 
 
 @pytest.mark.parametrize("size", [1, 7, 63, 64, 65, 121, 1441, 2048, 5670])
@@ -75,5 +105,5 @@ def test_batched_random_play_with_summaries_equals_whole_mask_scan(game):
         b.step(y)
         for name in ("rng", "states", "masks", "obs", "rewards", "terminated", "truncated", "to_move"):
             assert np.array_equal(getattr(a, name), getattr(b, name)), name
-    assert a._summaries_ok == (game == "adix")  # the games that write summaries use them
+    assert a._summaries_ok == (game in ("adix", "barc"))  # the games that write summaries use them
     assert not b._summaries_ok

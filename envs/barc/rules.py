@@ -142,11 +142,10 @@ def top(data, sq):
     return (data[COLOURS + sq] >> (h - 1)) & 1
 
 
-def _ray_tables():
+def _ray_table():
     """``RAYS[o, d, k]``: the square ``k + 1`` steps from ``o`` in absolute direction ``d`` (-1 off the
-    board); ``RAY_ACTIONS[seat, o, d, k]``: ``seat``'s action moving the stack on ``o`` there."""
+    board)."""
     rays = np.full((CELLS, NUM_DIRS, MAX_DIST), -1, dtype=np.int64)
-    actions = np.full((2, CELLS, NUM_DIRS, MAX_DIST), -1, dtype=np.int64)
     for o in range(CELLS):
         for d in range(NUM_DIRS):
             for k in range(MAX_DIST):
@@ -154,13 +153,10 @@ def _ray_tables():
                 f = o % SIZE + DIR_DF[d] * (k + 1)
                 if 0 <= r < SIZE and 0 <= f < SIZE:
                     rays[o, d, k] = r * SIZE + f
-                for seat in range(2):
-                    so, sd = (o, d) if seat == 0 else (CELLS - 1 - o, (d + 4) % NUM_DIRS)
-                    actions[seat, o, d, k] = so * (NUM_DIRS * MAX_DIST) + sd * MAX_DIST + k
-    return rays, actions
+    return rays
 
 
-RAYS, RAY_ACTIONS = _ray_tables()
+RAYS = _ray_table()
 
 
 @njit(cache=True, inline="always")
@@ -203,22 +199,54 @@ def is_legal_order(data, seat, action):
     return k <= reach(data, seat, o, d, steps_of(data[HEIGHT + o]))
 
 
+# Entries of a listed mask (:func:`legal_mask_listed`): the count, then at most 6 stacks x 8 directions x 5
+# distances + STAY legal orders (a seat has 6 pawns, so it tops at most 6 stacks).
+LEGAL_LIST = 2 + PAWNS * NUM_DIRS * MAX_DIST
+
+
 @njit(cache=True)
 def legal_mask(data, seat, mask):
     """Write ``seat``'s legal orders into ``mask`` (bool, NUM_ACTIONS): STAY plus every move of a
     stack it tops within its :func:`reach` (B2); all False once the game is over."""
+    _legal_mask(data, seat, mask, None)
+
+
+@njit(cache=True)
+def legal_mask_listed(data, seat, mask, listed):
+    """:func:`legal_mask`, and the legal orders in increasing order into ``listed`` (``LEGAL_LIST``
+    entries): ``listed[0]`` their count, ``listed[1:1 + count]`` the orders, for the batches' random
+    draws (:func:`envs.vector.sampling.pick_listed`)."""
+    _legal_mask(data, seat, mask, listed)
+
+
+@njit(cache=True, inline="always")
+def _legal_mask(data, seat, mask, listed):
+    """The mask kernel, with the list of legal orders too unless ``listed`` is None (numba compiles the
+    tests away). The squares and directions are visited in ``seat``'s own frame (origin ``so``,
+    direction ``sd``), so the orders ``so * 40 + sd * 5 + k`` come in increasing order."""
     mask[:] = False
-    if data[OVER] == 1:
-        return
-    mask[STAY] = True
-    for o in range(CELLS):
-        h = data[HEIGHT + o]
-        if h == 0 or ((data[COLOURS + o] >> (h - 1)) & 1) != seat:  # not topped by seat (B4, as top())
-            continue
-        steps = steps_of(h)
-        for d in range(NUM_DIRS):
-            for k in range(reach(data, seat, o, d, steps)):
-                mask[RAY_ACTIONS[seat, o, d, k]] = True
+    count = 0
+    if data[OVER] == 0:
+        for so in range(CELLS):
+            o = so if seat == 0 else CELLS - 1 - so
+            h = data[HEIGHT + o]
+            if h == 0 or ((data[COLOURS + o] >> (h - 1)) & 1) != seat:  # not topped by seat (B4, as top())
+                continue
+            steps = steps_of(h)
+            for sd in range(NUM_DIRS):
+                d = sd if seat == 0 else (sd + 4) & 7
+                base = so * (NUM_DIRS * MAX_DIST) + sd * MAX_DIST
+                for k in range(reach(data, seat, o, d, steps)):
+                    mask[base + k] = True
+                    if listed is not None:
+                        count += 1
+                        listed[count] = base + k
+        mask[STAY] = True
+        if listed is not None:
+            count += 1
+            listed[count] = STAY
+    if listed is not None:
+        listed[0] = count
 
 
 def _line_masks():
@@ -236,6 +264,37 @@ def _line_masks():
 
 
 LINES = _line_masks()
+
+
+def _line_starts():
+    """For each line direction of :data:`LINES` (N, NE, E, SE), the bit shift from one square of a line to
+    the next and the squares where a line may start, so that ``t & (t >> s) & (t >> 2s) & starts`` is
+    nonzero exactly when the squares of ``t`` hold a line of that direction (SE lines are read from
+    their lower end, towards NW: shift 5)."""
+    shifts, starts = [], []
+    for (dr, df), shift in (((1, 0), 6), ((1, 1), 7), ((0, 1), 1), ((1, -1), 5)):
+        ok = 0
+        for sq in range(CELLS):
+            r, f = divmod(sq, SIZE)
+            if 0 <= r + 2 * dr < SIZE and 0 <= f + 2 * df < SIZE:
+                ok |= 1 << sq
+        shifts.append(shift)
+        starts.append(ok)
+    return np.array(shifts, dtype=np.int64), np.array(starts, dtype=np.int64)
+
+
+LINE_SHIFTS, LINE_STARTS = _line_starts()
+
+
+@njit(cache=True, inline="always")
+def _has_line(t):
+    """Whether the squares of bit board ``t`` hold 3 neighbouring squares in a row, column or diagonal
+    (one of :data:`LINES`), by shifts instead of a loop over the 80 lines."""
+    found = np.int64(0)
+    for i in range(4):
+        s = LINE_SHIFTS[i]
+        found |= t & (t >> s) & (t >> (2 * s)) & LINE_STARTS[i]
+    return found != 0
 
 
 @njit(cache=True)
@@ -257,15 +316,7 @@ def _tops(data):
         else:
             tops0 |= np.int64(1) << sq
             n0 += 1
-    aligned0 = False
-    aligned1 = False
-    for i in range(LINES.shape[0]):
-        line = LINES[i]
-        if (tops0 & line) == line:
-            aligned0 = True
-        if (tops1 & line) == line:
-            aligned1 = True
-    return aligned0, n0, aligned1, n1
+    return _has_line(tops0), n0, _has_line(tops1), n1
 
 
 @njit(cache=True)

@@ -30,15 +30,16 @@ import numpy as np
 from envs.core.errors import IllegalActionError
 from envs.core.game import Game
 from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
-from envs.vector.kernels import batch_kernels
+from envs.vector.kernels import batch_kernels, summary_of
 from envs.vector.sampling import (
     first_illegal,
     sample_actions,
     sample_actions_threaded,
+    sample_listed,
+    sample_listed_threaded,
     sample_summarized,
     sample_summarized_threaded,
     seed_rng,
-    summary_width,
 )
 from envs.vector.threads import resolve_threads, run_threaded
 
@@ -191,7 +192,13 @@ class BatchedGames:
         self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
         self._sample = self._threaded(sample_actions_threaded) if self.threads > 1 else sample_actions
-        self._sample_summarized = self._threaded(sample_summarized_threaded) if self.threads > 1 else sample_summarized
+        kind, width = summary_of(kernels_of(self.game)[0], info.num_actions)
+        serial, threaded = (
+            (sample_listed, sample_listed_threaded)
+            if kind == "list"
+            else (sample_summarized, sample_summarized_threaded)
+        )
+        self._sample_summarized = self._threaded(threaded) if self.threads > 1 else serial
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.observe = bool(observe)
@@ -212,10 +219,11 @@ class BatchedGames:
         self._any_forfeited = False
         self._actions = np.zeros(per_game, dtype=np.int64)
         self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
-        # Each mask's summary (envs.vector.sampling.summarize), written by the compiled loops with the mask
-        # once random_actions has been called (self._summarize): the draws then read one block of a mask
-        # instead of the whole of it. self._summaries_ok: they describe the current masks.
-        self._summaries = np.zeros(per_game + (summary_width(info.num_actions),), dtype=np.uint16)
+        # Each mask's summary (envs.vector.kernels.summary_of: the counts per block of 64 actions, or the list
+        # of legal actions), written by the compiled loops with the mask once random_actions has been called
+        # (self._summarize): the draws then read one block of a mask, or one entry of the list, instead of
+        # the whole mask. self._summaries_ok: they describe the current masks.
+        self._summaries = np.zeros(per_game + (width,), dtype=np.uint16)
         self._summarize = False
         self._summaries_ok = False
         self.reset(seed)

@@ -28,7 +28,7 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit, prange
 
-from envs.vector.sampling import pick_legal, rand_below, summarize
+from envs.vector.sampling import pick_legal, rand_below, summarize, summary_width
 
 CHUNK = 64  # rows per chunk of a batch loop: the unit a thread takes, with its own scratch buffers
 RESTARTS = 1000  # restarts of one game in a step before a learner batch gives up (games that end at once)
@@ -106,12 +106,24 @@ def _emitter(observe, mode: str):
     return emit_compact
 
 
+def summary_of(rules, num_actions: int) -> tuple:
+    """``(kind, entries)`` of the mask summaries the batches keep for ``rules``' game: ``("list",
+    rules.LEGAL_LIST)`` for a game whose ``legal_mask_listed`` lists its legal actions, else ``("blocks",
+    summary_width)`` (:func:`envs.vector.sampling.summarize`; written by ``legal_mask_summarized`` where the
+    game has it)."""
+    if hasattr(rules, "legal_mask_listed"):
+        return "list", int(rules.LEGAL_LIST)
+    return "blocks", summary_width(num_actions)
+
+
 def _mask_writer(rules):
     """``write_mask(data, seat, mask, summary, do_sum)``: the seat's legal mask, and with ``do_sum`` the
-    mask's summary (:func:`envs.vector.sampling.summarize`) too: in one pass by the game's
+    mask's summary (:func:`summary_of`) too: in one pass by the game's ``legal_mask_listed`` or
     ``legal_mask_summarized`` where it has one, else ``legal_mask`` then :func:`summarize`."""
     legal_mask = rules.legal_mask
-    if hasattr(rules, "legal_mask_summarized"):
+    if hasattr(rules, "legal_mask_listed"):  # the summary is the list of legal actions
+        legal_mask_summarized = rules.legal_mask_listed
+    elif hasattr(rules, "legal_mask_summarized"):
         legal_mask_summarized = rules.legal_mask_summarized
     else:
 
@@ -347,7 +359,7 @@ def _kernel_set(rules, observe, emit, buffer_shape, loops: dict) -> SimpleNamesp
     :func:`_joint_kernels`), plus the loops both kinds share (:func:`_common`)."""
     learner_step = _learner_step(rules, emit, buffer_shape, loops["apply_learner_row"], loops["play_random_row"])
     return SimpleNamespace(
-        summarizes=hasattr(rules, "legal_mask_summarized"),  # worth the summaries (see BatchedGames)
+        summarizes=hasattr(rules, "legal_mask_summarized") or hasattr(rules, "legal_mask_listed"),  # worth it
         refresh=njit(loops["refresh"]),
         **_serial_and_threaded(step=loops["step"], learner_step=learner_step),
         **{name: loops[name] for name in _LOOPS},

@@ -4,7 +4,10 @@ its own seed, not on the batch it runs in; :func:`pick_legal` draws a uniformly 
 a mask, :func:`sample_actions` one per row; :func:`first_illegal` checks a batch of actions. The mask
 kernels of some games (``legal_mask_summarized``) also write a small summary of the mask as they set it
 (:func:`summarize`: the count and the counts per block of 64 actions); :func:`pick_summarized` then draws
-the same action reading the summary and one block of the mask, not the whole mask twice."""
+the same action reading the summary and one block of the mask, not the whole mask twice. Others
+(``legal_mask_listed``: Barc, whose few legal actions are far apart in a mask of 1441) list their legal
+actions in increasing order as they set them, and :func:`pick_listed` reads the drawn one from the list.
+Both are "mask summaries" to the batches: an array per mask that the game's kernel writes with it."""
 
 from __future__ import annotations
 
@@ -210,6 +213,17 @@ def pick_summarized(mask, summary, rng, i):
 
 
 @njit(cache=True)
+def pick_listed(mask, listed, rng, i):
+    """:func:`pick_legal` for a mask whose legal actions are listed in increasing order in ``listed``
+    (``listed[0]`` their count, then the actions: a game's ``legal_mask_listed``): the same draw and the
+    same action, read from the list instead of counted in the mask."""
+    k = np.int64(listed[0])
+    if k == 0:
+        return 0
+    return np.int64(listed[1 + rand_below(rng, i, k)])
+
+
+@njit(cache=True)
 def first_illegal(masks, actions):
     """The first row ``i`` whose ``actions[i]`` is not a legal action of ``masks[i]`` (out of range
     included), -1 when every action is legal: the batches check their inputs with it before playing."""
@@ -239,6 +253,16 @@ def _sample_summarized(masks, summaries, rng, out):
 
 sample_summarized = njit(cache=True)(_sample_summarized)
 sample_summarized_threaded = njit(parallel=True)(_sample_summarized)  # compiled on first use
+
+
+def _sample_listed(masks, lists, rng, out):
+    """:func:`sample_actions` for masks whose legal actions are listed (``legal_mask_listed``): same draws."""
+    for i in prange(masks.shape[0]):
+        out[i] = pick_listed(masks[i], lists[i], rng, i)
+
+
+sample_listed = njit(cache=True)(_sample_listed)
+sample_listed_threaded = njit(parallel=True)(_sample_listed)  # compiled on first use
 
 
 def seed_rng(seed, n: int) -> np.ndarray:

@@ -7,6 +7,7 @@ built from a {square: stack} dict by ``board()``. Expected results were worked o
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from envs.barc import rules as R
@@ -262,3 +263,25 @@ def test_turn_limit_truncates_with_no_winner():
     after = play(s, "stay", "stay")
     assert after.is_terminal() and after.is_truncated() and after.winner == -1
     assert list(after.returns()) == [0.0, 0.0] and after.to_text().endswith("over=limit")
+
+
+def test_line_detection_by_shifts_matches_every_line_of_three():
+    """B5's alignment is found by bit shifts (``_has_line``); it must agree with the 80 lines of three
+    listed square by square (``LINES``), on every single line, every line with one square missing, and
+    on random sets of squares."""
+    from envs.barc.rules import CELLS, LINES, _has_line
+
+    def by_lines(t: int) -> bool:
+        return any(t & int(line) == int(line) for line in LINES)
+
+    for line in LINES:
+        assert _has_line(np.int64(int(line)))
+        for sq in range(CELLS):
+            if int(line) >> sq & 1:
+                assert not _has_line(np.int64(int(line) & ~(1 << sq)))
+    rng = np.random.default_rng(5)
+    for _ in range(20000):
+        t = int(rng.integers(0, 2**36)) & int(rng.integers(0, 2**36))
+        assert _has_line(np.int64(t)) == by_lines(t), bin(t)
+    # a wrapped "line" across the board's edge is not a line: f1-a2... (e1 f1 a2 are consecutive indices)
+    assert not _has_line(np.int64((1 << 4) | (1 << 5) | (1 << 6)))
