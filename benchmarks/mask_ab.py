@@ -39,8 +39,8 @@ def _batch(name: str, size: int, obs_dtype: str, legal_mask=None) -> BatchedGame
 
         def patched(game):
             rules, observe = real(game)
-            # without legal_mask_summarized: the reference batch draws by scanning whole masks (as before it)
-            skip = ("legal_mask_summarized",)
+            # without legal_mask_listed: the reference batch draws by scanning whole masks (as before it)
+            skip = ("legal_mask_listed", "LEGAL_LIST")
             fields = {k: getattr(rules, k) for k in dir(rules) if not k.startswith("__") and k not in skip}
             return SimpleNamespace(**{**fields, "legal_mask": legal_mask}), observe
 

@@ -1,6 +1,7 @@
 """A/B of the batched random pick: the whole-mask scan (:func:`envs.vector.sampling.sample_actions`, what
-:meth:`BatchedGames.random_actions` did before the mask summaries) against the summaries written by the
-step (:func:`envs.vector.sampling.summarize` / ``pick_summarized``), single thread, CPU time:
+:meth:`BatchedGames.random_actions` did before the lists of legal actions) against the lists written by
+the step (the games' ``legal_mask_listed`` / :func:`envs.vector.sampling.pick_listed`), single thread, CPU
+time:
 
     python -m benchmarks.pick_ab [GAMES=adix,barc] [SIZES=256,1024] [ROUNDS=5] [SECONDS=0.4] [OBS=uint8|none]
 
@@ -16,7 +17,7 @@ from benchmarks.ab import best_rates
 from benchmarks.loops import batch_stepper
 from envs.vector import BatchedGames
 
-VARIANTS = ["whole-mask scan", "summaries"]
+VARIANTS = ["whole-mask scan", "lists"]
 
 
 def _stepper(game: str, size: int, variant: str, obs: str):
@@ -27,7 +28,7 @@ def _stepper(game: str, size: int, variant: str, obs: str):
             b._sample(b.masks.reshape(-1, b.masks.shape[-1]), b.rng, b._actions.reshape(-1))
             return b._actions
 
-        b.random_actions = random_actions  # the summaries are then never asked for, nor written
+        b.random_actions = random_actions  # the lists are then never asked for, nor written
     return batch_stepper(b, warmups=2)
 
 

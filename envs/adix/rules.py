@@ -69,7 +69,7 @@ from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too
     valid_orientation,
     weapon_moves_along,
 )
-from envs.core.kernels import finish_summary, mark_legal, start_fields, two_player_returns
+from envs.core.kernels import start_fields, two_player_returns
 
 SIZE = 9
 CELLS = SIZE * SIZE
@@ -251,6 +251,11 @@ def _ray_lengths():
 RAY_LEN, STEP = _ray_lengths()
 
 
+# Entries of a listed mask (:func:`legal_mask_listed`): the count, then at most every action of the
+# squares of a seat's 10 cubes.
+LEGAL_LIST = 1 + (TEAMMATES + 1) * ACTIONS_PER_SQUARE
+
+
 @njit(cache=True)
 def legal_mask(data, seat, mask):
     """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS); all
@@ -259,64 +264,71 @@ def legal_mask(data, seat, mask):
 
 
 @njit(cache=True)
-def legal_mask_summarized(data, seat, mask, summary):
-    """:func:`legal_mask`, and the mask's summary into ``summary`` as it goes (the count and the counts per
-    block: :func:`envs.vector.sampling.summarize`), for the batches' random draws."""
-    _legal_mask(data, seat, mask, summary)
+def legal_mask_listed(data, seat, mask, listed):
+    """:func:`legal_mask`, and the legal actions in increasing order into ``listed`` (``LEGAL_LIST``
+    entries): ``listed[0]`` their count, ``listed[1:1 + count]`` the actions, for the batches' random
+    draws (:func:`envs.vector.sampling.pick_listed`)."""
+    _legal_mask(data, seat, mask, listed)
 
 
-@njit(cache=True)
-def _legal_mask(data, seat, mask, summary):
-    """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS); all
-    False when ``seat`` does not act now. The one implementation of the legality of a displacement
-    (A5, A6, 8-3, 8-5: none under shelter; along the lines of the top weapon; one square for a captain;
-    never jumping; onto an empty square or an enemy cube the weapon beats); rotations and tilts:
-    :func:`can_turn`.
+@njit(cache=True, inline="always")
+def _legal_mask(data, seat, mask, listed):
+    """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS), and unless
+    ``listed`` is None (numba compiles the tests away) their list; no action when ``seat`` does not act
+    now. The one implementation of the legality of a displacement (A5, A6, 8-3, 8-5: none under
+    shelter; along the lines of the top weapon; one square for a captain; never jumping; onto an empty
+    square or an enemy cube the weapon beats); rotations and tilts: :func:`can_turn`.
 
-    Black's egocentric indices are computed, not looked up in ``EGO`` (a 90 KB table: its rows do not
-    stay in the L1 cache): the mirrored square ``80 - src``, direction ``(d + 4) % 8`` and tilt
-    ``(t + 2) % 4`` (:func:`mirror_action`); the rays are walked by steps of ``STEP[d]`` for
+    The squares, directions and tilts are visited in ``seat``'s own frame (Black's square ``src`` is
+    ``80 - ego``, its direction ``(ed + 4) % 8``, its tilt ``(t + 2) % 4``: :func:`mirror_action`), so
+    the actions come in increasing order; they are computed, not looked up in ``EGO`` (a 90 KB table:
+    its rows do not stay in the L1 cache). The rays are walked by steps of ``STEP[d]`` for
     ``RAY_LEN[src, d]`` squares; the directions of the top weapon (A5: :func:`weapon_moves_along`) are
-    every one for rock, the even ones for paper and the odd ones for scissors, and the enemy cube it
-    beats (:func:`beats`) has the weapon ``(top + 2) % 3`` on top. Same mask as the table-driven loop
-    (``tests/adix/test_adix_mask_kernel.py``)."""
+    every one for rock, the even ones for paper and the odd ones for scissors (the same parity in both
+    frames), and the enemy cube it beats (:func:`beats`) has the weapon ``(top + 2) % 3`` on top. Same
+    mask as the table-driven loop (``tests/test_mask_kernels.py``)."""
     mask[:] = False
-    if summary is not None:
-        summary[:] = 0
-    if data[OVER] == 1 or seat != data[TO_MOVE]:
-        return
-    turned = seat == 1
-    flip = 4 if turned else 0
-    tilt_flip = 2 if turned else 0
-    for src in range(CELLS):
-        if data[OWNER + src] != seat:
-            continue
-        base = ((CELLS - 1 - src) if turned else src) * ACTIONS_PER_SQUARE
-        top = data[TOP + src]
-        if top != SHELTER:
-            one = data[KIND + src] == CAPTAIN
-            prey = (top + 2) % 3
-            for d in range(1 if top == SCISSORS else 0, 8, 1 if top == ROCK else 2):
-                length = RAY_LEN[src, d]
-                if one and length > 1:
-                    length = 1
-                step = STEP[d]
-                at = base + ((d + flip) & 7) * 8
-                dst = src
-                for n in range(length):
-                    dst += step
-                    occupant = data[OWNER + dst]
-                    if occupant == -1:
-                        mark_legal(mask, summary, at + n)
-                        continue
-                    if occupant != seat and data[TOP + dst] == prey:
-                        mark_legal(mask, summary, at + n)
-                    break
-        for movement in range(M_TILT_W + 1):
-            if can_turn(data, seat, src, movement):
-                k = movement if movement <= M_RIGHT else M_TILT_N + ((movement - M_TILT_N + tilt_flip) & 3)
-                mark_legal(mask, summary, base + K_LEFT + k)
-    finish_summary(summary)
+    count = 0
+    if data[OVER] == 0 and seat == data[TO_MOVE]:
+        turned = seat == 1
+        flip = 4 if turned else 0
+        tilt_flip = 2 if turned else 0
+        for ego in range(CELLS):
+            src = (CELLS - 1 - ego) if turned else ego
+            if data[OWNER + src] != seat:
+                continue
+            base = ego * ACTIONS_PER_SQUARE
+            top = data[TOP + src]
+            if top != SHELTER:
+                one = data[KIND + src] == CAPTAIN
+                prey = (top + 2) % 3
+                for ed in range(1 if top == SCISSORS else 0, 8, 1 if top == ROCK else 2):
+                    d = (ed + flip) & 7
+                    length = RAY_LEN[src, d]
+                    if one and length > 1:
+                        length = 1
+                    step = STEP[d]
+                    at = base + ed * 8
+                    dst = src
+                    for n in range(length):
+                        dst += step
+                        occupant = data[OWNER + dst]
+                        if occupant == -1 or (occupant != seat and data[TOP + dst] == prey):
+                            mask[at + n] = True
+                            if listed is not None:
+                                count += 1
+                                listed[count] = at + n
+                        if occupant != -1:
+                            break
+            for k in range(M_TILT_W + 1):
+                movement = k if k <= M_RIGHT else M_TILT_N + ((k - M_TILT_N + tilt_flip) & 3)
+                if can_turn(data, seat, src, movement):
+                    mask[base + K_LEFT + k] = True
+                    if listed is not None:
+                        count += 1
+                        listed[count] = base + K_LEFT + k
+    if listed is not None:
+        listed[0] = count
 
 
 @njit(cache=True)

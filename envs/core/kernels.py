@@ -123,29 +123,3 @@ def _obs_flag(out, flag):
     if isinstance(out, types.Array) and out.dtype == types.uint8:
         return lambda out, flag: np.uint8(255) if flag else np.uint8(0)
     return lambda out, flag: np.float32(flag)
-
-
-SUMMARY_SHIFT = 6  # a mask summary counts the legal actions per block of 2**6 (envs.vector.sampling.summarize)
-
-
-@njit(cache=True)
-def mark_legal(mask, summary, action):
-    """``mask[action] = True`` for a mask kernel that can also write the mask's summary as it goes
-    (:func:`envs.vector.sampling.summarize`: ``summary[1 + b]`` the count in block ``b`` of 64 actions,
-    zeroed by the kernel first; ``summary[0]``, the count, by :func:`finish_summary` at its end); with
-    ``summary`` None (numba compiles the test away) only the mask. ``action`` must not be set already."""
-    mask[action] = True
-    if summary is not None:
-        summary[1 + (action >> SUMMARY_SHIFT)] += 1
-
-
-@njit(cache=True)
-def finish_summary(summary):
-    """The end of a mask kernel that writes its summary with :func:`mark_legal`: the count of legal
-    actions, ``summary[0]``, as the sum of the blocks' (one pass over them rather than a second
-    increment per legal action). Nothing with ``summary`` None."""
-    if summary is not None:
-        total = 0
-        for b in range(1, summary.shape[0]):
-            total += summary[b]
-        summary[0] = total

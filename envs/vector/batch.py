@@ -30,15 +30,13 @@ import numpy as np
 from envs.core.errors import IllegalActionError
 from envs.core.game import Game
 from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
-from envs.vector.kernels import batch_kernels, summary_of
+from envs.vector.kernels import batch_kernels, list_width
 from envs.vector.sampling import (
     first_illegal,
     sample_actions,
     sample_actions_threaded,
     sample_listed,
     sample_listed_threaded,
-    sample_summarized,
-    sample_summarized_threaded,
     seed_rng,
 )
 from envs.vector.threads import resolve_threads, run_threaded
@@ -192,13 +190,7 @@ class BatchedGames:
         self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
         self._sample = self._threaded(sample_actions_threaded) if self.threads > 1 else sample_actions
-        kind, width = summary_of(kernels_of(self.game)[0], info.num_actions)
-        serial, threaded = (
-            (sample_listed, sample_listed_threaded)
-            if kind == "list"
-            else (sample_summarized, sample_summarized_threaded)
-        )
-        self._sample_summarized = self._threaded(threaded) if self.threads > 1 else serial
+        self._sample_listed = self._threaded(sample_listed_threaded) if self.threads > 1 else sample_listed
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.observe = bool(observe)
@@ -219,13 +211,14 @@ class BatchedGames:
         self._any_forfeited = False
         self._actions = np.zeros(per_game, dtype=np.int64)
         self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
-        # Each mask's summary (envs.vector.kernels.summary_of: the counts per block of 64 actions, or the list
-        # of legal actions), written by the compiled loops with the mask once random_actions has been called
-        # (self._summarize): the draws then read one block of a mask, or one entry of the list, instead of
-        # the whole mask. self._summaries_ok: they describe the current masks.
-        self._summaries = np.zeros(per_game + (width,), dtype=np.uint16)
-        self._summarize = False
-        self._summaries_ok = False
+        # Each mask's legal actions listed (count first), written by the compiled loops with the mask once
+        # random_actions has been called (self._list), for the games whose mask kernel lists them as it goes
+        # (legal_mask_listed): the draws then read one entry of a list instead of the whole mask.
+        # self._lists_ok: they describe the current masks.
+        width = list_width(kernels_of(self.game)[0], info.num_actions)
+        self._lists = np.zeros(per_game + (width,), dtype=np.uint16)
+        self._list = False
+        self._lists_ok = False
         self.reset(seed)
 
     def _threaded(self, fn):
@@ -265,13 +258,13 @@ class BatchedGames:
         self._play(actions)
 
     def _refresh_all(self) -> None:
-        """Masks (and their summaries, see ``_summaries``), seats to move and observations of every game."""
-        self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe, self._summaries, self._summarize)
-        self._summaries_ok = self._summarize
+        """Masks (and their lists, see ``_lists``), seats to move and observations of every game."""
+        self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe, self._lists, self._list)
+        self._lists_ok = self._list
 
     def _play(self, actions: np.ndarray) -> None:
         """One compiled step of every game with ``actions`` (checked), ended games restarted."""
-        self._summaries_ok = False
+        self._lists_ok = False
         self._step(
             self.states,
             actions,
@@ -283,10 +276,10 @@ class BatchedGames:
             self.obs,
             self.to_move,
             self.observe,
-            self._summaries,
-            self._summarize,
+            self._lists,
+            self._list,
         )
-        self._summaries_ok = self._summarize
+        self._lists_ok = self._list
 
     def _forfeit_after_step(self, actions: np.ndarray, offenders: np.ndarray) -> None:
         """``illegal_action="lose"``: play the step (the offenders' actions replaced by legal stand-ins),
@@ -310,17 +303,16 @@ class BatchedGames:
 
     def random_actions(self) -> np.ndarray:
         """Uniformly random legal actions for the masks as the last :meth:`reset` or :meth:`step` wrote
-        them (compiled; seeded by :meth:`reset`). From the second call on, the steps also write a summary
-        of each mask (legal actions per block of 64) and the draws read it and one block of the mask, not
-        the whole mask: the same actions and generator states, but changes made to ``masks`` in place
-        are not seen."""
-        masks = self.masks.reshape(-1, self.masks.shape[-1])
+        them (compiled; seeded by :meth:`reset`). From the second call on, the steps of the games whose mask
+        kernel can list the legal actions as it goes (ADIX, Barc) also write those lists, and the draws
+        read one entry of a list instead of the whole mask: the same actions and generator states, but
+        changes made to ``masks`` in place are not seen."""
         out = self._actions.reshape(-1)
-        if self._summaries_ok:
-            self._sample_summarized(masks, self._summaries.reshape(-1, self._summaries.shape[-1]), self.rng, out)
+        if self._lists_ok:
+            self._sample_listed(self._lists.reshape(-1, self._lists.shape[-1]), self.rng, out)
         else:
-            self._sample(masks, self.rng, out)
-            self._summarize = self.k.summarizes  # summaries from the next step on, where the game writes them
+            self._sample(self.masks.reshape(-1, self.masks.shape[-1]), self.rng, out)
+            self._list = self.k.lists  # lists from the next step on, where the game writes them
         return self._actions
 
     def random_playouts(self, turns: int) -> int:

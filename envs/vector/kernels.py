@@ -28,7 +28,7 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit, prange
 
-from envs.vector.sampling import pick_legal, rand_below, summarize, summary_width
+from envs.vector.sampling import pick_legal, rand_below
 
 CHUNK = 64  # rows per chunk of a batch loop: the unit a thread takes, with its own scratch buffers
 RESTARTS = 1000  # restarts of one game in a step before a learner batch gives up (games that end at once)
@@ -106,36 +106,44 @@ def _emitter(observe, mode: str):
     return emit_compact
 
 
-def summary_of(rules, num_actions: int) -> tuple:
-    """``(kind, entries)`` of the mask summaries the batches keep for ``rules``' game: ``("list",
-    rules.LEGAL_LIST)`` for a game whose ``legal_mask_listed`` lists its legal actions, else ``("blocks",
-    summary_width)`` (:func:`envs.vector.sampling.summarize`; written by ``legal_mask_summarized`` where the
-    game has it)."""
-    if hasattr(rules, "legal_mask_listed"):
-        return "list", int(rules.LEGAL_LIST)
-    return "blocks", summary_width(num_actions)
+def list_width(rules, num_actions: int) -> int:
+    """Entries of the list of legal actions the batches keep per mask for ``rules``' game (see
+    :func:`_mask_writer`): the game's ``LEGAL_LIST`` where its mask kernel lists them, else room for
+    every action."""
+    return int(getattr(rules, "LEGAL_LIST", 1 + num_actions))
+
+
+@njit(cache=True)
+def list_legal(mask, listed):
+    """``listed[0]`` the number of legal actions of ``mask``, ``listed[1:]`` them in increasing order: what
+    a game's ``legal_mask_listed`` writes as it goes, for the games without one."""
+    count = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            count += 1
+            listed[count] = a
+    listed[0] = count
 
 
 def _mask_writer(rules):
-    """``write_mask(data, seat, mask, summary, do_sum)``: the seat's legal mask, and with ``do_sum`` the
-    mask's summary (:func:`summary_of`) too: in one pass by the game's ``legal_mask_listed`` or
-    ``legal_mask_summarized`` where it has one, else ``legal_mask`` then :func:`summarize`."""
+    """``write_mask(data, seat, mask, listed, do_list)``: the seat's legal mask, and with ``do_list`` the
+    list of its legal actions (:func:`list_legal`) too: in one pass by the game's ``legal_mask_listed``
+    where it has one, else ``legal_mask`` then :func:`list_legal` (the batches ask for lists only from
+    the games that write them as they go: see ``lists`` of :func:`_kernel_set`)."""
     legal_mask = rules.legal_mask
-    if hasattr(rules, "legal_mask_listed"):  # the summary is the list of legal actions
-        legal_mask_summarized = rules.legal_mask_listed
-    elif hasattr(rules, "legal_mask_summarized"):
-        legal_mask_summarized = rules.legal_mask_summarized
+    if hasattr(rules, "legal_mask_listed"):
+        legal_mask_listed = rules.legal_mask_listed
     else:
 
         @njit
-        def legal_mask_summarized(data, seat, mask, summary):
+        def legal_mask_listed(data, seat, mask, listed):
             legal_mask(data, seat, mask)
-            summarize(mask, summary)
+            list_legal(mask, listed)
 
     @njit
-    def write_mask(data, seat, mask, summary, do_sum):
-        if do_sum:
-            legal_mask_summarized(data, seat, mask, summary)
+    def write_mask(data, seat, mask, listed, do_list):
+        if do_list:
+            legal_mask_listed(data, seat, mask, listed)
         else:
             legal_mask(data, seat, mask)
 
@@ -151,7 +159,7 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     to_move_at = rules.TO_MOVE
     truncated_at = rules.TRUNCATED
 
-    def refresh(states, masks, obs, to_move, do_obs, summaries, do_sum):
+    def refresh(states, masks, obs, to_move, do_obs, lists, do_list):
         n = states.shape[0]
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
@@ -159,13 +167,13 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                 row = states[i]
                 seat = row[to_move_at]
                 to_move[i] = seat
-                write_mask(row, seat, masks[i], summaries[i], do_sum)
+                write_mask(row, seat, masks[i], lists[i], do_list)
                 if do_obs:
                     emit(row, seat, obs[i], buffer)
 
-    def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, summaries, do_sum):
-        """Self-play: every game plays the action of its seat to move; ended games restart. With ``do_sum``,
-        each new mask's summary (:func:`envs.vector.sampling.summarize`) into ``summaries``."""
+    def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, lists, do_list):
+        """Self-play: every game plays the action of its seat to move; ended games restart. With ``do_list``,
+        each new mask's legal actions listed into ``lists`` (see :func:`_mask_writer`)."""
         n = states.shape[0]
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
@@ -184,7 +192,7 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                     row[:] = template
                 seat = row[to_move_at]
                 to_move[i] = seat
-                write_mask(row, seat, masks[i], summaries[i], do_sum)
+                write_mask(row, seat, masks[i], lists[i], do_list)
                 if do_obs:
                     emit(row, seat, obs[i], buffer)
 
@@ -255,19 +263,19 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     is_over = rules.is_over
     truncated_at = rules.TRUNCATED
 
-    def refresh(states, masks, obs, to_move, do_obs, summaries, do_sum):
+    def refresh(states, masks, obs, to_move, do_obs, lists, do_list):
         n = states.shape[0]
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
                 row = states[i]
                 for s in range(masks.shape[1]):
-                    write_mask(row, s, masks[i, s], summaries[i, s], do_sum)
+                    write_mask(row, s, masks[i, s], lists[i, s], do_list)
                     if do_obs:
                         emit(row, s, obs[i, s], buffer)
 
-    def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, summaries, do_sum):
-        """Self-play: every game plays its joint action (one per seat); ended games restart (``do_sum``: see
+    def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, lists, do_list):
+        """Self-play: every game plays its joint action (one per seat); ended games restart (``do_list``: see
         the turn kernels' ``step``)."""
         n = states.shape[0]
         for c in prange((n + CHUNK - 1) // CHUNK):
@@ -286,7 +294,7 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                         term[i] = True
                     row[:] = template
                 for s in range(masks.shape[1]):
-                    write_mask(row, s, masks[i, s], summaries[i, s], do_sum)
+                    write_mask(row, s, masks[i, s], lists[i, s], do_list)
                     if do_obs:
                         emit(row, s, obs[i, s], buffer)
 
@@ -359,7 +367,7 @@ def _kernel_set(rules, observe, emit, buffer_shape, loops: dict) -> SimpleNamesp
     :func:`_joint_kernels`), plus the loops both kinds share (:func:`_common`)."""
     learner_step = _learner_step(rules, emit, buffer_shape, loops["apply_learner_row"], loops["play_random_row"])
     return SimpleNamespace(
-        summarizes=hasattr(rules, "legal_mask_summarized") or hasattr(rules, "legal_mask_listed"),  # worth it
+        lists=hasattr(rules, "legal_mask_listed"),  # lists of legal actions are worth keeping (see BatchedGames)
         refresh=njit(loops["refresh"]),
         **_serial_and_threaded(step=loops["step"], learner_step=learner_step),
         **{name: loops[name] for name in _LOOPS},

@@ -2,19 +2,14 @@
 generator per row (``rng``, uint64, seeded by :func:`seed_rng`), so a game's random play depends only on
 its own seed, not on the batch it runs in; :func:`pick_legal` draws a uniformly random legal action of
 a mask, :func:`sample_actions` one per row; :func:`first_illegal` checks a batch of actions. The mask
-kernels of some games (``legal_mask_summarized``) also write a small summary of the mask as they set it
-(:func:`summarize`: the count and the counts per block of 64 actions); :func:`pick_summarized` then draws
-the same action reading the summary and one block of the mask, not the whole mask twice. Others
-(``legal_mask_listed``: Barc, whose few legal actions are far apart in a mask of 1441) list their legal
-actions in increasing order as they set them, and :func:`pick_listed` reads the drawn one from the list.
-Both are "mask summaries" to the batches: an array per mask that the game's kernel writes with it."""
+kernels of the games with large action spaces (``legal_mask_listed``: ADIX's 5,670 actions, Barc's 1,441)
+also list their legal actions in increasing order as they set them; :func:`pick_listed` then draws the
+same action by reading one entry of the list instead of counting the whole mask twice."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
-
-from envs.core.kernels import SUMMARY_SHIFT
 
 _MULT = np.uint64(2685821657736338717)
 _S12 = np.uint64(12)
@@ -142,78 +137,8 @@ def pick_legal(mask, rng, i):
     return 0
 
 
-SUMMARY_BLOCK = 1 << SUMMARY_SHIFT  # actions per block of a mask summary: 64 bytes, one cache line
-
-
-def summary_width(num_actions: int) -> int:
-    """Entries of one mask's summary (see :func:`summarize`): the count, then one per block."""
-    return 1 + (int(num_actions) + SUMMARY_BLOCK - 1) // SUMMARY_BLOCK
-
-
 @njit(cache=True)
-def summarize(mask, summary):
-    """Write the summary of ``mask`` (bool, A) into ``summary`` (uint16, :func:`summary_width` entries):
-    ``summary[0]`` the number of legal actions, ``summary[1 + b]`` how many of them lie in block ``b``
-    (actions ``64 b .. 64 b + 63``). The reference for the games' mask kernels that write it as they
-    go (``legal_mask_summarized``, through :func:`envs.core.kernels.mark_legal`), for :func:`pick_summarized`."""
-    summary[:] = 0
-    m = mask.view(np.uint8)
-    for a in range(m.shape[0]):
-        if m[a]:
-            summary[0] += 1
-            summary[1 + (a >> SUMMARY_SHIFT)] += 1
-
-
-_HIGH = np.uint64(0x8080808080808080)
-_S7 = np.uint64(7)
-
-
-@njit(cache=True)
-def _bytes_at_most(prefix, r):
-    """How many bytes of ``prefix`` (each <= 128) are <= ``r`` (0 <= r < 128), without branches: each
-    byte of ``(r | 0x80) - prefix`` keeps its high bit exactly then, and no byte borrows from the next."""
-    ge = ((np.uint64(r) * _BYTES) | _HIGH) - prefix
-    return np.int64((((ge & _HIGH) >> _S7) * _BYTES) >> _S56)
-
-
-@njit(cache=True)
-def pick_summarized(mask, summary, rng, i):
-    """:func:`pick_legal` for a mask whose :func:`summarize` is ``summary``: the same action and the same
-    draw, the r-th legal action found by walking the block counts, then inside its block (one cache
-    line of the mask) without branches: the 8 words' counts packed into one word, whose prefix sums
-    (a multiply) give the word, whose bytes' prefix sums give the action."""
-    k = np.int64(summary[0])
-    if k == 0:
-        return 0
-    r = rand_below(rng, i, k)
-    b = 1
-    c = np.int64(summary[1])
-    while r >= c:
-        r -= c
-        b += 1
-        c = np.int64(summary[b])
-    m = mask.view(np.uint8)
-    n = m.shape[0]
-    a = SUMMARY_BLOCK * (b - 1)
-    if a + SUMMARY_BLOCK <= n:  # a whole block: 8 words
-        w = m[a : a + SUMMARY_BLOCK].view(np.uint64)
-        packed = np.uint64(0)
-        for j in range(8):
-            packed |= ((w[j] * _BYTES) >> _S56) << np.uint64(8 * j)  # each count <= 8
-        prefix = packed * _BYTES  # byte j: the legal actions in words 0..j (<= 64)
-        j = _bytes_at_most(prefix, r)  # the word holding the r-th
-        r -= np.int64(((prefix << _S8) >> np.uint64(8 * j)) & np.uint64(255))  # those in words before it
-        return a + 8 * j + _bytes_at_most(w[j] * _BYTES, r)
-    while a < n:  # the last, shorter block
-        r -= m[a]
-        if r < 0:
-            return a
-        a += 1
-    return 0
-
-
-@njit(cache=True)
-def pick_listed(mask, listed, rng, i):
+def pick_listed(listed, rng, i):
     """:func:`pick_legal` for a mask whose legal actions are listed in increasing order in ``listed``
     (``listed[0]`` their count, then the actions: a game's ``legal_mask_listed``): the same draw and the
     same action, read from the list instead of counted in the mask."""
@@ -245,20 +170,10 @@ sample_actions = njit(cache=True)(_sample_actions)
 sample_actions_threaded = njit(parallel=True)(_sample_actions)  # compiled on first use
 
 
-def _sample_summarized(masks, summaries, rng, out):
-    """:func:`sample_actions` for masks whose summaries (:func:`summarize`) are ``summaries``: same draws."""
-    for i in prange(masks.shape[0]):
-        out[i] = pick_summarized(masks[i], summaries[i], rng, i)
-
-
-sample_summarized = njit(cache=True)(_sample_summarized)
-sample_summarized_threaded = njit(parallel=True)(_sample_summarized)  # compiled on first use
-
-
-def _sample_listed(masks, lists, rng, out):
+def _sample_listed(lists, rng, out):
     """:func:`sample_actions` for masks whose legal actions are listed (``legal_mask_listed``): same draws."""
-    for i in prange(masks.shape[0]):
-        out[i] = pick_listed(masks[i], lists[i], rng, i)
+    for i in prange(lists.shape[0]):
+        out[i] = pick_listed(lists[i], rng, i)
 
 
 sample_listed = njit(cache=True)(_sample_listed)
