@@ -348,3 +348,23 @@ def test_a_run_with_a_teacher_learns_from_it_once(tmp_path, capsys):
     assert json.loads((run / "run.json").read_text())["teacher"] == taught
     with pytest.raises(SettingError, match="alphazero.teacher is an agent spec"):
         make_settings({"teacher": 3})
+
+
+def test_card_header_says_how_the_agent_was_made():
+    from training.alphazero.card import header_rows
+
+    settings = make_settings({"iterations": 300, "gumbel": True, "simulations": 32, "teacher_steps": 2000}).as_dict()
+    run = {"command": "python -m training.alphazero --game olix", "iterations": 40, "samples_added": 1500,
+           "wall_seconds": 600, "settings": settings,
+           "teacher": {"teacher": "sample:models/olix", "games": 400, "samples": 500}}
+    text = "\n".join(header_rows(run, 200, "models/olix_az"))
+    assert "(stopped by hand after iteration 40)" in text
+    assert "| warm start | 400 games of `sample:models/olix` against itself (500 positions), 2000 gradient" in text
+    assert "| iterations | 40 (1,000 positions of self-play) |" in text  # the teacher's positions not counted
+    assert "Gumbel root selection (16 actions considered" in text and "Dirichlet" not in text
+    assert "| plays with | 200 simulations a move (`models/olix_az@N`" in text
+    # a plain PUCT run that went to its end, no warm start
+    run.update(iterations=300, settings=make_settings({"iterations": 300}).as_dict(), teacher=None)
+    text = "\n".join(header_rows(run, 400, "models/x"))
+    assert "stopped" not in text and "warm start" not in text and "PUCT c=1.25, 64 simulations" in text
+    assert "Dirichlet(0.3) x 0.25 at the root" in text

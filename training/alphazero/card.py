@@ -27,6 +27,47 @@ def elo_of_score(score: float) -> float:
     return max(-800.0, min(800.0, 400 * math.log10(score / (1 - score))))
 
 
+def header_rows(run: dict, simulations: int, folder: str) -> list:
+    """The card's table of how the agent was made, from the run's ``run.json`` (``run``): the commands
+    (marked when the run was stopped before its ``iterations``), the warm start if any, iterations,
+    wall time, network, self-play search (PUCT with root noise, or Gumbel), simulations in play."""
+    s = run["settings"]
+    stopped = f" (stopped by hand after iteration {run['iterations']})" if run["iterations"] < s["iterations"] else ""
+    teacher = run.get("teacher") or {}
+    taught = int(teacher.get("samples", 0))
+    teacher_rows = (
+        [
+            f"| warm start | {teacher['games']} games of `{teacher['teacher']}` against itself ({taught:,} positions), "
+            f"{s['teacher_steps']} gradient steps on them before self-play (docs/alphazero.md) |"
+        ]
+        if teacher
+        else []
+    )
+    if s.get("gumbel"):
+        search = (
+            f"Gumbel root selection ({s['max_considered']} actions considered, sequential halving), "
+            f"{s['simulations']} simulations a move"
+        )
+    else:
+        search = (
+            f"PUCT c={s['c']}, {s['simulations']} simulations a move, Dirichlet({s['noise_alpha']}) x "
+            f"{s['noise_fraction']} at the root"
+        )
+    commands = " then ".join(f"`{c}`" for c in run.get("commands", [run["command"]]))
+    return [
+        "| | |",
+        "|---|---|",
+        f"| trained by | {commands}{stopped} |",
+        *teacher_rows,
+        f"| iterations | {run['iterations']} ({run['samples_added'] - taught:,} positions of self-play) |",
+        f"| wall time | {run['wall_seconds'] / 60:.0f} min on a shared 2-core CPU (torch on 1 thread), no GPU |",
+        f"| network | residual CNN, {s['channels']} channels x {s['blocks']} blocks, {s['head']} policy head, "
+        f"per-seat value head (training/alphazero/network.py) |",
+        f"| self-play | {search}, {s['parallel']} games in lock step |",
+        f"| plays with | {simulations} simulations a move (`{folder}@N` for another count) |",
+    ]
+
+
 def main(argv: list | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m training.alphazero.card", description=__doc__.split("\n\n")[0])
     p.add_argument("model_dir")
@@ -74,20 +115,10 @@ def main(argv: list | None = None) -> None:
     elo = fit_elo(names, results)
     save_results(d, results, elo, f"{me}: {args.games_baselines} games vs random/greedy, {args.games} vs the rest")
 
-    s = run["settings"]
     opts = "".join(f" --players {v}" if k == "num_players" else f" --option {k}={v}" for k, v in options.items())
     lines = [f"# {me}: AlphaZero agent for {game_name}" + (f" ({players} players)" if players else ""), ""]
     lines += [
-        "| | |",
-        "|---|---|",
-        "| trained by | " + " then ".join(f"`{c}`" for c in run.get("commands", [run["command"]])) + " |",
-        f"| iterations | {run['iterations']} ({run['samples_added']:,} positions of self-play) |",
-        f"| wall time | {run['wall_seconds'] / 60:.0f} min on a shared 2-core CPU (torch on 1 thread), no GPU |",
-        f"| network | residual CNN, {s['channels']} channels x {s['blocks']} blocks, {s['head']} policy head, "
-        f"per-seat value head (training/alphazero/network.py) |",
-        f"| self-play | PUCT c={s['c']}, {s['simulations']} simulations a move, Dirichlet({s['noise_alpha']}) x "
-        f"{s['noise_fraction']} at the root, {s['parallel']} games in lock step |",
-        f"| plays with | {meta['simulations']} simulations a move (`{d}@N` for another count) |",
+        *header_rows(run, meta["simulations"], str(d)),
         "",
         "## Measured results",
         "",
