@@ -272,13 +272,14 @@ def _line_starts():
     nonzero exactly when the squares of ``t`` hold a line of that direction (SE lines are read from
     their lower end, towards NW: shift 5)."""
     shifts, starts = [], []
-    for (dr, df), shift in (((1, 0), 6), ((1, 1), 7), ((0, 1), 1), ((1, -1), 5)):
+    for d in (0, 1, 2, 7):  # N, NE, E and NW: the directions in which the square index grows
+        dr, df = int(DIR_DR[d]), int(DIR_DF[d])
         ok = 0
         for sq in range(CELLS):
             r, f = divmod(sq, SIZE)
             if 0 <= r + 2 * dr < SIZE and 0 <= f + 2 * df < SIZE:
                 ok |= 1 << sq
-        shifts.append(shift)
+        shifts.append(dr * SIZE + df)
         starts.append(ok)
     return np.array(shifts, dtype=np.int64), np.array(starts, dtype=np.int64)
 
