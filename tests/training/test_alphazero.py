@@ -330,6 +330,25 @@ def test_teacher_samples_are_its_decisions_with_the_games_returns():
     assert target.sum() == pytest.approx(1.0)
 
 
+def test_a_run_stopped_after_its_warm_start_has_its_run_json(tmp_path):
+    run = tmp_path / "run"
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_first_measurement(line):
+        raise Stop
+
+    teacher = {"teacher": "greedy", "teacher_games": 2, "teacher_steps": 1}
+    sets = {key: value for _, key, value in parse_sets(TINY)} | {"iterations": 5} | teacher
+    az = AlphaZeroRun("dorix", {"num_players": 2}, load_settings("dorix", {"num_players": 2}, sets), run)
+    az._measure = lambda writer, bar, log: stop_at_first_measurement("")
+    with pytest.raises(Stop):
+        az.run(progress=False, argv=["--game", "dorix"])
+    info = json.loads((run / "run.json").read_text())
+    assert info["iterations"] == 0 and info["teacher"]["games"] == 2 and info["samples_added"] > 0
+
+
 def test_a_run_with_a_teacher_learns_from_it_once(tmp_path, capsys):
     run = tmp_path / "run"
     teacher = ["alphazero.teacher=greedy", "alphazero.teacher_games=2", "alphazero.teacher_steps=3"]

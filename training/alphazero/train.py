@@ -250,6 +250,7 @@ class AlphaZeroRun:
                     f"v {t.get('value_loss', 0):.2f}"
                 )
                 self.save_checkpoint()
+                self.write_run_json(argv)
             if self.iteration == 0 and s.eval_every:
                 self._measure(writer, bar, log)
             while self.iteration < s.iterations:
