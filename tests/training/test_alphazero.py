@@ -336,13 +336,13 @@ def test_a_run_stopped_after_its_warm_start_has_its_run_json(tmp_path):
     class Stop(Exception):
         pass
 
-    def stop_at_first_measurement(line):
+    def stop_at_first_measurement(*args):
         raise Stop
 
     teacher = {"teacher": "greedy", "teacher_games": 2, "teacher_steps": 1}
     sets = {key: value for _, key, value in parse_sets(TINY)} | {"iterations": 5} | teacher
     az = AlphaZeroRun("dorix", {"num_players": 2}, load_settings("dorix", {"num_players": 2}, sets), run)
-    az._measure = lambda writer, bar, log: stop_at_first_measurement("")
+    az._measure = stop_at_first_measurement  # the measurement right after the warm start
     with pytest.raises(Stop):
         az.run(progress=False, argv=["--game", "dorix"])
     info = json.loads((run / "run.json").read_text())
