@@ -35,22 +35,6 @@ def start_fields(data, max_turns_at, max_turns, unset_at):
 
 
 @njit(cache=True)
-def clear_observation(out, constants):
-    """Zero the observation ``out`` (rows, columns, channels) but for its last channels, the constant
-    planes, which get the values of the tuple ``constants`` (entries of ``out``'s type, see
-    :func:`obs_value`) on every cell; the encoder then writes only the nonzero entries of its occupied
-    squares. (An encoder that visits every cell anyway writes its constant planes in that walk instead,
-    in one pass: Barc's.)"""
-    out[:] = 0
-    first = out.shape[2] - len(constants)
-    for r in range(out.shape[0]):
-        for f in range(out.shape[1]):
-            cell = out[r, f]
-            for i in range(len(constants)):
-                cell[first + i] = constants[i]
-
-
-@njit(cache=True)
 def cell_of(sq, turned, size):
     """``(row, column)`` of the observation cell that shows square ``sq`` of a ``size`` x ``size``
     board (index ``rank * size + file``) to an observer who sees the board as it is (``turned``
@@ -97,6 +81,13 @@ def obs_scale(out):
     if out.dtype == np.uint8:
         return np.float32(255.0), np.float32(0.5)
     return np.float32(1.0), np.float32(0.0)
+
+
+def byte_entries(table):
+    """The float32 observation entries of ``table`` as uint8 planes hold them: each value clipped to
+    [0, 1], times 255, rounded (exactly :func:`obs_value`, entry by entry)."""
+    v = np.clip(np.asarray(table, dtype=np.float32), np.float32(0.0), np.float32(1.0))
+    return (v * np.float32(255.0) + np.float32(0.5)).astype(np.uint8)
 
 
 @overload(obs_scale)
