@@ -17,6 +17,21 @@ from envs.vector.batch import kernels_of
 
 
 @njit
+def adix_reference_can_turn(data, seat, src, movement):
+    """ADIX's ``can_turn`` before 2026-11-26 (branches; the A9 record read field by field)."""
+    if (
+        data[adix.REP_SQ + seat] == src
+        and data[adix.REP_MOVE + seat] == movement
+        and data[adix.REP_COUNT + seat] >= 2
+    ):
+        return False
+    if movement <= adix.M_RIGHT:
+        return data[adix.TOP + src] != adix.SHELTER
+    dst = adix.TILTS[src, movement - adix.M_TILT_N]
+    return dst >= 0 and data[adix.OWNER + dst] == -1
+
+
+@njit
 def adix_reference_mask(data, seat, mask):
     """ADIX's ``legal_mask`` before 2026-11-26 (EGO, RAYS, weapon_moves_along and beats looked up)."""
     mask[:] = False
@@ -45,7 +60,7 @@ def adix_reference_mask(data, seat, mask):
                         mask[ego[base + d * 8 + n]] = True
                     break
         for movement in range(adix.M_TILT_W + 1):
-            if adix.can_turn(data, seat, src, movement):
+            if adix_reference_can_turn(data, seat, src, movement):
                 mask[ego[base + adix.K_LEFT + movement]] = True
 
 

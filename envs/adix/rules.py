@@ -69,6 +69,7 @@ from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too
     valid_orientation,
     weapon_moves_along,
 )
+from envs.core.bits import highest_bit, lowest_bit
 from envs.core.kernels import start_fields, two_player_returns
 
 SIZE = 9
@@ -197,10 +198,19 @@ def count_pieces(data, seat, kind):
     return n
 
 
+@njit(cache=True, inline="always")
+def repeated_movement(data, seat, sq):
+    """A9: the movement (M_*) the cube on ``sq`` made on its owner's last two turns, which it may not make a
+    third time now; -1 when there is none."""
+    if data[REP_SQ + seat] == sq and data[REP_COUNT + seat] >= 2:
+        return data[REP_MOVE + seat]
+    return -1
+
+
 @njit(cache=True)
 def movement_allowed(data, seat, sq, movement):
     """A9: False when the cube on ``sq`` made ``movement`` on its owner's last two turns."""
-    return not (data[REP_SQ + seat] == sq and data[REP_MOVE + seat] == movement and data[REP_COUNT + seat] >= 2)
+    return repeated_movement(data, seat, sq) != movement
 
 
 def _move_tables():
@@ -231,15 +241,21 @@ RAYS, TILTS, EGO = _move_tables()
 
 @njit(cache=True, inline="always")
 def can_turn(data, seat, src, movement):
-    """A6-A9, the one implementation of a rotation's or tilt's legality: whether ``seat``'s cube on
-    ``src`` may make ``movement`` (M_*) now. Not three times in a row (A9); a rotation not under
-    shelter (A6, A7); a tilt onto an empty square of the board (A8)."""
-    if not movement_allowed(data, seat, src, movement):
-        return False
+    """A6-A9: whether ``seat``'s cube on ``src`` may make ``movement`` (M_*) now (see :func:`turn_legal`)."""
+    return turn_legal(data, src, movement, repeated_movement(data, seat, src))
+
+
+@njit(cache=True, inline="always")
+def turn_legal(data, src, movement, repeated):
+    """A6-A9, the one implementation of a rotation's or tilt's legality: whether the cube on ``src`` may
+    make ``movement`` (M_*) now, ``repeated`` being the movement A9 forbids it (:func:`repeated_movement`).
+    Not three times in a row (A9); a rotation not under shelter (A6, A7); a tilt onto an empty square of
+    the board (A8). Written without branches (a tilt's square -1, off the board, reads a square of the
+    state that the test then ignores), so that the mask kernel's six calls per cube cost no mispredictions."""
     if movement <= M_RIGHT:
-        return data[TOP + src] != SHELTER
+        return (movement != repeated) & (data[TOP + src] != SHELTER)
     dst = TILTS[src, movement - M_TILT_N]
-    return dst >= 0 and data[OWNER + dst] == -1
+    return (movement != repeated) & (dst >= 0) & (data[OWNER + (dst & 127)] == -1)
 
 
 def _ray_lengths():
@@ -272,63 +288,94 @@ def legal_mask_listed(data, seat, mask, listed):
 
 
 @njit(cache=True, inline="always")
+def own_squares(data, seat):
+    """``seat``'s cubes as a bit board of two words: squares 0..63 in the first, 64..80 in the second (a
+    pass without branches, the order the mask kernel visits them in: :func:`_legal_mask`)."""
+    low = np.uint64(0)
+    high = np.uint64(0)
+    for sq in range(64):
+        low |= np.uint64(data[OWNER + sq] == seat) << np.uint64(sq)
+    for sq in range(64, CELLS):
+        high |= np.uint64(data[OWNER + sq] == seat) << np.uint64(sq - 64)
+    return low, high
+
+
+@njit(cache=True, inline="always")
 def _legal_mask(data, seat, mask, listed):
     """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS), and unless
     ``listed`` is None (numba compiles the tests away) their list; no action when ``seat`` does not act
-    now. The one implementation of the legality of a displacement (A5, A6, 8-3, 8-5: none under
-    shelter; along the lines of the top weapon; one square for a captain; never jumping; onto an empty
-    square or an enemy cube the weapon beats); rotations and tilts: :func:`can_turn`.
-
-    The squares, directions and tilts are visited in ``seat``'s own frame (Black's square ``src`` is
-    ``80 - ego``, its direction ``(ed + 4) % 8``, its tilt ``(t + 2) % 4``: :func:`mirror_action`), so
-    the actions come in increasing order; they are computed, not looked up in ``EGO`` (a 90 KB table:
-    its rows do not stay in the L1 cache). The rays are walked by steps of ``STEP[d]`` for
-    ``RAY_LEN[src, d]`` squares; the directions of the top weapon (A5: :func:`weapon_moves_along`) are
-    every one for rock, the even ones for paper and the odd ones for scissors (the same parity in both
-    frames), and the enemy cube it beats (:func:`beats`) has the weapon ``(top + 2) % 3`` on top. Same
-    mask as the table-driven loop (``tests/test_mask_kernels.py``)."""
+    now. The cubes are visited in ``seat``'s own frame, so the actions come in increasing order: White's
+    squares from a1 up, Black's from i9 down (Black's square ``src`` is its ``80 - src``), taken from the
+    bit board of :func:`own_squares` (lowest or highest set bit first) rather than found by a test per
+    square. Each cube's actions: :func:`_cube_actions`."""
     mask[:] = False
     count = 0
     if data[OVER] == 0 and seat == data[TO_MOVE]:
         turned = seat == 1
-        flip = 4 if turned else 0
-        tilt_flip = 2 if turned else 0
-        for ego in range(CELLS):
-            src = (CELLS - 1 - ego) if turned else ego
-            if data[OWNER + src] != seat:
-                continue
-            base = ego * ACTIONS_PER_SQUARE
-            top = data[TOP + src]
-            if top != SHELTER:
-                one = data[KIND + src] == CAPTAIN
-                prey = (top + 2) % 3
-                for ed in range(1 if top == SCISSORS else 0, 8, 1 if top == ROCK else 2):
-                    d = (ed + flip) & 7
-                    length = RAY_LEN[src, d]
-                    if one and length > 1:
-                        length = 1
-                    step = STEP[d]
-                    at = base + ed * 8
-                    dst = src
-                    for n in range(length):
-                        dst += step
-                        occupant = data[OWNER + dst]
-                        if occupant == -1 or (occupant != seat and data[TOP + dst] == prey):
-                            mask[at + n] = True
-                            if listed is not None:
-                                count += 1
-                                listed[count] = at + n
-                        if occupant != -1:
-                            break
-            for k in range(M_TILT_W + 1):
-                movement = k if k <= M_RIGHT else M_TILT_N + ((k - M_TILT_N + tilt_flip) & 3)
-                if can_turn(data, seat, src, movement):
-                    mask[base + K_LEFT + k] = True
-                    if listed is not None:
-                        count += 1
-                        listed[count] = base + K_LEFT + k
+        low, high = own_squares(data, seat)
+        for half in range(2):  # White: the low word, then the high one; Black: the reverse
+            second = (half == 1) != turned
+            word = high if second else low
+            offset = 64 if second else 0
+            while word != 0:
+                bit = highest_bit(word) if turned else lowest_bit(word)
+                word ^= np.uint64(1) << np.uint64(bit)
+                count = _cube_actions(data, seat, offset + bit, turned, mask, listed, count)
     if listed is not None:
         listed[0] = count
+
+
+@njit(cache=True, inline="always")
+def _cube_actions(data, seat, src, turned, mask, listed, count):
+    """Set the legal actions of ``seat``'s cube on ``src`` in ``mask`` (and after entry ``count`` of
+    ``listed``, unless None); returns the new count. The one implementation of the legality of a
+    displacement (A5, A6, 8-3, 8-5: none under shelter; along the lines of the top weapon; one square for
+    a captain; never jumping; onto an empty square or an enemy cube the weapon beats); rotations and
+    tilts: :func:`turn_legal`, their six entries written whether legal or not (the list's next entry too,
+    kept only when legal: no branch).
+
+    In ``seat``'s frame (``turned``: Black) the cube's square is ``ego``, a direction ``ed`` is the board's
+    ``(ed + 4) % 8`` and a tilt ``t`` the board's ``(t + 2) % 4`` (:func:`mirror_action`); these are
+    computed, not looked up in ``EGO`` (a 90 KB table: its rows do not stay in the L1 cache). The rays are
+    walked by steps of ``STEP[d]`` for ``RAY_LEN[src, d]`` squares; the directions of the top weapon (A5:
+    :func:`weapon_moves_along`) are every one for rock, the even ones for paper and the odd ones for
+    scissors (the same parity in both frames), and the enemy cube it beats (:func:`beats`) has the weapon
+    ``(top + 2) % 3`` on top. Same mask as the table-driven loop (``tests/test_mask_kernels.py``)."""
+    ego = (CELLS - 1 - src) if turned else src
+    base = ego * ACTIONS_PER_SQUARE
+    top = data[TOP + src]
+    if top != SHELTER:
+        one = data[KIND + src] == CAPTAIN
+        prey = (top + 2) % 3
+        flip = 4 if turned else 0
+        for ed in range(1 if top == SCISSORS else 0, 8, 1 if top == ROCK else 2):
+            d = (ed + flip) & 7
+            length = RAY_LEN[src, d]
+            if one and length > 1:
+                length = 1
+            step = STEP[d]
+            at = base + ed * 8
+            dst = src
+            for n in range(length):
+                dst += step
+                occupant = data[OWNER + dst]
+                if occupant == -1 or (occupant != seat and data[TOP + dst] == prey):
+                    mask[at + n] = True
+                    if listed is not None:
+                        count += 1
+                        listed[count] = at + n
+                if occupant != -1:
+                    break
+    tilt_flip = 2 if turned else 0
+    repeated = repeated_movement(data, seat, src)
+    for k in range(M_TILT_W + 1):
+        movement = k if k <= M_RIGHT else M_TILT_N + ((k - M_TILT_N + tilt_flip) & 3)
+        legal = turn_legal(data, src, movement, repeated)
+        mask[base + K_LEFT + k] = legal
+        if listed is not None:
+            listed[count + 1] = base + K_LEFT + k  # within LEGAL_LIST: at most 699 actions before it
+            count += legal
+    return count
 
 
 @njit(cache=True)
