@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from envs.barc.rules import (
     CELLS,
@@ -21,7 +22,7 @@ from envs.barc.rules import (
     decode,
     target,
 )
-from envs.core.kernels import cell_of, obs_flag, obs_scale, obs_value, turn_plane
+from envs.core.kernels import byte_entries, cell_of, obs_flag, obs_value, turn_plane
 
 # Observation planes over the 6x6 board (see observe()).
 OBS_OWN, OBS_OPP, OBS_HEIGHT, OBS_OWN_PAWNS, OBS_OPP_PAWNS = 0, 1, 2, 3, 4
@@ -52,6 +53,59 @@ def _pawns_of_north(colours, h):
     return (x + (x >> 8)) & 0x1F
 
 
+# A cell's planes up to the last orders' (0..8) depend only on the stack on its square, as the observer sees
+# it: whether the observer tops it, its height, the observer's pawns in it. observe() copies them from a
+# table with a row per such stack (the row of ``(tops * (MAX_HEIGHT + 1) + height) * (MAX_HEIGHT + 1) + mine``;
+# the rows of height 0, the empty square, are zeros) instead of writing them plane by plane; the orders'
+# marks are written after, over the copied zeros.
+CELL_PLANES = OBS_OWN_STAYED
+
+
+def _cell_table():
+    """Rows of CELL_PLANES float32 entries for every (observer tops it, height, observer's pawns) triple up
+    to MAX_HEIGHT pawns of one colour: the impossible ones included (more than PAWNS pawns of one colour:
+    as the planes' formulas give them, values above 1)."""
+    rows = 2 * (MAX_HEIGHT + 1) * (MAX_HEIGHT + 1)
+    table = np.zeros((rows, CELL_PLANES), dtype=np.float32)
+    for code in range(rows):
+        rest, mine = divmod(code, MAX_HEIGHT + 1)
+        tops, h = divmod(rest, MAX_HEIGHT + 1)
+        if h == 0:
+            continue
+        table[code, OBS_OWN if tops else OBS_OPP] = 1.0
+        table[code, OBS_HEIGHT] = np.float32(h / MAX_HEIGHT)
+        table[code, OBS_OWN_PAWNS] = np.float32(mine / PAWNS)
+        table[code, OBS_OPP_PAWNS] = np.float32((h - mine) / PAWNS)
+    return table
+
+
+_CELLS = _cell_table()
+_CELLS_U8 = byte_entries(_CELLS)
+
+
+def copy_cell(flat, at, code):
+    """Write row ``code`` of the cell table of ``flat``'s type (float32, or uint8 planes: :data:`_CELLS_U8`)
+    into ``flat[at:at + CELL_PLANES]``; compiled per type and inlined (see envs.adix.observe.copy_cell)."""
+    flat[at : at + CELL_PLANES] = (_CELLS_U8 if flat.dtype == np.uint8 else _CELLS)[code]
+
+
+@overload(copy_cell, inline="always")
+def _copy_cell(flat, at, code):
+    if flat.dtype == types.uint8:
+
+        def copy_bytes(flat, at, code):
+            for j in range(CELL_PLANES):
+                flat[at + j] = _CELLS_U8[code, j]
+
+        return copy_bytes
+
+    def copy_floats(flat, at, code):
+        for j in range(CELL_PLANES):
+            flat[at + j] = _CELLS[code, j]
+
+    return copy_floats
+
+
 @njit(cache=True)
 def observe(data, seat, out):
     """Egocentric observation of ``seat``: (6, 6, OBS_CHANNELS) float32, values in [0, 1]; for seat 1
@@ -67,41 +121,28 @@ def observe(data, seat, out):
 
     The other seat's order for the current turn is never part of the state, so it cannot leak.
     """
-    # One fast zero-fill, then only the nonzero entries, cell by cell in the output's memory order.
-    out[:] = 0
-    one = obs_flag(out, True)
-    scale, offset = obs_scale(out)  # the fractional planes below: value * scale + offset
     opp = 1 - seat
     own_order = data[LAST_ORDER + seat]
     opp_order = data[LAST_ORDER + opp]
-    own_stayed = obs_flag(out, own_order == STAY)
-    opp_stayed = obs_flag(out, opp_order == STAY)
-    cancelled = obs_flag(out, data[LAST_CANCELLED] == 1)
-    turn = obs_value(out, turn_plane(data[TURN], data[MAX_TURNS]))
+    constants = (
+        obs_flag(out, own_order == STAY),
+        obs_flag(out, opp_order == STAY),
+        obs_flag(out, data[LAST_CANCELLED] == 1),
+        obs_value(out, turn_plane(data[TURN], data[MAX_TURNS])),
+    )
     flip = seat == 1
-    v = 0
-    for r in range(SIZE):
-        for f in range(SIZE):
-            cell = out[r, f]
-            cell[OBS_OWN_STAYED] = own_stayed
-            cell[OBS_OPP_STAYED] = opp_stayed
-            cell[OBS_CANCELLED] = cancelled
-            cell[OBS_TURN] = turn
-            sq = CELLS - 1 - v if flip else v
-            v += 1
-            h = data[HEIGHT + sq]
-            if h == 0:
-                continue
-            c = data[COLOURS + sq]
-            if ((c >> (h - 1)) & 1) == seat:  # the stack's owner (B4)
-                cell[OBS_OWN] = one
-            else:
-                cell[OBS_OPP] = one
-            north = _pawns_of_north(c, h)
-            mine = north if flip else h - north
-            cell[OBS_HEIGHT] = np.float32(h / MAX_HEIGHT) * scale + offset
-            cell[OBS_OWN_PAWNS] = np.float32(mine / PAWNS) * scale + offset
-            cell[OBS_OPP_PAWNS] = np.float32((h - mine) / PAWNS) * scale + offset
+    flat = out.reshape(-1)  # every cell in memory order, the board's squares in the observer's order
+    for v in range(CELLS):
+        sq = CELLS - 1 - v if flip else v
+        h = data[HEIGHT + sq]
+        c = data[COLOURS + sq]
+        tops = ((c >> max(h - 1, 0)) & 1) == seat  # the stack's owner (B4); any value for an empty square
+        north = _pawns_of_north(c, h)
+        mine = north if flip else h - north
+        at = v * OBS_CHANNELS
+        copy_cell(flat, at, (tops * (MAX_HEIGHT + 1) + h) * (MAX_HEIGHT + 1) + mine)
+        for i in range(4):
+            flat[at + OBS_OWN_STAYED + i] = constants[i]
     if own_order >= 0 and own_order != STAY:
         _mark_order(data, seat, seat, own_order, out, OBS_OWN_FROM, OBS_OWN_TO)
     if opp_order >= 0 and opp_order != STAY:

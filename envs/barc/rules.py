@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.core.bits import bit_count, highest_bit, lowest_bit
 from envs.core.kernels import start_fields, two_player_returns
 
 SIZE = 6
@@ -227,12 +228,13 @@ def _legal_mask(data, seat, mask, listed):
     mask[:] = False
     count = 0
     if data[OVER] == 0:
-        for so in range(CELLS):
-            o = so if seat == 0 else CELLS - 1 - so
-            h = data[HEIGHT + o]
-            if h == 0 or ((data[COLOURS + o] >> (h - 1)) & 1) != seat:  # not topped by seat (B4, as top())
-                continue
-            steps = steps_of(h)
+        tops0, tops1 = top_boards(data)
+        word = tops1 if seat == 1 else tops0
+        while word != 0:  # the seat's stacks, in its own order: South's from a1 up, North's from f6 down
+            o = highest_bit(word) if seat == 1 else lowest_bit(word)
+            word ^= np.uint64(1) << np.uint64(o)
+            so = o if seat == 0 else CELLS - 1 - o
+            steps = steps_of(data[HEIGHT + o])
             for sd in range(NUM_DIRS):
                 d = sd if seat == 0 else (sd + 4) & 7
                 base = so * (NUM_DIRS * MAX_DIST) + sd * MAX_DIST
@@ -298,26 +300,26 @@ def _has_line(t):
     return found != 0
 
 
-@njit(cache=True)
-def _tops(data):
-    """B4 and B5 in one pass over the board: ``(aligned0, n0, aligned1, n1)``, whether each seat tops 3
-    neighbouring squares in a row, column or diagonal (every line of :data:`LINES`), and how many stacks
-    it tops."""
-    tops0 = np.int64(0)
-    tops1 = np.int64(0)
-    n0 = 0
-    n1 = 0
+@njit(cache=True, inline="always")
+def top_boards(data):
+    """B4: the squares each seat tops, as two bit boards ``(South's, North's)`` (bit ``sq``), in one pass over
+    the board without branches."""
+    tops0 = np.uint64(0)
+    tops1 = np.uint64(0)
     for sq in range(CELLS):
         h = data[HEIGHT + sq]
-        if h == 0:
-            continue
-        if (data[COLOURS + sq] >> (h - 1)) & 1:
-            tops1 |= np.int64(1) << sq
-            n1 += 1
-        else:
-            tops0 |= np.int64(1) << sq
-            n0 += 1
-    return _has_line(tops0), n0, _has_line(tops1), n1
+        north = (data[COLOURS + sq] >> max(h - 1, 0)) & 1  # the top pawn's colour, when there is one
+        tops0 |= np.uint64((h != 0) & (north == 0)) << np.uint64(sq)
+        tops1 |= np.uint64((h != 0) & (north == 1)) << np.uint64(sq)
+    return tops0, tops1
+
+
+@njit(cache=True)
+def _tops(data):
+    """B4 and B5: ``(aligned0, n0, aligned1, n1)``, whether each seat tops 3 neighbouring squares in a
+    row, column or diagonal (every line of :data:`LINES`), and how many stacks it tops."""
+    tops0, tops1 = top_boards(data)
+    return _has_line(np.int64(tops0)), bit_count(tops0), _has_line(np.int64(tops1)), bit_count(tops1)
 
 
 @njit(cache=True)
