@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from envs.adix.cube import CAPTAIN, M_TILT_N, TEAMMATE, opposite
 from envs.adix.rules import (
@@ -26,7 +25,7 @@ from envs.adix.rules import (
     TOP,
     TURN,
 )
-from envs.core.kernels import byte_entries, cell_of, obs_value, turn_plane
+from envs.core.kernels import byte_entries, cell_of, obs_value, turn_plane, write_cell
 
 # Observation planes over the 9x9 board, egocentric (see observe()).
 OBS_OWN_CAPTAIN, OBS_OWN_TEAMMATE, OBS_OPP_CAPTAIN, OBS_OPP_TEAMMATE = 0, 1, 2, 3
@@ -80,30 +79,6 @@ _CELLS = _cell_table()
 _CELLS_U8 = byte_entries(_CELLS)
 
 
-def copy_cell(flat, at, code):
-    """Write row ``code`` of the cell table of ``flat``'s type (float32, or uint8 planes: :data:`_CELLS_U8`)
-    into ``flat[at:at + CELL_PLANES]``. Compiled per type and inlined into observe(), where the table is a
-    constant of the code (a table handed around as a value costs a copy per call)."""
-    flat[at : at + CELL_PLANES] = (_CELLS_U8 if flat.dtype == np.uint8 else _CELLS)[code]
-
-
-@overload(copy_cell, inline="always")
-def _copy_cell(flat, at, code):
-    if flat.dtype == types.uint8:
-
-        def copy_bytes(flat, at, code):
-            for j in range(CELL_PLANES):
-                flat[at + j] = _CELLS_U8[code, j]
-
-        return copy_bytes
-
-    def copy_floats(flat, at, code):
-        for j in range(CELL_PLANES):
-            flat[at + j] = _CELLS[code, j]
-
-    return copy_floats
-
-
 @njit(cache=True)
 def observe(data, seat, out):
     """Egocentric observation of ``seat``: (9, 9, OBS_CHANNELS) float32 in [0, 1] (into a uint8 ``out``:
@@ -135,9 +110,8 @@ def observe(data, seat, out):
         code = (((side + (owner ^ seat)) * 2 + data[KIND + sq]) * 4 + data[TOP + sq]) * 4
         code = (code + data[NORTH + sq]) * 4 + data[EAST + sq]
         at = v * OBS_CHANNELS
-        copy_cell(flat, at, code if owner >= 0 else EMPTY_CELL)
-        for i in range(3):
-            flat[at + OBS_QUIET + i] = constants[i]
+        code = code if owner >= 0 else EMPTY_CELL
+        write_cell(flat, at, _CELLS, _CELLS_U8, code, constants)
     for s in range(2):
         sq = data[REP_SQ + s]
         m = data[REP_MOVE + s]

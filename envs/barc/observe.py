@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from envs.barc.rules import (
     CELLS,
@@ -13,16 +12,18 @@ from envs.barc.rules import (
     HEIGHT,
     LAST_CANCELLED,
     LAST_ORDER,
+    MAX_DIST,
     MAX_HEIGHT,
     MAX_TURNS,
+    NUM_DIRS,
     PAWNS,
-    SIZE,
     STAY,
     TURN,
     decode,
     target,
 )
-from envs.core.kernels import byte_entries, cell_of, obs_flag, obs_value, turn_plane
+from envs.core.bits import bit_count
+from envs.core.kernels import byte_entries, obs_flag, obs_value, turn_plane, write_cell
 
 # Observation planes over the 6x6 board (see observe()).
 OBS_OWN, OBS_OPP, OBS_HEIGHT, OBS_OWN_PAWNS, OBS_OPP_PAWNS = 0, 1, 2, 3, 4
@@ -32,25 +33,29 @@ OBS_CHANNELS = 13
 WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see envs.vector.kernels
 
 
-@njit(cache=True)
-def _mark_order(data, seat, viewer, action, out, plane_from, plane_to):
-    """Write the origin and destination of ``seat``'s last order (a move, not STAY or none) into the
-    observation planes of ``viewer``."""
-    o, d, k = decode(seat, action)
-    r, f = cell_of(o, viewer == 1, SIZE)
-    out[r, f, plane_from] = obs_flag(out, True)
-    r, f = cell_of(target(o, d, k), viewer == 1, SIZE)
-    out[r, f, plane_to] = obs_flag(out, True)
+def _order_targets():
+    """``ORDER_TARGET[a]``: the destination of order ``a`` (< STAY) in the acting seat's own frame, where
+    ``a // 40`` is its origin (the orders are egocentric: see envs.barc.rules), so the cells of an order
+    are looked up, not decoded (:func:`_mark_order`)."""
+    dec, tgt = getattr(decode, "py_func", decode), getattr(target, "py_func", target)
+    return np.array([tgt(*dec(0, a)) for a in range(STAY)], dtype=np.int64)
 
 
-@njit(cache=True)
-def _pawns_of_north(colours, h):
-    """How many of the ``h`` (<= 16) lowest bits of ``colours`` are set: North's pawns in the stack."""
-    x = colours & ((1 << h) - 1)
-    x = x - ((x >> 1) & 0x5555)
-    x = (x & 0x3333) + ((x >> 2) & 0x3333)
-    x = (x + (x >> 4)) & 0x0F0F
-    return (x + (x >> 8)) & 0x1F
+ORDER_TARGET = _order_targets()
+
+
+@njit(cache=True, inline="always")
+def _mark_order(flat, mine, action, one, plane_from, plane_to):
+    """Mark the origin and destination cells of the observer's (``mine``) or the other seat's last order
+    ``action`` (a move: not STAY, not none) in ``flat``'s planes ``plane_from`` and ``plane_to``. The
+    observer's own frame is the order's, the other seat's is turned half a turn: cell ``35 - c``."""
+    origin = action // (NUM_DIRS * MAX_DIST)
+    dest = ORDER_TARGET[action]
+    if not mine:
+        origin = CELLS - 1 - origin
+        dest = CELLS - 1 - dest
+    flat[origin * OBS_CHANNELS + plane_from] = one
+    flat[dest * OBS_CHANNELS + plane_to] = one
 
 
 # A cell's planes up to the last orders' (0..8) depend only on the stack on its square, as the observer sees
@@ -81,29 +86,6 @@ def _cell_table():
 
 _CELLS = _cell_table()
 _CELLS_U8 = byte_entries(_CELLS)
-
-
-def copy_cell(flat, at, code):
-    """Write row ``code`` of the cell table of ``flat``'s type (float32, or uint8 planes: :data:`_CELLS_U8`)
-    into ``flat[at:at + CELL_PLANES]``; compiled per type and inlined (see envs.adix.observe.copy_cell)."""
-    flat[at : at + CELL_PLANES] = (_CELLS_U8 if flat.dtype == np.uint8 else _CELLS)[code]
-
-
-@overload(copy_cell, inline="always")
-def _copy_cell(flat, at, code):
-    if flat.dtype == types.uint8:
-
-        def copy_bytes(flat, at, code):
-            for j in range(CELL_PLANES):
-                flat[at + j] = _CELLS_U8[code, j]
-
-        return copy_bytes
-
-    def copy_floats(flat, at, code):
-        for j in range(CELL_PLANES):
-            flat[at + j] = _CELLS[code, j]
-
-    return copy_floats
 
 
 @njit(cache=True)
@@ -137,13 +119,13 @@ def observe(data, seat, out):
         h = data[HEIGHT + sq]
         c = data[COLOURS + sq]
         tops = ((c >> max(h - 1, 0)) & 1) == seat  # the stack's owner (B4); any value for an empty square
-        north = _pawns_of_north(c, h)
+        north = bit_count(c & ((1 << h) - 1))  # North's pawns in the stack: its h lowest colour bits
         mine = north if flip else h - north
         at = v * OBS_CHANNELS
-        copy_cell(flat, at, (tops * (MAX_HEIGHT + 1) + h) * (MAX_HEIGHT + 1) + mine)
-        for i in range(4):
-            flat[at + OBS_OWN_STAYED + i] = constants[i]
+        code = (tops * (MAX_HEIGHT + 1) + h) * (MAX_HEIGHT + 1) + mine
+        write_cell(flat, at, _CELLS, _CELLS_U8, code, constants)
+    one = obs_flag(out, True)
     if own_order >= 0 and own_order != STAY:
-        _mark_order(data, seat, seat, own_order, out, OBS_OWN_FROM, OBS_OWN_TO)
+        _mark_order(flat, True, own_order, one, OBS_OWN_FROM, OBS_OWN_TO)
     if opp_order >= 0 and opp_order != STAY:
-        _mark_order(data, opp, seat, opp_order, out, OBS_OPP_FROM, OBS_OPP_TO)
+        _mark_order(flat, False, opp_order, one, OBS_OPP_FROM, OBS_OPP_TO)

@@ -90,6 +90,36 @@ def byte_entries(table):
     return (v * np.float32(255.0) + np.float32(0.5)).astype(np.uint8)
 
 
+def write_cell(flat, at, table, table_u8, code, constants):
+    """Write one cell of an observation into ``flat`` (the observation's flat view) from ``at``: row ``code``
+    of the table of ``flat``'s type (``table``, float32 planes, or ``table_u8``, the same as uint8 planes:
+    :func:`byte_entries`), then the tuple ``constants`` (entries of ``flat``'s type: :func:`obs_value`). The
+    encoders whose cells depend on one square each (ADIX, Barc) look their rows up in such tables instead
+    of writing plane by plane. Compiled per type and inlined where it is called: the tables, module
+    constants of the caller, stay constants there (a table handed to a function that is not inlined costs a
+    copy per call)."""
+    row = (table_u8 if flat.dtype == np.uint8 else table)[code]
+    n = row.shape[0]
+    flat[at : at + n] = row
+    for i in range(len(constants)):
+        flat[at + n + i] = constants[i]
+
+
+@overload(write_cell, inline="always")
+def _write_cell(flat, at, table, table_u8, code, constants):
+    chosen_u8 = isinstance(flat, types.Array) and flat.dtype == types.uint8
+
+    def write(flat, at, table, table_u8, code, constants):
+        rows = table_u8 if chosen_u8 else table
+        n = rows.shape[1]
+        for j in range(n):
+            flat[at + j] = rows[code, j]
+        for i in range(len(constants)):
+            flat[at + n + i] = constants[i]
+
+    return write
+
+
 @overload(obs_scale)
 def _obs_scale(out):
     if isinstance(out, types.Array) and out.dtype == types.uint8:

@@ -74,7 +74,10 @@ def play_game(
 
 
 def play_games_side_by_side(
-    game: Game, seatings: Sequence[Sequence[Agent]], check: bool = True, max_steps: int = 100_000,
+    game: Game,
+    seatings: Sequence[Sequence[Agent]],
+    check: bool = True,
+    max_steps: int = 100_000,
     on_decision: Callable[[int, State, dict], None] | None = None,
 ) -> list[State]:
     """Play one game per seating (``seatings[g][seat]`` is game g's agent for that seat) side by side,

@@ -54,8 +54,9 @@ class BoardCanvas:
 
     PANEL_FONT_PX = 16
 
-    def __init__(self, files: int, ranks: int, cell_px: int = 64, side_px: int = 0, top_px: int = 36,
-                 checkered: bool = True):
+    def __init__(
+        self, files: int, ranks: int, cell_px: int = 64, side_px: int = 0, top_px: int = 36, checkered: bool = True
+    ):
         self.files, self.ranks, self.cell_px = files, ranks, cell_px
         self.margin = max(26, cell_px // 3)
         self.top = top_px
@@ -112,8 +113,16 @@ class BoardCanvas:
         fnt = self.fit_font(s, room, min(22, max(16, self.top - 14)), bold=True)
         self.draw.text((self.margin, self.top // 2 + 4), s, fill=TEXT, font=fnt, anchor="lm")
 
-    def panel_text(self, x: float, y: float, s: str, bold: bool = False, fill=TEXT, room: float | None = None,
-                   size: int | None = None) -> float:
+    def panel_text(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        bold: bool = False,
+        fill=TEXT,
+        room: float | None = None,
+        size: int | None = None,
+    ) -> float:
         """Lines of side-panel text from (x, y) down (top-left anchor), in the panel font (``size``
         pixels when given), each line shrunk to fit ``room`` pixels (by default up to the picture's
         right edge); returns the y below them."""
@@ -128,8 +137,9 @@ class BoardCanvas:
         """A seat's colour sample (a disc, or a rounded square) with its top-left at (x, y)."""
         box = (x, y, x + size, y + size)
         if square:
-            self.draw.rounded_rectangle(box, radius=size // 5, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat],
-                                        width=2)
+            self.draw.rounded_rectangle(
+                box, radius=size // 5, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat], width=2
+            )
         else:
             self.draw.ellipse(box, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat], width=2)
 
@@ -159,8 +169,12 @@ class BoardCanvas:
         poly = [tip, (neck[0] + uy * wing, neck[1] - ux * wing), (neck[0] - uy * wing, neck[1] + ux * wing)]
         self.draw.polygon(poly, fill=colour, outline=edge, width=2)
         r = w + 3
-        self.draw.ellipse((start[0] - r, start[1] - r, start[0] + r, start[1] + r), fill=tail_fill or colour,
-                          outline=colour, width=max(3, w // 2))
+        self.draw.ellipse(
+            (start[0] - r, start[1] - r, start[0] + r, start[1] + r),
+            fill=tail_fill or colour,
+            outline=colour,
+            width=max(3, w // 2),
+        )
 
     def cross(self, square: int, colour: tuple = (200, 30, 30)) -> None:
         """A large X over ``square`` (a move that did not happen)."""
@@ -191,22 +205,31 @@ class BoardCanvas:
         left = x0 + pad
         y = y1 - pad
         if hidden:
-            self.draw.rounded_rectangle((left, y - bar_h + 1, right, y), radius=2, fill=(150, 150, 150),
-                                        outline=(80, 80, 80))
+            self.draw.rounded_rectangle(
+                (left, y - bar_h + 1, right, y), radius=2, fill=(150, 150, 150), outline=(80, 80, 80)
+            )
             fnt = font(max(9, bar_h - 2))
             self.text(((left + right) / 2, y - bar_h / 2), f"+{hidden} below", fnt, fill=(255, 255, 255))
             y -= bar_h
         for o in shown:
-            self.draw.rounded_rectangle((left, y - bar_h + 1, right, y), radius=min(4, bar_h // 3),
-                                        fill=SEAT_COLOURS[o], outline=SEAT_OUTLINES[o], width=2 if bar_h >= 8 else 1)
+            self.draw.rounded_rectangle(
+                (left, y - bar_h + 1, right, y),
+                radius=min(4, bar_h // 3),
+                fill=SEAT_COLOURS[o],
+                outline=SEAT_OUTLINES[o],
+                width=2 if bar_h >= 8 else 1,
+            )
             y -= bar_h
         if badge:
             top = shown[-1]
             bx1, by0 = x1 - pad + 2, y0 + pad - 2
-            self.draw.ellipse((bx1 - d, by0, bx1, by0 + d), fill=SEAT_COLOURS[top], outline=SEAT_OUTLINES[top],
-                              width=2)
-            self.text((bx1 - d / 2, by0 + d / 2 + 1), str(len(owners)), font(int(d * 0.62), bold=True),
-                      fill=ink_on(SEAT_COLOURS[top]))
+            self.draw.ellipse((bx1 - d, by0, bx1, by0 + d), fill=SEAT_COLOURS[top], outline=SEAT_OUTLINES[top], width=2)
+            self.text(
+                (bx1 - d / 2, by0 + d / 2 + 1),
+                str(len(owners)),
+                font(int(d * 0.62), bold=True),
+                fill=ink_on(SEAT_COLOURS[top]),
+            )
 
     def to_array(self) -> np.ndarray:
         """The picture as a uint8 (H, W, 3) array."""

@@ -165,9 +165,7 @@ class GameRecord:
             return {seats[0]: parse_move(state, _strip_seat(text, info.seat_names))}
         parts = text.split(JOINT_SEPARATOR.strip())
         if len(parts) != len(seats):
-            raise IllegalActionError(
-                f"a turn of {info.name} has {len(seats)} orders separated by '|', got {text!r}"
-            )
+            raise IllegalActionError(f"a turn of {info.name} has {len(seats)} orders separated by '|', got {text!r}")
         return {s: parse_move(state, _strip_seat(p, info.seat_names), s) for s, p in zip(seats, parts)}
 
     # reading ----------------------------------------------------------------------------------

@@ -1,0 +1,60 @@
+"""The bit-board helpers of envs/core/bits.py and the observation cell writer of envs/core/kernels.py:
+compiled (LLVM's cttz, ctlz, ctpop; the inlined table copy) against their plain Python definitions, which
+``NUMBA_DISABLE_JIT=1`` runs, and against answers worked out by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from envs.core.bits import bit_count, highest_bit, lowest_bit
+from envs.core.kernels import byte_entries, write_cell
+
+
+@njit
+def _scans(word):
+    return lowest_bit(word), highest_bit(word), bit_count(word)
+
+
+def test_bit_scans_by_hand():
+    # (word, lowest set bit, highest set bit, set bits), worked out by hand
+    cases = [
+        (0, 64, -1, 0),
+        (1, 0, 0, 1),
+        (0b101000, 3, 5, 2),
+        (1 << 63, 63, 63, 1),
+        ((1 << 63) | 1, 0, 63, 2),
+        ((1 << 64) - 1, 0, 63, 64),
+        ((1 << 36) - 1, 0, 35, 36),  # a full Barc board
+    ]
+    for word, low, high, count in cases:
+        w = np.uint64(word)
+        assert _scans(w) == (low, high, count), word
+        assert (lowest_bit(w), highest_bit(w), bit_count(w)) == (low, high, count), word
+
+
+def test_bit_scans_compiled_equal_python_on_random_words():
+    gen = np.random.default_rng(0)
+    for _ in range(2000):
+        w = np.uint64(int(gen.integers(0, 1 << 62)) << int(gen.integers(0, 3)))
+        assert _scans(w) == (lowest_bit(w), highest_bit(w), bit_count(w))
+
+
+@njit
+def _write(flat, at, table, table_u8, code, constants):
+    write_cell(flat, at, table, table_u8, code, constants)
+
+
+def test_write_cell_float_and_uint8():
+    """Row ``code`` then the constants, nothing before or after the cell; the uint8 form is the float one
+    times 255, rounded."""
+    table = np.array([[0.0, 1.0, 0.5], [1.0, 0.0, 0.25]], dtype=np.float32)
+    table_u8 = byte_entries(table)
+    assert table_u8.tolist() == [[0, 255, 128], [255, 0, 64]]  # 0.5 * 255 + 0.5 = 128; 0.25 * 255 + 0.5 = 64.25
+    for write in (_write, write_cell):  # compiled, then plain Python
+        flat = np.full(9, 7.0, dtype=np.float32)
+        write(flat, 2, table, table_u8, 1, (np.float32(0.75), np.float32(1.0)))
+        assert flat.tolist() == [7, 7, 1.0, 0.0, 0.25, 0.75, 1.0, 7, 7]
+        flat8 = np.full(9, 7, dtype=np.uint8)
+        write(flat8, 2, table, table_u8, 0, (np.uint8(9), np.uint8(255)))
+        assert flat8.tolist() == [7, 7, 0, 255, 128, 9, 255, 7, 7]
