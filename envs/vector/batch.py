@@ -36,7 +36,6 @@ from envs.vector.sampling import (
     sample_actions,
     sample_actions_threaded,
     sample_listed,
-    sample_listed_threaded,
     seed_rng,
 )
 from envs.vector.threads import resolve_threads, run_threaded
@@ -190,7 +189,8 @@ class BatchedGames:
         self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
         self._sample = self._threaded(sample_actions_threaded) if self.threads > 1 else sample_actions
-        self._sample_listed = self._threaded(sample_listed_threaded) if self.threads > 1 else sample_listed
+        # One list entry per game: serial, since starting the threads costs more (3.8 against 1.0 us, 256 ADIX games)
+        self._sample_listed = sample_listed
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.observe = bool(observe)

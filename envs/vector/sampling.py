@@ -170,14 +170,12 @@ sample_actions = njit(cache=True)(_sample_actions)
 sample_actions_threaded = njit(parallel=True)(_sample_actions)  # compiled on first use
 
 
-def _sample_listed(lists, rng, out):
-    """:func:`sample_actions` for masks whose legal actions are listed (``legal_mask_listed``): same draws."""
-    for i in prange(lists.shape[0]):
+@njit(cache=True)
+def sample_listed(lists, rng, out):
+    """:func:`sample_actions` for masks whose legal actions are listed (``legal_mask_listed``): same draws.
+    Serial whatever the batch's threads: a list entry per game is cheaper than starting them."""
+    for i in range(lists.shape[0]):
         out[i] = pick_listed(lists[i], rng, i)
-
-
-sample_listed = njit(cache=True)(_sample_listed)
-sample_listed_threaded = njit(parallel=True)(_sample_listed)  # compiled on first use
 
 
 def seed_rng(seed, n: int) -> np.ndarray:
