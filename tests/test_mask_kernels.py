@@ -19,11 +19,7 @@ from envs.vector.batch import kernels_of
 @njit
 def adix_reference_can_turn(data, seat, src, movement):
     """ADIX's ``can_turn`` before 2026-11-26 (branches; the A9 record read field by field)."""
-    if (
-        data[adix.REP_SQ + seat] == src
-        and data[adix.REP_MOVE + seat] == movement
-        and data[adix.REP_COUNT + seat] >= 2
-    ):
+    if data[adix.REP_SQ + seat] == src and data[adix.REP_MOVE + seat] == movement and data[adix.REP_COUNT + seat] >= 2:
         return False
     if movement <= adix.M_RIGHT:
         return data[adix.TOP + src] != adix.SHELTER

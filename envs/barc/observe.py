@@ -21,6 +21,7 @@ from envs.barc.rules import (
     TURN,
     decode,
     target,
+    top_colour,
 )
 from envs.core.bits import bit_count
 from envs.core.kernels import byte_entries, obs_flag, obs_value, turn_plane, write_cell
@@ -118,7 +119,7 @@ def observe(data, seat, out):
         sq = CELLS - 1 - v if flip else v
         h = data[HEIGHT + sq]
         c = data[COLOURS + sq]
-        tops = ((c >> max(h - 1, 0)) & 1) == seat  # the stack's owner (B4); any value for an empty square
+        tops = top_colour(h, c) == seat  # the observer tops the stack (any value for an empty square)
         north = bit_count(c & ((1 << h) - 1))  # North's pawns in the stack: its h lowest colour bits
         mine = north if flip else h - north
         at = v * OBS_CHANNELS

@@ -140,7 +140,14 @@ def top(data, sq):
     h = data[HEIGHT + sq]
     if h == 0:
         return -1
-    return (data[COLOURS + sq] >> (h - 1)) & 1
+    return top_colour(h, data[COLOURS + sq])
+
+
+@njit(cache=True, inline="always")
+def top_colour(h, colours):
+    """B4: the colour (seat) of the top pawn of a stack of ``h`` pawns with colour bits ``colours``; for
+    ``h == 0`` a value to ignore (no branch: the loops over every square select with it)."""
+    return (colours >> max(h - 1, 0)) & 1
 
 
 def _ray_table():
@@ -308,7 +315,7 @@ def top_boards(data):
     tops1 = np.uint64(0)
     for sq in range(CELLS):
         h = data[HEIGHT + sq]
-        north = (data[COLOURS + sq] >> max(h - 1, 0)) & 1  # the top pawn's colour, when there is one
+        north = top_colour(h, data[COLOURS + sq])
         tops0 |= np.uint64((h != 0) & (north == 0)) << np.uint64(sq)
         tops1 |= np.uint64((h != 0) & (north == 1)) << np.uint64(sq)
     return tops0, tops1

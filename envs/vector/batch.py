@@ -189,8 +189,6 @@ class BatchedGames:
         self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
         self._sample = self._threaded(sample_actions_threaded) if self.threads > 1 else sample_actions
-        # One list entry per game: serial, since starting the threads costs more (3.8 against 1.0 us, 256 ADIX games)
-        self._sample_listed = sample_listed
         self.template = self.game.new_initial_state().data.copy()
         self.states = np.tile(self.template, (n, 1))
         self.observe = bool(observe)
@@ -309,7 +307,8 @@ class BatchedGames:
         changes made to ``masks`` in place are not seen."""
         out = self._actions.reshape(-1)
         if self._lists_ok:
-            self._sample_listed(self._lists.reshape(-1, self._lists.shape[-1]), self.rng, out)
+            # serial whatever self.threads: one list entry per game costs less than starting the threads
+            sample_listed(self._lists.reshape(-1, self._lists.shape[-1]), self.rng, out)
         else:
             self._sample(self.masks.reshape(-1, self.masks.shape[-1]), self.rng, out)
             self._list = self.k.lists  # lists from the next step on, where the game writes them
