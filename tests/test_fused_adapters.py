@@ -244,9 +244,9 @@ def _adix_legal_by_the_rule(R, data, seat, abs_action) -> bool:
     if data[R.OVER] == 1 or seat != data[R.TO_MOVE]:
         return False
     src, k = divmod(abs_action, R.ACTIONS_PER_SQUARE)
-    if data[R.OWNER + src] != seat:
+    if R.owner_of(data, src) != seat:
         return False
-    top = int(data[R.TOP + src])
+    top = int(R.top_of(data, src))
     r, f = divmod(src, R.SIZE)
     if k < 64:  # displacement: A5, A6, 8-3, 8-5
         d, n = k // 8, k % 8 + 1
@@ -255,12 +255,12 @@ def _adix_legal_by_the_rule(R, data, seat, abs_action) -> bool:
         if not (0 <= rr < R.SIZE and 0 <= ff < R.SIZE) or top == R.SHELTER:
             return False
         along = top == R.ROCK or (top == R.PAPER and d % 2 == 0) or (top == R.SCISSORS and d % 2 == 1)
-        if not along or (data[R.KIND + src] == R.CAPTAIN and n > 1):
+        if not along or (R.kind_of(data, src) == R.CAPTAIN and n > 1):
             return False
-        if any(data[R.OWNER + (r + dr * i) * R.SIZE + f + df * i] != -1 for i in range(1, n)):
+        if any(R.owner_of(data, (r + dr * i) * R.SIZE + f + df * i) != -1 for i in range(1, n)):
             return False
-        occupant = data[R.OWNER + rr * R.SIZE + ff]
-        victim = int(data[R.TOP + rr * R.SIZE + ff])
+        occupant = R.owner_of(data, rr * R.SIZE + ff)
+        victim = int(R.top_of(data, rr * R.SIZE + ff))
         return occupant == -1 or (occupant != seat and victim != R.SHELTER and victim == (top + 2) % 3)
     movement = k - R.K_LEFT  # rotate left, right, tilt N, E, S, W
     rep = data[R.REP_SQ + seat] == src and data[R.REP_MOVE + seat] == movement and data[R.REP_COUNT + seat] >= 2
@@ -270,7 +270,7 @@ def _adix_legal_by_the_rule(R, data, seat, abs_action) -> bool:
         return top != R.SHELTER
     dr, df = ((1, 0), (0, 1), (-1, 0), (0, -1))[movement - R.M_TILT_N]  # A8
     rr, ff = r + dr, f + df
-    return 0 <= rr < R.SIZE and 0 <= ff < R.SIZE and data[R.OWNER + rr * R.SIZE + ff] == -1
+    return 0 <= rr < R.SIZE and 0 <= ff < R.SIZE and R.owner_of(data, rr * R.SIZE + ff) == -1
 
 
 def test_adix_table_driven_legal_mask_agrees_with_is_legal_abs():

@@ -22,9 +22,9 @@ def adix_reference_can_turn(data, seat, src, movement):
     if data[adix.REP_SQ + seat] == src and data[adix.REP_MOVE + seat] == movement and data[adix.REP_COUNT + seat] >= 2:
         return False
     if movement <= adix.M_RIGHT:
-        return data[adix.TOP + src] != adix.SHELTER
+        return adix.top_of(data, src) != adix.SHELTER
     dst = adix.TILTS[src, movement - adix.M_TILT_N]
-    return dst >= 0 and data[adix.OWNER + dst] == -1
+    return dst >= 0 and adix.owner_of(data, dst) == -1
 
 
 @njit
@@ -35,12 +35,12 @@ def adix_reference_mask(data, seat, mask):
         return
     ego = adix.EGO[seat]
     for src in range(adix.CELLS):
-        if data[adix.OWNER + src] != seat:
+        if adix.owner_of(data, src) != seat:
             continue
         base = src * adix.ACTIONS_PER_SQUARE
-        top = data[adix.TOP + src]
+        top = adix.top_of(data, src)
         if top != adix.SHELTER:
-            reach = 1 if data[adix.KIND + src] == adix.CAPTAIN else adix.SIZE - 1
+            reach = 1 if adix.kind_of(data, src) == adix.CAPTAIN else adix.SIZE - 1
             for d in range(8):
                 if not adix.weapon_moves_along(top, d):
                     continue
@@ -48,11 +48,11 @@ def adix_reference_mask(data, seat, mask):
                     dst = adix.RAYS[src, d, n]
                     if dst < 0:
                         break
-                    occupant = data[adix.OWNER + dst]
+                    occupant = adix.owner_of(data, dst)
                     if occupant == -1:
                         mask[ego[base + d * 8 + n]] = True
                         continue
-                    if occupant != seat and adix.beats(top, data[adix.TOP + dst]):
+                    if occupant != seat and adix.beats(top, adix.top_of(data, dst)):
                         mask[ego[base + d * 8 + n]] = True
                     break
         for movement in range(adix.M_TILT_W + 1):

@@ -96,7 +96,7 @@ def adix_observe_ref(data, seat, out):
     S = A.SIZE
     out[:] = 0.0
     for sq in range(A.CELLS):
-        o = data[A.OWNER + sq]
+        o = A.owner_of(data, sq)
         if o < 0:
             continue
         r = sq // S
@@ -104,14 +104,14 @@ def adix_observe_ref(data, seat, out):
         if seat == 1:
             r = S - 1 - r
             f = S - 1 - f
-        kind = data[A.KIND + sq]
+        kind = A.kind_of(data, sq)
         if o == seat:
             out[r, f, AO.OBS_OWN_CAPTAIN if kind == A.CAPTAIN else AO.OBS_OWN_TEAMMATE] = 1.0
         else:
             out[r, f, AO.OBS_OPP_CAPTAIN if kind == A.CAPTAIN else AO.OBS_OPP_TEAMMATE] = 1.0
-        top = data[A.TOP + sq]
-        north = data[A.NORTH + sq]
-        east = data[A.EAST + sq]
+        top = A.top_of(data, sq)
+        north = A.north_of(data, sq)
+        east = A.east_of(data, sq)
         south = A.opposite(north, kind)
         west = A.opposite(east, kind)
         if seat == 1:

@@ -41,21 +41,15 @@ class AdixState(KernelState, rules=R, encoder=O):
     def cube(self, square: int | str) -> tuple | None:
         """The cube on ``square``: (seat, "captain"/"teammate", top, north, east) with weapon names,
         or None when the square is empty."""
-        sq = SQ.index(square)
-        d = self.data
-        if d[R.OWNER + sq] < 0:
+        owner, kind, *faces = (int(v) for v in R.cube_fields(self.data, SQ.index(square)))
+        if owner < 0:
             return None
-        kind = "captain" if d[R.KIND + sq] == R.CAPTAIN else "teammate"
-        faces = tuple(WEAPON_NAMES[int(d[base + sq])] for base in (R.TOP, R.NORTH, R.EAST))
-        return (int(d[R.OWNER + sq]), kind) + faces
+        return (owner, "captain" if kind == R.CAPTAIN else "teammate") + tuple(WEAPON_NAMES[w] for w in faces)
 
     def token(self, square: int | str) -> str:
         """The notation of the cube on ``square`` (``Crps``), ``"."`` when empty."""
-        sq = SQ.index(square)
-        d = self.data
-        if d[R.OWNER + sq] < 0:
-            return "."
-        return cube_token(*(int(d[base + sq]) for base in (R.OWNER, R.KIND, R.TOP, R.NORTH, R.EAST)))
+        fields = tuple(int(v) for v in R.cube_fields(self.data, SQ.index(square)))
+        return "." if fields[0] < 0 else cube_token(*fields)
 
     def pieces(self, seat: int) -> tuple:
         """(captains, teammates) ``seat`` has on the board."""
@@ -98,15 +92,13 @@ class AdixState(KernelState, rules=R, encoder=O):
             assert 0 <= count <= 2, f"A9 count {count} for {SEAT_NAMES[s]}"
             if count:
                 sq = int(d[R.REP_SQ + s])
-                assert 0 <= sq < R.CELLS and d[R.OWNER + sq] == s, f"A9 record of {SEAT_NAMES[s]} on a foreign square"
+                assert 0 <= sq < R.CELLS and R.owner_of(d, sq) == s, f"A9 record of {SEAT_NAMES[s]} on a foreign square"
                 assert 0 <= d[R.REP_MOVE + s] <= R.M_TILT_W, "A9 record with no movement"
         for sq in range(R.CELLS):
-            o = int(d[R.OWNER + sq])
-            vals = [int(d[b + sq]) for b in (R.KIND, R.TOP, R.NORTH, R.EAST)]
-            if o < 0:
-                assert o == -1 and vals == [-1] * 4, f"empty square {SQ.name(sq)} holds cube data {vals}"
-            else:
-                assert o in (0, 1), f"{SQ.name(sq)} owned by {o}"
+            code = int(d[R.CUBE + sq])
+            assert -1 <= code < 256, f"{SQ.name(sq)} holds {code}, not a cube code (-1 empty, 0..255)"
+            if code >= 0:
+                vals = [int(v) for v in R.cube_fields(d, sq)[1:]]
                 assert R.valid_orientation(*vals), f"{SQ.name(sq)}: invalid cube {vals}"
         assert 0 <= d[R.QUIET] <= R.QUIET_DRAW, f"quiet counter {int(d[R.QUIET])}"
         if not self.is_terminal():

@@ -68,7 +68,8 @@ def abs_action_text(data: np.ndarray, abs_action: int) -> str:
         return f"{SQ.name(src)}({what}, off the board)"
     if movement >= 0:
         return f"{SQ.name(src)}~{SQ.name(dst)}"
-    capture = data[R.OWNER + dst] >= 0 and data[R.OWNER + src] >= 0 and data[R.OWNER + dst] != data[R.OWNER + src]
+    owners = R.owner_of(data, src), R.owner_of(data, dst)
+    capture = owners[0] >= 0 and owners[1] >= 0 and owners[0] != owners[1]
     return f"{SQ.name(src)}{'x' if capture else '-'}{SQ.name(dst)}"
 
 
@@ -108,13 +109,11 @@ def parse_move(text: str) -> int:
 def why_illegal(data: np.ndarray, seat: int, abs_action: int) -> str:
     """A sentence saying why the board-frame ``abs_action`` is illegal for ``seat``."""
     src, dst, movement = (int(v) for v in R.decode(abs_action))
-    owner = int(data[R.OWNER + src])
+    owner, kind, top, _, _ = (int(v) for v in R.cube_fields(data, src))
     if owner < 0:
         return f"{SQ.name(src)} is empty"
     if owner != seat:
         return f"the cube on {SQ.name(src)} is {SEAT_NAMES[owner]}'s, and {SEAT_NAMES[seat]} is to move"
-    top = int(data[R.TOP + src])
-    kind = int(data[R.KIND + src])
     if movement < 0 or movement <= R.M_RIGHT:
         if top == R.SHELTER:
             return f"the cube on {SQ.name(src)} is under shelter: it can only tilt (A6)"
@@ -138,12 +137,12 @@ def why_illegal(data: np.ndarray, seat: int, abs_action: int) -> str:
     r, f = src // R.SIZE, src % R.SIZE
     for i in range(1, n):
         mid = (r + int(R.DR[d]) * i) * R.SIZE + f + int(R.DF[d]) * i
-        if data[R.OWNER + mid] >= 0:
+        if R.owner_of(data, mid) >= 0:
             return f"{SQ.name(mid)} is in the way: no jumping (A5)"
-    occupant = int(data[R.OWNER + dst])
+    occupant = int(R.owner_of(data, dst))
     if occupant == seat:
         return f"{SQ.name(dst)} holds your own cube"
-    victim = int(data[R.TOP + dst])
+    victim = int(R.top_of(data, dst))
     if victim == R.SHELTER:
         return f"the cube on {SQ.name(dst)} is under shelter and cannot be captured (8-5)"
     return f"{WEAPON_NAMES[top]} does not beat {WEAPON_NAMES[victim]} (rock > scissors > paper > rock)"
@@ -248,10 +247,10 @@ def _parse_rep(data: np.ndarray, value: str) -> None:
             raise NotationError(f"rep= gives seat {s} twice")
         seen.add(s)
         sq = SQ.parse(m.group(2))
-        if data[R.OWNER + sq] != s:
+        if R.owner_of(data, sq) != s:
             raise NotationError(f"rep= names {m.group(2)} for {SEAT_NAMES[s]}, but no cube of theirs stands there")
         movement = R.MOVEMENT_NAMES.index(m.group(3))
-        if movement <= R.M_RIGHT and data[R.TOP + sq] == R.SHELTER:
+        if movement <= R.M_RIGHT and R.top_of(data, sq) == R.SHELTER:
             raise NotationError(f"rep= says the sheltered cube on {m.group(2)} rotated, which it cannot do")
         data[R.REP_SQ + s] = sq
         data[R.REP_MOVE + s] = movement

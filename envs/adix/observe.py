@@ -6,23 +6,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.adix.cube import CAPTAIN, M_TILT_N, TEAMMATE, opposite
+from envs.adix.cube import CAPTAIN, M_TILT_N, opposite
 from envs.adix.rules import (
     CELLS,
-    EAST,
-    KIND,
+    CUBE,
+    KIND_SHIFT,
     MAX_TURNS,
-    NORTH,
+    NORTH_SHIFT,
     OVER,
-    OWNER,
     QUIET,
     QUIET_DRAW,
     REP_COUNT,
     REP_MOVE,
     REP_SQ,
+    SEAT_SHIFT,
     SIZE,
     TO_MOVE,
-    TOP,
+    TOP_SHIFT,
     TURN,
 )
 from envs.core.kernels import byte_entries, cell_of, obs_value, turn_plane, write_cell
@@ -40,11 +40,11 @@ WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): 
 
 # A cell's planes before the constant ones (pieces, faces, A9 records: OBS_QUIET of them) depend only on
 # the cube on its square, so observe() copies them from a table with a row per cube a square can hold,
-# seen from either side, instead of writing them plane by plane: row
-# ((((flip * 2 + enemy) * 2 + kind) * 4 + top) * 4 + north) * 4 + east, with kind as KIND holds it
-# (TEAMMATE 0, CAPTAIN 1). The A9 records are written after, over the copied zeros.
+# seen from either side, instead of writing them plane by plane: row flip * 256 + (code ^ seat << 7) for
+# the cube code of the state (envs.adix.rules.cube_code), whose seat bit so says whether the cube is the
+# observer's (0) or the enemy's (1). The A9 records are written after, over the copied zeros.
 CELL_PLANES = OBS_QUIET
-EMPTY_CELL = 2 * 2 * 2 * 4 * 4 * 4  # the code of an empty square (a row of zeros), after every cube's
+EMPTY_CELL = 2 * 256  # the row of an empty square (zeros), after every cube's
 
 
 def _cube_planes(enemy, kind, top, north, east, flip):
@@ -63,17 +63,15 @@ def _cube_planes(enemy, kind, top, north, east, flip):
 
 
 def _cell_table():
-    """Rows of CELL_PLANES float32 entries for every (flip, enemy, kind, top, north, east) combination, in
-    the order of the row index above (orientations no cube reaches included: never looked up), then the
-    empty square's row EMPTY_CELL."""
+    """Rows of CELL_PLANES float32 entries for every cube code seen from either side, in the order of the
+    row index above (orientations no cube reaches included: never looked up), then the empty square's
+    row EMPTY_CELL."""
     table = np.zeros((EMPTY_CELL + 1, CELL_PLANES), dtype=np.float32)
-    for code in range(EMPTY_CELL):
-        rest, east = divmod(code, 4)
-        rest, north = divmod(rest, 4)
-        rest, top = divmod(rest, 4)
-        rest, captain = divmod(rest, 2)
-        flip, enemy = divmod(rest, 2)
-        table[code, _cube_planes(enemy, CAPTAIN if captain else TEAMMATE, top, north, east, flip)] = 1.0
+    for row in range(EMPTY_CELL):
+        flip, code = divmod(row, 256)
+        enemy, top = code >> SEAT_SHIFT, (code >> TOP_SHIFT) & 3
+        kind, north, east = (code >> KIND_SHIFT) & 1, (code >> NORTH_SHIFT) & 3, code & 3
+        table[row, _cube_planes(enemy, kind, top, north, east, flip)] = 1.0
     return table
 
 
@@ -102,18 +100,14 @@ def observe(data, seat, out):
     to_move = np.float32(data[OVER] == 0 and data[TO_MOVE] == seat)
     constants = (obs_value(out, quiet), obs_value(out, turn), obs_value(out, to_move))
     flip = seat == 1
-    side = 2 if flip else 0
+    side = 256 if flip else 0
+    relative = seat << SEAT_SHIFT
     flat = out.reshape(-1)  # ``out`` C-contiguous, as every caller's is (flat indices: 100 ns faster than views)
     for v in range(CELLS):  # every cell in memory order, the board's squares in the observer's order
-        sq = (CELLS - 1 - v) if flip else v
-        owner = data[OWNER + sq]
-        # the cell table's row: the cube's side, kind and weapons; an empty square's row by a select, not
-        # a branch
-        code = (((side + (owner ^ seat)) * 2 + data[KIND + sq]) * 4 + data[TOP + sq]) * 4
-        code = (code + data[NORTH + sq]) * 4 + data[EAST + sq]
-        at = v * OBS_CHANNELS
-        code = code if owner >= 0 else EMPTY_CELL
-        write_cell(flat, at, _CELLS, _CELLS_U8, code, constants)
+        code = data[CUBE + ((CELLS - 1 - v) if flip else v)]
+        # the cell table's row; an empty square's row by a select, not a branch
+        row = side + (code ^ relative) if code >= 0 else EMPTY_CELL
+        write_cell(flat, v * OBS_CHANNELS, _CELLS, _CELLS_U8, row, constants)
     for s in range(2):
         sq = data[REP_SQ + s]
         m = data[REP_MOVE + s]

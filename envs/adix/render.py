@@ -83,11 +83,11 @@ def render_text(state) -> str:
         cells = []
         for f in range(R.SIZE):
             sq = r * R.SIZE + f
-            if d[R.OWNER + sq] < 0:
+            if R.owner_of(d, sq) < 0:
                 cells.append(" .  ")
                 continue
             tok = state.token(sq)
-            cells.append(tok[0] + TOP_SYMBOLS[int(d[R.TOP + sq])] + tok[2:])
+            cells.append(tok[0] + TOP_SYMBOLS[int(R.top_of(d, sq))] + tok[2:])
         lines.append(f" {r + 1}   " + " ".join(cells) + f"   {r + 1}")
     lines.append(files)
     lines.append("C/T = White captain/teammate, c/t = Black's; then top weapon (R P S, # = shelter), "
@@ -140,11 +140,9 @@ def render_canvas(state, cell_px: int = 80) -> BoardCanvas:
         if sq >= 0:
             canvas.mark(sq, LAST_MOVE)
     for sq in range(R.CELLS):
-        seat = int(d[R.OWNER + sq])
+        seat, kind, top, north, east = (int(v) for v in R.cube_fields(d, sq))
         if seat < 0:
             continue
-        kind = int(d[R.KIND + sq])
-        top, north, east = int(d[R.TOP + sq]), int(d[R.NORTH + sq]), int(d[R.EAST + sq])
         south, west = int(R.opposite(north, kind)), int(R.opposite(east, kind))
         x0, y0, x1, y1 = canvas.cell(sq)
         pad = cell_px // 14

@@ -10,11 +10,7 @@ State layout (``data``, int32, length ``STATE_SIZE``)
 ================  ===========================================================================
 offset            content
 ================  ===========================================================================
-``OWNER``         81 squares: -1 empty, else the seat owning the cube
-``KIND``          81: ``TEAMMATE`` 0 / ``CAPTAIN`` 1 (-1 when empty)
-``TOP``           81: weapon on the top face (the active weapon), -1 when empty
-``NORTH``         81: weapon on the face pointing north (towards rank 9), -1 when empty
-``EAST``          81: weapon on the face pointing east (towards file i), -1 when empty
+``CUBE``          81 squares: -1 empty, else the cube's code (below)
 ``TO_MOVE``       seat to act
 ``TURN``          turns played so far
 ``MAX_TURNS``     turn limit (truncation)
@@ -31,6 +27,14 @@ offset            content
 ``LAST_FROM``     square the last action started from, -1 none
 ``LAST_TO``       square the last action ended on (= ``LAST_FROM`` for a rotation), -1 none
 ================  ===========================================================================
+
+A cube's code packs everything about it in 8 bits (:func:`cube_code`): ``seat << 7 | top << 5 | kind << 4 |
+north << 2 | east``, with ``kind`` ``TEAMMATE`` 0 / ``CAPTAIN`` 1 and ``top``, ``north``, ``east`` the weapons
+on the top face (the active weapon), the face pointing north (towards rank 9) and the one pointing east
+(towards file i). One load tells the hot kernels whether a square is empty (the code is negative), whose
+cube it holds (``code >> 7``, which is -1 on an empty square) and which weapon it shows (``code >> 5``: seat
+and top together). :func:`owner_of`, :func:`kind_of`, :func:`top_of`, :func:`north_of`, :func:`east_of` and
+:func:`cube_fields` read the fields back (-1 on an empty square).
 
 A9 ("the same movement on three consecutive turns of its owner") only concerns the cube its owner
 played on each of its last turns, so one record per seat (square, movement, count) is the whole
@@ -95,8 +99,8 @@ TILT_DIRS = np.array([0, 2, 4, 6], dtype=np.int64)  # tilt n -> direction index
 END_NONE, END_CAPTAIN, END_TEAM, END_STUCK, END_QUIET, END_LIMIT = 0, 1, 2, 3, 4, 5
 
 # The offsets of the state layout (see the module docstring), in its order.
-OWNER, KIND, TOP, NORTH, EAST = range(0, 5 * CELLS, CELLS)  # a value per square each
-TO_MOVE, TURN, MAX_TURNS, OVER, WINNER, TRUNCATED, REASON, QUIET = range(EAST + CELLS, EAST + CELLS + 8)
+CUBE = 0  # a code per square
+TO_MOVE, TURN, MAX_TURNS, OVER, WINNER, TRUNCATED, REASON, QUIET = range(CUBE + CELLS, CUBE + CELLS + 8)
 REP_SQ, REP_MOVE, REP_COUNT = range(QUIET + 1, QUIET + 7, 2)  # a value per seat each
 LAST_FROM, LAST_TO = range(REP_COUNT + 2, REP_COUNT + 4)
 STATE_SIZE = LAST_TO + 1
@@ -141,24 +145,70 @@ def decode(abs_action):
 # ----- set-up and queries ----------------------------------------------------------------------
 
 
+# ----- the cube codes of the CUBE squares (see the module docstring) ------------------------------
+EMPTY = -1  # the code of an empty square
+SEAT_SHIFT, TOP_SHIFT, KIND_SHIFT, NORTH_SHIFT = 7, 5, 4, 2
+
+
+@njit(cache=True, inline="always")
+def cube_code(seat, kind, top, north, east):
+    """The code of a cube of ``seat`` and ``kind`` showing the weapons ``top``, ``north`` and ``east``."""
+    return (seat << SEAT_SHIFT) | (top << TOP_SHIFT) | (kind << KIND_SHIFT) | (north << NORTH_SHIFT) | east
+
+
+@njit(cache=True, inline="always")
+def owner_of(data, sq):
+    """The seat owning the cube on ``sq``, -1 when the square is empty (the code's arithmetic shift)."""
+    return data[CUBE + sq] >> SEAT_SHIFT
+
+
+@njit(cache=True, inline="always")
+def _field(data, sq, shift):
+    code = data[CUBE + sq]
+    return (code >> shift) & 3 if code >= 0 else -1
+
+
+@njit(cache=True, inline="always")
+def kind_of(data, sq):
+    """``TEAMMATE`` or ``CAPTAIN`` for the cube on ``sq``, -1 when the square is empty."""
+    code = data[CUBE + sq]
+    return (code >> KIND_SHIFT) & 1 if code >= 0 else -1
+
+
+@njit(cache=True, inline="always")
+def top_of(data, sq):
+    """The weapon on the top face of the cube on ``sq`` (its active weapon), -1 when the square is empty."""
+    return _field(data, sq, TOP_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def north_of(data, sq):
+    """The weapon on the face of the cube on ``sq`` that points north, -1 when the square is empty."""
+    return _field(data, sq, NORTH_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def east_of(data, sq):
+    """The weapon on the face of the cube on ``sq`` that points east, -1 when the square is empty."""
+    return _field(data, sq, 0)
+
+
+@njit(cache=True)
+def cube_fields(data, sq):
+    """(owner, kind, top, north, east) of the cube on ``sq``; all -1 when the square is empty."""
+    return owner_of(data, sq), kind_of(data, sq), top_of(data, sq), north_of(data, sq), east_of(data, sq)
+
+
 @njit(cache=True)
 def clear_square(data, sq):
     """Make ``sq`` empty."""
-    data[OWNER + sq] = -1
-    data[KIND + sq] = -1
-    data[TOP + sq] = -1
-    data[NORTH + sq] = -1
-    data[EAST + sq] = -1
+    data[CUBE + sq] = EMPTY
 
 
 @njit(cache=True)
 def put_cube(data, sq, seat, kind, top, north, east):
     """Put a cube of ``seat`` on ``sq``."""
-    data[OWNER + sq] = seat
-    data[KIND + sq] = kind
-    data[TOP + sq] = top
-    data[NORTH + sq] = north
-    data[EAST + sq] = east
+    data[CUBE + sq] = cube_code(seat, kind, top, north, east)
 
 
 @njit(cache=True)
@@ -193,8 +243,7 @@ def count_pieces(data, seat, kind):
     """How many cubes of ``kind`` ``seat`` has on the board."""
     n = 0
     for sq in range(CELLS):
-        if data[OWNER + sq] == seat and data[KIND + sq] == kind:
-            n += 1
+        n += (owner_of(data, sq) == seat) & (kind_of(data, sq) == kind)
     return n
 
 
@@ -253,9 +302,9 @@ def turn_legal(data, src, movement, repeated):
     the board (A8). Written without branches (a tilt's square -1, off the board, reads a square of the
     state that the test then ignores), so that the mask kernel's six calls per cube cost no mispredictions."""
     if movement <= M_RIGHT:
-        return (movement != repeated) & (data[TOP + src] != SHELTER)
+        return (movement != repeated) & (top_of(data, src) != SHELTER)
     dst = TILTS[src, movement - M_TILT_N]
-    return (movement != repeated) & (dst >= 0) & (data[OWNER + (dst & 127)] == -1)
+    return (movement != repeated) & (dst >= 0) & (data[CUBE + max(dst, 0)] == EMPTY)
 
 
 def _ray_lengths():
@@ -294,9 +343,9 @@ def own_squares(data, seat):
     low = np.uint64(0)
     high = np.uint64(0)
     for sq in range(64):
-        low |= np.uint64(data[OWNER + sq] == seat) << np.uint64(sq)
+        low |= np.uint64(owner_of(data, sq) == seat) << np.uint64(sq)
     for sq in range(64, CELLS):
-        high |= np.uint64(data[OWNER + sq] == seat) << np.uint64(sq - 64)
+        high |= np.uint64(owner_of(data, sq) == seat) << np.uint64(sq - 64)
     return low, high
 
 
@@ -337,16 +386,18 @@ def _cube_actions(data, seat, src, turned, mask, listed, count):
     In ``seat``'s frame (``turned``: Black) the cube's square is ``ego``, a direction ``ed`` is the board's
     ``(ed + 4) % 8`` and a tilt ``t`` the board's ``(t + 2) % 4`` (:func:`mirror_action`); these are
     computed, not looked up in ``EGO`` (a 90 KB table: its rows do not stay in the L1 cache). The rays are
-    walked by steps of ``STEP[d]`` for ``RAY_LEN[src, d]`` squares; the directions of the top weapon (A5:
-    :func:`weapon_moves_along`) are every one for rock, the even ones for paper and the odd ones for
-    scissors (the same parity in both frames), and the enemy cube it beats (:func:`beats`) has the weapon
-    ``(top + 2) % 3`` on top. Same mask as the table-driven loop (``tests/test_mask_kernels.py``)."""
+    walked by steps of ``STEP[d]`` for ``RAY_LEN[src, d]`` squares, one load of a cube code per square; the
+    directions of the top weapon (A5: :func:`weapon_moves_along`) are every one for rock, the even ones for
+    paper and the odd ones for scissors (the same parity in both frames), and the enemy cube it beats
+    (:func:`beats`) has the weapon ``(top + 2) % 3`` on top: its code shifted by ``TOP_SHIFT`` is the enemy's
+    seat and that weapon. Same mask as the table-driven loop (``tests/test_mask_kernels.py``)."""
     ego = (CELLS - 1 - src) if turned else src
     base = ego * ACTIONS_PER_SQUARE
-    top = data[TOP + src]
+    code = data[CUBE + src]
+    top = (code >> TOP_SHIFT) & 3
     if top != SHELTER:
-        one = data[KIND + src] == CAPTAIN
-        prey = (top + 2) % 3
+        one = ((code >> KIND_SHIFT) & 1) == CAPTAIN
+        prey = ((1 - seat) << 2) | ((top + 2) % 3)  # an enemy cube showing the weapon top beats: code >> 5
         flip = 4 if turned else 0
         for ed in range(1 if top == SCISSORS else 0, 8, 1 if top == ROCK else 2):
             d = (ed + flip) & 7
@@ -358,13 +409,13 @@ def _cube_actions(data, seat, src, turned, mask, listed, count):
             dst = src
             for n in range(length):
                 dst += step
-                occupant = data[OWNER + dst]
-                if occupant == -1 or (occupant != seat and data[TOP + dst] == prey):
+                occupant = data[CUBE + dst]
+                if (occupant < 0) | ((occupant >> TOP_SHIFT) == prey):
                     mask[at + n] = True
                     if listed is not None:
                         count += 1
                         listed[count] = at + n
-                if occupant != -1:
+                if occupant >= 0:
                     break
     tilt_flip = 2 if turned else 0
     repeated = repeated_movement(data, seat, src)
@@ -393,9 +444,9 @@ def is_legal_abs(data, seat, abs_action):
 def has_legal_action(data, seat):
     """Whether ``seat`` would have a legal action with the move (A4)."""
     for src in range(CELLS):
-        if data[OWNER + src] != seat:
+        if owner_of(data, src) != seat:
             continue
-        if data[TOP + src] != SHELTER:
+        if top_of(data, src) != SHELTER:
             return True  # A9 forbids at most one rotation direction: the other one is legal
         for movement in range(M_TILT_N, M_TILT_W + 1):
             if can_turn(data, seat, src, movement):
@@ -421,11 +472,10 @@ def apply_abs(data, abs_action):
     seat = data[TO_MOVE]
     other = 1 - seat
     src, dst, movement = decode(abs_action)
-    kind = data[KIND + src]
     won = END_NONE
     if movement < 0:  # displacement, with a capture when dst holds an enemy cube (A5)
-        if data[OWNER + dst] == other:
-            if data[KIND + dst] == CAPTAIN:
+        if owner_of(data, dst) == other:
+            if kind_of(data, dst) == CAPTAIN:
                 won = END_CAPTAIN
             elif count_pieces(data, other, TEAMMATE) == 1:
                 won = END_TEAM
@@ -433,14 +483,15 @@ def apply_abs(data, abs_action):
                 data[REP_SQ + other] = -1
                 data[REP_MOVE + other] = -1
                 data[REP_COUNT + other] = 0
-        put_cube(data, dst, seat, kind, data[TOP + src], data[NORTH + src], data[EAST + src])
+        data[CUBE + dst] = data[CUBE + src]
         clear_square(data, src)
         data[REP_SQ + seat] = -1
         data[REP_MOVE + seat] = -1
         data[REP_COUNT + seat] = 0
         data[QUIET] = 0
     else:  # rotation or tilt (A7, A8): the A9 record
-        top, north, east = turn_cube(kind, data[TOP + src], data[NORTH + src], data[EAST + src], movement)
+        kind = kind_of(data, src)
+        top, north, east = turn_cube(kind, top_of(data, src), north_of(data, src), east_of(data, src), movement)
         clear_square(data, src)
         put_cube(data, dst, seat, kind, top, north, east)
         if data[REP_SQ + seat] == src and data[REP_MOVE + seat] == movement:

@@ -173,8 +173,8 @@ def test_random_playouts_keep_the_invariants():
             s.apply(int(rng.choice(s.legal_actions())))
             d = s.data
             for sq in range(R.CELLS):  # every cube has one of the valid orientations
-                if d[R.OWNER + sq] >= 0:
-                    assert R.valid_orientation(d[R.KIND + sq], d[R.TOP + sq], d[R.NORTH + sq], d[R.EAST + sq])
+                if R.owner_of(d, sq) >= 0:
+                    assert R.valid_orientation(R.kind_of(d, sq), R.top_of(d, sq), R.north_of(d, sq), R.east_of(d, sq))
             now = [s.pieces(0), s.pieces(1)]
             for seat in range(2):  # pieces never increase; a captured piece never comes back
                 assert now[seat][0] <= counts[seat][0] and now[seat][1] <= counts[seat][1]
