@@ -1,13 +1,14 @@
-"""The bit-board helpers of envs/core/bits.py and the observation cell writer of envs/core/kernels.py:
-compiled (LLVM's cttz, ctlz, ctpop; the inlined table copy) against their plain Python definitions, which
-``NUMBA_DISABLE_JIT=1`` runs, and against answers worked out by hand."""
+"""The bit-board helpers and word stores of envs/core/bits.py and the observation cell writer of
+envs/core/kernels.py: compiled (LLVM's cttz, ctlz, ctpop; 8-byte stores; the inlined table copy) against
+their plain Python definitions, which ``NUMBA_DISABLE_JIT=1`` runs, and against answers worked out by hand."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from numba import njit
 
-from envs.core.bits import bit_count, highest_bit, lowest_bit
+from envs.core.bits import bit_count, highest_bit, lowest_bit, store_bytes, write_run
 from envs.core.kernels import byte_entries, write_cell
 
 
@@ -31,6 +32,28 @@ def test_bit_scans_by_hand():
         w = np.uint64(word)
         assert _scans(w) == (low, high, count), word
         assert (lowest_bit(w), highest_bit(w), bit_count(w)) == (low, high, count), word
+
+
+@njit
+def _stores(mask, at, word, listed, index, first):
+    store_bytes(mask, at, word)
+    write_run(listed, index, first)
+
+
+@pytest.mark.parametrize("list_type", [np.uint16, np.int64])  # uint16: the word stores; int64: entry by entry
+@pytest.mark.parametrize("compiled", [True, False])
+def test_word_stores_by_hand(compiled, list_type):
+    """store_bytes writes the word's bytes lowest first from ``at`` and nothing around them; write_run
+    writes eight consecutive values from ``index``. The mask starts all True, so a cleared entry shows."""
+    mask = np.ones(20, dtype=np.bool_)
+    listed = np.full(12, 9, dtype=list_type)
+    # bytes 0 and 2 set (0x01 at bit 0, 0x01 at bit 16), byte 7 set (bit 56): entries 3, 5 and 10 of the mask
+    word = np.uint64((1 << 0) | (1 << 16) | (1 << 56))
+    (_stores if compiled else getattr(_stores, "py_func", _stores))(mask, 3, word, listed, 2, 5663)
+    expected = np.ones(20, dtype=np.bool_)
+    expected[3:11] = [True, False, True, False, False, False, False, True]
+    assert mask.tolist() == expected.tolist()
+    assert listed.tolist() == [9, 9, 5663, 5664, 5665, 5666, 5667, 5668, 5669, 5670, 9, 9]
 
 
 def test_bit_scans_compiled_equal_python_on_random_words():

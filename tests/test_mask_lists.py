@@ -58,11 +58,12 @@ def test_barc_mask_is_every_order_checked_alone():
 
 def test_list_bounds_hold_every_legal_action():
     """``LEGAL_LIST``: room for the count and every action a seat can have (ADIX: every action of the
-    squares of its 10 cubes; Barc: 6 stacks at most, 8 directions, 5 distances, and STAY)."""
+    squares of its 10 cubes, and the 7 entries its last run of eight may write past them, see
+    envs.core.bits.write_run; Barc: 6 stacks at most, 8 directions, 5 distances, and STAY)."""
     from envs.adix import rules as adix
     from envs.barc import rules as barc
 
-    assert adix.LEGAL_LIST == 1 + 10 * 70 and adix.TEAMMATES + 1 == 10
+    assert adix.LEGAL_LIST == 1 + 10 * 70 + 7 and adix.TEAMMATES + 1 == 10
     assert barc.LEGAL_LIST == 1 + 6 * 8 * 5 + 1
 
 

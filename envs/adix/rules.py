@@ -73,7 +73,7 @@ from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too
     valid_orientation,
     weapon_moves_along,
 )
-from envs.core.bits import highest_bit, lowest_bit
+from envs.core.bits import highest_bit, lowest_bit, store_bytes, write_run
 from envs.core.kernels import start_fields, two_player_returns
 
 SIZE = 9
@@ -307,18 +307,32 @@ def turn_legal(data, src, movement, repeated):
     return (movement != repeated) & (dst >= 0) & (data[CUBE + max(dst, 0)] == EMPTY)
 
 
-def _ray_lengths():
+def _ray_tables():
     """``RAY_LEN[sq, d]``: how many squares of the board lie from ``sq`` in direction ``d`` (the length of
-    ``RAYS[sq, d]`` before its -1s); ``STEP[d]``: the square index step of direction ``d``."""
-    return (RAYS >= 0).sum(axis=2).astype(np.int64), DR * SIZE + DF
+    ``RAYS[sq, d]`` before its -1s); ``RAY_BITS[sq, d]``: those squares as a bit board of two words (squares
+    0..63, then 64..80); ``RAY_COORD[d, sq]``: the coordinate of ``sq`` along direction ``d`` (its file
+    for east and west, its rank for the other directions), so that the squares between two squares of a
+    ray are the difference of their coordinates, minus one."""
+    lengths = (RAYS >= 0).sum(axis=2).astype(np.int64)
+    bits = np.zeros((CELLS, 8, 2), dtype=np.uint64)
+    for sq in range(CELLS):
+        for d in range(8):
+            for target in RAYS[sq, d][RAYS[sq, d] >= 0]:
+                bits[sq, d, target // 64] |= np.uint64(1) << np.uint64(target % 64)
+    coord = np.array([[sq % SIZE if DR[d] == 0 else sq // SIZE for sq in range(CELLS)] for d in range(8)])
+    return lengths, bits, coord.astype(np.int64)
 
 
-RAY_LEN, STEP = _ray_lengths()
+RAY_LEN, RAY_BITS, RAY_COORD = _ray_tables()
+# A ray's eight mask entries as one word (byte n: the action n + 1 squares away, see store_bytes): its first
+# ``free`` entries legal (RAY_FREE[free]), and the capture on the next square (RAY_CAPTURE[free], none past 8).
+RAY_FREE = np.array([int("01" * n or "0", 16) for n in range(SIZE)], dtype=np.uint64)
+RAY_CAPTURE = np.array([1 << (8 * n) for n in range(SIZE - 1)] + [0], dtype=np.uint64)
 
 
 # Entries of a listed mask (:func:`legal_mask_listed`): the count, then at most every action of the
-# squares of a seat's 10 cubes.
-LEGAL_LIST = 1 + (TEAMMATES + 1) * ACTIONS_PER_SQUARE
+# squares of a seat's 10 cubes, and 7 more, written past the last legal action (see write_run).
+LEGAL_LIST = 1 + (TEAMMATES + 1) * ACTIONS_PER_SQUARE + 7
 
 
 @njit(cache=True)
@@ -337,16 +351,20 @@ def legal_mask_listed(data, seat, mask, listed):
 
 
 @njit(cache=True, inline="always")
-def own_squares(data, seat):
-    """``seat``'s cubes as a bit board of two words: squares 0..63 in the first, 64..80 in the second (a
-    pass without branches, the order the mask kernel visits them in: :func:`_legal_mask`)."""
-    low = np.uint64(0)
-    high = np.uint64(0)
+def square_boards(data, seat):
+    """Two bit boards of two words each (squares 0..63 in the first, 64..80 in the second), in one pass
+    without branches: ``seat``'s cubes (the order the mask kernel visits them in: :func:`_legal_mask`) and
+    the occupied squares (the rays' blockers: :func:`ray_reach`)."""
+    own_low = own_high = occupied_low = occupied_high = np.uint64(0)
     for sq in range(64):
-        low |= np.uint64(owner_of(data, sq) == seat) << np.uint64(sq)
+        code = data[CUBE + sq]
+        own_low |= np.uint64((code >> SEAT_SHIFT) == seat) << np.uint64(sq)
+        occupied_low |= np.uint64(code >= 0) << np.uint64(sq)
     for sq in range(64, CELLS):
-        high |= np.uint64(owner_of(data, sq) == seat) << np.uint64(sq - 64)
-    return low, high
+        code = data[CUBE + sq]
+        own_high |= np.uint64((code >> SEAT_SHIFT) == seat) << np.uint64(sq - 64)
+        occupied_high |= np.uint64(code >= 0) << np.uint64(sq - 64)
+    return own_low, own_high, occupied_low, occupied_high
 
 
 @njit(cache=True, inline="always")
@@ -355,13 +373,13 @@ def _legal_mask(data, seat, mask, listed):
     ``listed`` is None (numba compiles the tests away) their list; no action when ``seat`` does not act
     now. The cubes are visited in ``seat``'s own frame, so the actions come in increasing order: White's
     squares from a1 up, Black's from i9 down (Black's square ``src`` is its ``80 - src``), taken from the
-    bit board of :func:`own_squares` (lowest or highest set bit first) rather than found by a test per
+    bit board of :func:`square_boards` (lowest or highest set bit first) rather than found by a test per
     square. Each cube's actions: :func:`_cube_actions`."""
     mask[:] = False
     count = 0
     if data[OVER] == 0 and seat == data[TO_MOVE]:
         turned = seat == 1
-        low, high = own_squares(data, seat)
+        low, high, occupied_low, occupied_high = square_boards(data, seat)
         for half in range(2):  # White: the low word, then the high one; Black: the reverse
             second = (half == 1) != turned
             word = high if second else low
@@ -369,13 +387,37 @@ def _legal_mask(data, seat, mask, listed):
             while word != 0:
                 bit = highest_bit(word) if turned else lowest_bit(word)
                 word ^= np.uint64(1) << np.uint64(bit)
-                count = _cube_actions(data, seat, offset + bit, turned, mask, listed, count)
+                count = _cube_actions(
+                    data, seat, offset + bit, turned, mask, listed, count, occupied_low, occupied_high
+                )
     if listed is not None:
         listed[0] = count
 
 
 @njit(cache=True, inline="always")
-def _cube_actions(data, seat, src, turned, mask, listed, count):
+def ray_reach(data, src, d, length, occupied_low, occupied_high, prey):
+    """The displacements of the cube on ``src`` along direction ``d`` (board frame), at most ``length`` squares
+    far, among the occupied squares of the bit board (``occupied_low``, ``occupied_high``): ``(free,
+    capture)``, the empty squares before the first cube of the ray (or its end) and whether that cube may be
+    captured (its code shifted by ``TOP_SHIFT`` is ``prey``: the enemy's seat and the weapon the mover's
+    beats) and lies within ``length``. The first cube is the lowest set bit of the ray's blockers for the
+    directions that go up the square indices (N, NE, E, NW), the highest for the others; no branch."""
+    low = occupied_low & RAY_BITS[src, d, 0]
+    high = occupied_high & RAY_BITS[src, d, 1]
+    if d <= 2 or d == 7:
+        first = lowest_bit(low) if low != 0 else 64 + lowest_bit(high)  # 128 when the ray is clear
+    else:
+        first = 64 + highest_bit(high) if high != 0 else highest_bit(low)  # -1 when the ray is clear
+    clear = (first < 0) | (first >= CELLS)
+    blocker = src if clear else first  # a square of the board either way (src: never used)
+    distance = abs(RAY_COORD[d, blocker] - RAY_COORD[d, src])
+    free = length if clear else min(length, distance - 1)
+    capture = (not clear) & (distance <= length) & ((data[CUBE + blocker] >> TOP_SHIFT) == prey)
+    return free, capture
+
+
+@njit(cache=True, inline="always")
+def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, occupied_high):
     """Set the legal actions of ``seat``'s cube on ``src`` in ``mask`` (and after entry ``count`` of
     ``listed``, unless None); returns the new count. The one implementation of the legality of a
     displacement (A5, A6, 8-3, 8-5: none under shelter; along the lines of the top weapon; one square for
@@ -385,38 +427,30 @@ def _cube_actions(data, seat, src, turned, mask, listed, count):
 
     In ``seat``'s frame (``turned``: Black) the cube's square is ``ego``, a direction ``ed`` is the board's
     ``(ed + 4) % 8`` and a tilt ``t`` the board's ``(t + 2) % 4`` (:func:`mirror_action`); these are
-    computed, not looked up in ``EGO`` (a 90 KB table: its rows do not stay in the L1 cache). The rays are
-    walked by steps of ``STEP[d]`` for ``RAY_LEN[src, d]`` squares, one load of a cube code per square; the
+    computed, not looked up in ``EGO`` (a 90 KB table: its rows do not stay in the L1 cache). The
     directions of the top weapon (A5: :func:`weapon_moves_along`) are every one for rock, the even ones for
     paper and the odd ones for scissors (the same parity in both frames), and the enemy cube it beats
-    (:func:`beats`) has the weapon ``(top + 2) % 3`` on top: its code shifted by ``TOP_SHIFT`` is the enemy's
-    seat and that weapon. Same mask as the table-driven loop (``tests/test_mask_kernels.py``)."""
+    (:func:`beats`) has the weapon ``(top + 2) % 3`` on top. A direction's legal displacements are the
+    first ones of its eight actions (:func:`ray_reach`), so its eight mask entries are one word
+    (:func:`store_bytes`) and its list entries a run of eight of which the legal ones are kept
+    (:func:`write_run`): no branch per square of the ray, whose outcome no predictor guesses. Same mask as
+    the table-driven loop (``tests/test_mask_kernels.py``)."""
     ego = (CELLS - 1 - src) if turned else src
     base = ego * ACTIONS_PER_SQUARE
     code = data[CUBE + src]
     top = (code >> TOP_SHIFT) & 3
     if top != SHELTER:
-        one = ((code >> KIND_SHIFT) & 1) == CAPTAIN
+        reach = 1 if ((code >> KIND_SHIFT) & 1) == CAPTAIN else SIZE - 1
         prey = ((1 - seat) << 2) | ((top + 2) % 3)  # an enemy cube showing the weapon top beats: code >> 5
         flip = 4 if turned else 0
         for ed in range(1 if top == SCISSORS else 0, 8, 1 if top == ROCK else 2):
             d = (ed + flip) & 7
-            length = RAY_LEN[src, d]
-            if one and length > 1:
-                length = 1
-            step = STEP[d]
+            free, capture = ray_reach(data, src, d, min(RAY_LEN[src, d], reach), occupied_low, occupied_high, prey)
             at = base + ed * 8
-            dst = src
-            for n in range(length):
-                dst += step
-                occupant = data[CUBE + dst]
-                if (occupant < 0) | ((occupant >> TOP_SHIFT) == prey):
-                    mask[at + n] = True
-                    if listed is not None:
-                        count += 1
-                        listed[count] = at + n
-                if occupant >= 0:
-                    break
+            store_bytes(mask, at, RAY_FREE[free] | (RAY_CAPTURE[free] * np.uint64(capture)))
+            if listed is not None:
+                write_run(listed, count + 1, at)
+                count += free + capture
     tilt_flip = 2 if turned else 0
     repeated = repeated_movement(data, seat, src)
     for k in range(M_TILT_W + 1):

@@ -1,10 +1,14 @@
 """Bit scans of 64-bit words for the rules kernels' bit boards: the index of the lowest or highest set bit
 and the count of set bits, one instruction each when compiled (LLVM's ``cttz``, ``ctlz``, ``ctpop``), plain
-Python under ``NUMBA_DISABLE_JIT``."""
+Python under ``NUMBA_DISABLE_JIT``. And word stores for the mask kernels: eight mask entries
+(:func:`store_bytes`) or a run of eight list entries (:func:`write_run`) written at once.
+"""
 
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba.core import types
 from numba.core.extending import intrinsic, overload
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
@@ -43,3 +47,75 @@ def _ctpop(typingctx, word):
 @overload(bit_count, inline="always")
 def _bit_count(word):
     return lambda word: np.int64(_ctpop(np.uint64(word)))
+
+
+# ----- word stores -------------------------------------------------------------------------------------------
+
+
+def store_bytes(array, index, word):
+    """Write the 8 bytes of the uint64 ``word``, lowest first, into ``array[index:index + 8]`` (bool or uint8
+    entries; a bool entry gets byte 0 or 1): one unaligned 8-byte store when compiled for a contiguous array,
+    for the mask kernels that decide eight neighbouring entries at once."""
+    word = int(word)
+    for n in range(8):
+        array[index + n] = (word >> (8 * n)) & 0xFF
+
+
+def write_run(array, index, first):
+    """Write ``first, first + 1, ..., first + 7`` into ``array[index:index + 8]``: eight consecutive actions
+    into a list of legal actions, of which the caller keeps a prefix (it advances its count by the legal
+    ones only). Two unaligned 8-byte stores when compiled for a contiguous uint16 list."""
+    for n in range(8):
+        array[index + n] = first + n
+
+
+@intrinsic
+def _store_word(typingctx, array, index, word):
+    """Store the uint64 ``word`` at element ``index`` of the contiguous ``array``, 8 bytes, alignment 1."""
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        target = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        builder.store(args[2], target).align = 1
+        return context.get_dummy_value()
+
+    return types.void(array, types.int64, types.uint64), codegen
+
+
+def _contiguous(array, dtypes) -> bool:
+    return isinstance(array, types.Array) and array.layout == "C" and array.dtype in dtypes
+
+
+@overload(store_bytes, inline="always")
+def _store_bytes(array, index, word):
+    if _contiguous(array, (types.boolean, types.uint8)):
+        return lambda array, index, word: _store_word(array, np.int64(index), np.uint64(word))
+
+    def bytewise(array, index, word):
+        for n in range(8):
+            array[index + n] = (np.uint64(word) >> np.uint64(8 * n)) & np.uint64(0xFF)
+
+    return bytewise
+
+
+_SPREAD = np.uint64(0x0001_0001_0001_0001)  # a uint16 value in each of four lanes
+_COUNT_LOW = np.uint64(0x0003_0002_0001_0000)  # lanes 0, 1, 2, 3
+_COUNT_HIGH = np.uint64(0x0007_0006_0005_0004)  # lanes 4, 5, 6, 7
+
+
+@overload(write_run, inline="always")
+def _write_run(array, index, first):
+    if _contiguous(array, (types.uint16,)):
+
+        def by_words(array, index, first):
+            lanes = np.uint64(first) * _SPREAD
+            _store_word(array, np.int64(index), lanes + _COUNT_LOW)
+            _store_word(array, np.int64(index) + 4, lanes + _COUNT_HIGH)
+
+        return by_words
+
+    def entrywise(array, index, first):
+        for n in range(8):
+            array[index + n] = first + n
+
+    return entrywise
