@@ -107,7 +107,7 @@ def batch_stepper(batch, warmups: int = 0):
 def compiled_playouts(game, size: int = 1024, turns: int = 64):
     from envs.vector import BatchedGames
 
-    batch = BatchedGames(game, size, observe=False, seed=0)
+    batch = BatchedGames(game, size, observe=False, seed=0, threads=False)
 
     def some_turns() -> int:
         batch.random_playouts(turns)

@@ -46,7 +46,7 @@ def _batch(name: str, size: int, obs_dtype: str, legal_mask=None) -> BatchedGame
 
         batch_module.kernels_of = patched
     try:
-        return BatchedGames(make_game(name), size, seed=0, obs_dtype=obs_dtype)
+        return BatchedGames(make_game(name), size, seed=0, obs_dtype=obs_dtype, threads=False)
     finally:
         batch_module.kernels_of = real
 
@@ -72,7 +72,7 @@ def main(argv=None) -> dict:
     kernels = {"reference": _reference(name), "current": rules.legal_mask}
     fns = {}
     for n in sizes:
-        positions = BatchedGames(game, n, seed=0, observe=False)
+        positions = BatchedGames(game, n, seed=0, observe=False, threads=False)
         for _ in range(30):
             positions.step(positions.random_actions())
         states = positions.states

@@ -27,7 +27,7 @@ def _stepper(game: str, size: int, variant: str):
         kernels.writes_uint8 = lambda observe: False
     try:
         dtype = "float32" if variant in ("float32", "no obs") else "uint8"
-        b = BatchedGames(game, size, seed=0, observe=variant != "no obs", obs_dtype=dtype)
+        b = BatchedGames(game, size, seed=0, observe=variant != "no obs", obs_dtype=dtype, threads=False)
     finally:
         kernels.writes_uint8 = real
     return batch_stepper(b, warmups=1)

@@ -21,7 +21,8 @@ VARIANTS = ["whole-mask scan", "lists"]
 
 
 def _stepper(game: str, size: int, variant: str, obs: str):
-    b = BatchedGames(game, size, seed=0, observe=obs != "none", obs_dtype="uint8" if obs == "none" else obs)
+    dtype = "uint8" if obs == "none" else obs
+    b = BatchedGames(game, size, seed=0, observe=obs != "none", obs_dtype=dtype, threads=False)
     if variant == "whole-mask scan":
 
         def random_actions():

@@ -72,7 +72,7 @@ def profile(name: str, size: int, seconds: float, obs_dtype: str = "float32") ->
     game = make_game(name)
     info = game.info
     seats = info.acting_seats
-    batch = BatchedGames(game, size, seed=0, observe=False)
+    batch = BatchedGames(game, size, seed=0, observe=False, threads=False)
     rng = np.random.default_rng(0)
     for _ in range(int(rng.integers(5, 40))):  # positions from the middle of random games
         batch.step(batch.random_actions())

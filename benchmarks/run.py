@@ -13,8 +13,9 @@ For each game (its default options; every option set of its ``CONFORMANCE_OPTION
 * (c) ``batched N``: :class:`envs.vector.BatchedGames` at each batch size N, one compiled call per step
   of all N games, masks and observations refreshed (random actions drawn by its compiled sampler);
   ``batched N no obs``: the same without observations; ``batched N uint8``: with uint8 observations
-  (``obs_dtype="uint8"``, which the games' observe kernels write directly); with ``--threads [K]``,
-  ``batched N threaded``: the same spread over K threads (default: every core numba has) and
+  (``obs_dtype="uint8"``, which the games' observe kernels write directly); these on one thread. And
+  ``batched N threaded``: the same spread over K threads (``--threads K``; default: every core numba has,
+  the batches' own default ``threads=True`` when torch is not imported; ``--threads 1``: none of these) and
   ``batched N uint8 threaded``: with uint8 observations on K threads, at every size of ``--sizes`` and
   ``--thread-sizes`` (default 512) above one chunk of 64 rows; ``compiled playouts``: the whole random game
   loop inside numba (the engine's own speed, nothing handed back to Python between turns);
@@ -100,8 +101,8 @@ def main(argv=None) -> dict:
         nargs="?",
         type=int,
         const=0,
-        default=None,
-        help="also the batched step on K threads (default: numba's pool), float32 and uint8 observations, "
+        default=0,
+        help="the batched step on K threads too (default: numba's pool; 1: not), float32 and uint8 observations, "
         "at every size of --sizes and --thread-sizes above 64 games (one chunk per thread task)",
     )
     parser.add_argument(
@@ -109,7 +110,7 @@ def main(argv=None) -> dict:
         nargs="*",
         type=int,
         default=[512],
-        help="batch sizes measured on threads only (with --threads), besides those of --sizes",
+        help="batch sizes measured on threads only, besides those of --sizes",
     )
     parser.add_argument("--out", default="benchmarks/results/latest.json", help="where to write the figures")
     args = parser.parse_args(argv)
@@ -138,8 +139,8 @@ def main(argv=None) -> dict:
                 (row, f"batched {max(args.sizes)} uint8", batched_turns(game, max(args.sizes), obs_dtype="uint8")),
                 (row, "compiled playouts", compiled_playouts(game)),
             ]
-            if args.threads is not None:
-                count = args.threads or numba.config.NUMBA_NUM_THREADS
+            count = args.threads or numba.config.NUMBA_NUM_THREADS
+            if count > 1:
                 for n in _threaded_sizes(args.sizes, args.thread_sizes):
                     tasks.append((row, f"batched {n} threaded", batched_turns(game, n, threads=count)))
                     tasks.append(

@@ -124,9 +124,23 @@ def test_thread_count_rule(monkeypatch):
     assert resolve_threads(True) == 1  # torch takes every core: the serial loops
     monkeypatch.delitem(sys.modules, "torch")
     assert resolve_threads(True) == 16
+    # a batch of one chunk of 64 games or fewer: one thread takes it whole, unless a count is asked for
+    assert resolve_threads(True, 64) == 1 and resolve_threads(True, 65) == 16
+    assert resolve_threads(2, 8) == 2
     for wrong in (-1, 1.5, "two"):
         with pytest.raises(ValueError, match="threads"):
             resolve_threads(wrong)
+
+
+def test_batches_use_the_free_cores_by_default(monkeypatch):
+    """``threads=True`` is the batches' default (issue 20: the cores torch is not using)."""
+    monkeypatch.setattr(threads_module, "available_cores", lambda: 3)
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 3)
+    monkeypatch.setitem(sys.modules, "torch", SimpleNamespace(get_num_threads=lambda: 1))
+    assert BatchedGames("dorix", 128, seed=0).threads == 2  # 3 cores less torch's 1
+    assert LearnerBatch("dorix", 128, seed=0).threads == 2
+    assert BatchedGames("dorix", 64, seed=0).threads == 1  # one chunk: serial
+    assert BatchedGames("dorix", 128, seed=0, threads=False).threads == 1
 
 
 def test_obs_dtype_is_checked():

@@ -14,8 +14,8 @@ or a :class:`envs.core.game.Game` whose states are :class:`envs.core.kernel_stat
   :class:`envs.core.single_agent.SingleAgentEnv` (reward at the end, on the learner's last action;
   turn limit = truncation) and is what :mod:`envs.vector.gym_vector` and :mod:`envs.vector.sb3` wrap.
 
-Both take ``threads`` (:mod:`envs.vector.threads`: False, True for the cores torch leaves free, or a
-count; the same results whatever the count) and ``obs_dtype``: ``"float32"`` (the games' planes) or
+Both take ``threads`` (:mod:`envs.vector.threads`: True, the default, for the cores torch leaves free;
+False for one; or a count; the same results whatever the count) and ``obs_dtype``: ``"float32"`` (the games' planes) or
 ``"uint8"`` (the same planes times 255, rounded: a quarter of the memory traffic, which is what bounds
 large batches of the games with large observations; :func:`obs_to_float` or, in torch,
 ``t.float().div_(255)`` gives the float planes back, exact for 0 and 1, within 1/510 elsewhere).
@@ -155,8 +155,9 @@ class BatchedGames:
     * after a step, ``rewards`` ``(N, seats)`` holds the returns of the games that ended at this step
       (0 elsewhere) and ``terminated`` / ``truncated`` flag them; those games already restarted.
 
-    ``threads``: True spreads the games of a step over the cores torch leaves free, an int over that
-    many threads (numba's ``prange``, :mod:`envs.vector.threads`); the results are the same as without.
+    ``threads``: True (the default) spreads the games of a step over the cores torch leaves free, an int
+    over that many threads, False runs them on one (numba's ``prange``, :mod:`envs.vector.threads`); the
+    results are the same whatever the count.
     ``obs_dtype="uint8"``: ``obs`` holds the observations times 255 as uint8 (see the module docstring).
 
     ``illegal_action`` (:mod:`envs.core.illegal`): an action the mask forbids makes its game end at
@@ -173,7 +174,7 @@ class BatchedGames:
         game_options: dict | None = None,
         observe: bool = True,
         seed: int | None = None,
-        threads: bool | int = False,
+        threads: bool | int = True,
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         obs_dtype="float32",
     ):
@@ -185,7 +186,7 @@ class BatchedGames:
         self.num_games = n = int(num_games)
         self.num_seats = info.num_seats
         self.k = batch_kernels(*kernels_of(self.game), self.acting, info.observation_shape, obs_type is np.uint8)
-        self.threads = resolve_threads(threads)  # 1: the serial loops
+        self.threads = resolve_threads(threads, n)  # 1: the serial loops
         self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
         self._sample = self._threaded(sample_actions_threaded) if self.threads > 1 else sample_actions
@@ -343,8 +344,8 @@ class LearnerBatch:
             ``"lose"`` (default: that game ends, reward -1, ``terminated``, flagged in ``forfeited``,
             and restarts), ``"raise"`` (IllegalActionError, nothing played) or ``"random"`` (a random
             legal action instead). An opponent callback's illegal action always raises.
-        threads: False (serial), True (the cores torch leaves free) or a thread count, for the step with
-            random opponents (one compiled pass per step); the same results whatever the count.
+        threads: True (the default: the cores torch leaves free), False (serial) or a thread count, for the
+            step with random opponents (one compiled pass per step); the same results whatever the count.
         obs_dtype: ``"float32"`` or ``"uint8"`` (``obs`` and ``final_obs`` times 255, see the module
             docstring); an opponent callback is always given float32 observations.
 
@@ -365,13 +366,13 @@ class LearnerBatch:
         learner_seat: int | None = None,
         seed: int | None = None,
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
-        threads: bool | int = False,
+        threads: bool | int = True,
         obs_dtype="float32",
     ):
         self.game = resolve_game(game, game_options)
         self.illegal_action = check_illegal_action_mode(illegal_action)
         self.obs_dtype = check_obs_dtype(obs_dtype)
-        self.threads = resolve_threads(threads)
+        self.threads = resolve_threads(threads, num_games)
         info = self.game.info
         if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
             raise ValueError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat}")
