@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from envs.core.bits import bit_count, highest_bit, lowest_bit, store_bytes, write_run
+from envs.core.bits import bit_count, highest_bit, index, lowest_bit, store_bytes, write_run
 from envs.core.kernels import byte_entries, write_cell
 
 
@@ -54,6 +54,22 @@ def test_word_stores_by_hand(compiled, list_type):
     expected[3:11] = [True, False, True, False, False, False, False, True]
     assert mask.tolist() == expected.tolist()
     assert listed.tolist() == [9, 9, 5663, 5664, 5665, 5666, 5667, 5668, 5669, 5670, 9, 9]
+
+
+@njit
+def _read_write(table, row, col, out, at):
+    out[index(at)] = table[index(row), index(col)]
+    return out[at]
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_unsigned_index_reads_and_writes_the_same_entries(compiled):
+    table = np.arange(12, dtype=np.int32).reshape(3, 4)  # table[2, 3] is 11, table[1, 0] is 4
+    out = np.zeros(5, dtype=np.int32)
+    run = _read_write if compiled else getattr(_read_write, "py_func", _read_write)
+    assert run(table, 2, 3, out, 4) == 11 and run(table, 1, 0, out, 0) == 4
+    assert out.tolist() == [4, 0, 0, 0, 11]
+    assert index(7) == 7 and isinstance(index(7), np.uint64)
 
 
 def test_bit_scans_compiled_equal_python_on_random_words():

@@ -25,6 +25,7 @@ from envs.adix.rules import (
     TOP_SHIFT,
     TURN,
 )
+from envs.core.bits import index
 from envs.core.kernels import byte_entries, cell_of, obs_value, turn_plane, write_cell
 
 # Observation planes over the 9x9 board, egocentric (see observe()).
@@ -104,7 +105,7 @@ def observe(data, seat, out):
     relative = seat << SEAT_SHIFT
     flat = out.reshape(-1)  # ``out`` C-contiguous, as every caller's is (flat indices: 100 ns faster than views)
     for v in range(CELLS):  # every cell in memory order, the board's squares in the observer's order
-        code = data[CUBE + ((CELLS - 1 - v) if flip else v)]
+        code = data[index(CUBE + ((CELLS - 1 - v) if flip else v))]
         # the cell table's row; an empty square's row by a select, not a branch
         row = side + (code ^ relative) if code >= 0 else EMPTY_CELL
         write_cell(flat, v * OBS_CHANNELS, _CELLS, _CELLS_U8, row, constants)

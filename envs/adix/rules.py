@@ -73,7 +73,7 @@ from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too
     valid_orientation,
     weapon_moves_along,
 )
-from envs.core.bits import highest_bit, lowest_bit, store_bytes, write_run
+from envs.core.bits import highest_bit, index, lowest_bit, store_bytes, write_run
 from envs.core.kernels import start_fields, two_player_returns
 
 SIZE = 9
@@ -303,8 +303,8 @@ def turn_legal(data, src, movement, repeated):
     state that the test then ignores), so that the mask kernel's six calls per cube cost no mispredictions."""
     if movement <= M_RIGHT:
         return (movement != repeated) & (top_of(data, src) != SHELTER)
-    dst = TILTS[src, movement - M_TILT_N]
-    return (movement != repeated) & (dst >= 0) & (data[CUBE + max(dst, 0)] == EMPTY)
+    dst = TILTS[index(src), index(movement - M_TILT_N)]
+    return (movement != repeated) & (dst >= 0) & (data[index(CUBE + max(dst, 0))] == EMPTY)
 
 
 def _ray_tables():
@@ -402,17 +402,18 @@ def ray_reach(data, src, d, length, occupied_low, occupied_high, prey):
     captured (its code shifted by ``TOP_SHIFT`` is ``prey``: the enemy's seat and the weapon the mover's
     beats) and lies within ``length``. The first cube is the lowest set bit of the ray's blockers for the
     directions that go up the square indices (N, NE, E, NW), the highest for the others; no branch."""
-    low = occupied_low & RAY_BITS[src, d, 0]
-    high = occupied_high & RAY_BITS[src, d, 1]
+    at, towards = index(src), index(d)  # unsigned indices: no wrap-around code (envs.core.bits.index)
+    low = occupied_low & RAY_BITS[at, towards, 0]
+    high = occupied_high & RAY_BITS[at, towards, 1]
     if d <= 2 or d == 7:
         first = lowest_bit(low) if low != 0 else 64 + lowest_bit(high)  # 128 when the ray is clear
     else:
         first = 64 + highest_bit(high) if high != 0 else highest_bit(low)  # -1 when the ray is clear
     clear = (first < 0) | (first >= CELLS)
     blocker = src if clear else first  # a square of the board either way (src: never used)
-    distance = abs(RAY_COORD[d, blocker] - RAY_COORD[d, src])
+    distance = abs(RAY_COORD[towards, index(blocker)] - RAY_COORD[towards, at])
     free = length if clear else min(length, distance - 1)
-    capture = (not clear) & (distance <= length) & ((data[CUBE + blocker] >> TOP_SHIFT) == prey)
+    capture = (not clear) & (distance <= length) & ((data[index(CUBE + blocker)] >> TOP_SHIFT) == prey)
     return free, capture
 
 
@@ -437,7 +438,7 @@ def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, oc
     the table-driven loop (``tests/test_mask_kernels.py``)."""
     ego = (CELLS - 1 - src) if turned else src
     base = ego * ACTIONS_PER_SQUARE
-    code = data[CUBE + src]
+    code = data[index(CUBE + src)]
     top = (code >> TOP_SHIFT) & 3
     if top != SHELTER:
         reach = 1 if ((code >> KIND_SHIFT) & 1) == CAPTAIN else SIZE - 1
@@ -445,9 +446,10 @@ def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, oc
         flip = 4 if turned else 0
         for ed in range(1 if top == SCISSORS else 0, 8, 1 if top == ROCK else 2):
             d = (ed + flip) & 7
-            free, capture = ray_reach(data, src, d, min(RAY_LEN[src, d], reach), occupied_low, occupied_high, prey)
+            length = min(RAY_LEN[index(src), index(d)], reach)
+            free, capture = ray_reach(data, src, d, length, occupied_low, occupied_high, prey)
             at = base + ed * 8
-            store_bytes(mask, at, RAY_FREE[free] | (RAY_CAPTURE[free] * np.uint64(capture)))
+            store_bytes(mask, at, RAY_FREE[index(free)] | (RAY_CAPTURE[index(free)] * np.uint64(capture)))
             if listed is not None:
                 write_run(listed, count + 1, at)
                 count += free + capture
@@ -456,9 +458,9 @@ def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, oc
     for k in range(M_TILT_W + 1):
         movement = k if k <= M_RIGHT else M_TILT_N + ((k - M_TILT_N + tilt_flip) & 3)
         legal = turn_legal(data, src, movement, repeated)
-        mask[base + K_LEFT + k] = legal
+        mask[index(base + K_LEFT + k)] = legal
         if listed is not None:
-            listed[count + 1] = base + K_LEFT + k  # within LEGAL_LIST: at most 699 actions before it
+            listed[index(count + 1)] = base + K_LEFT + k  # within LEGAL_LIST: at most 699 actions before it
             count += legal
     return count
 

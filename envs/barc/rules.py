@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.bits import bit_count, highest_bit, lowest_bit
+from envs.core.bits import bit_count, highest_bit, index, lowest_bit
 from envs.core.kernels import start_fields, two_player_returns
 
 SIZE = 6
@@ -176,12 +176,12 @@ def reach(data, seat, origin, direction, steps):
     called, and written without min() or conditional expressions, which numba's inliner makes cost
     reference counting: the mask loop runs as fast as written out by hand.)"""
     for k in range(steps):
-        dst = RAYS[origin, direction, k]
+        dst = RAYS[index(origin), index(direction), k]  # unsigned indices: no wrap-around code
         if dst < 0:
             return k
-        hd = data[HEIGHT + dst]
+        hd = data[index(HEIGHT + dst)]
         if hd != 0:
-            if ((data[COLOURS + dst] >> (hd - 1)) & 1) != seat:
+            if ((data[index(COLOURS + dst)] >> (hd - 1)) & 1) != seat:
                 return k + 1
             return k
     return steps
@@ -246,10 +246,10 @@ def _legal_mask(data, seat, mask, listed):
                 d = sd if seat == 0 else (sd + 4) & 7
                 base = so * (NUM_DIRS * MAX_DIST) + sd * MAX_DIST
                 for k in range(reach(data, seat, o, d, steps)):
-                    mask[base + k] = True
+                    mask[index(base + k)] = True
                     if listed is not None:
                         count += 1
-                        listed[count] = base + k
+                        listed[index(count)] = base + k
         mask[STAY] = True
         if listed is not None:
             count += 1

@@ -7,6 +7,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from envs.core.bits import index
+
 
 @njit(cache=True)
 def two_player_returns(winner, out):
@@ -112,10 +114,11 @@ def _write_cell(flat, at, table, table_u8, code, constants):
     def write(flat, at, table, table_u8, code, constants):
         rows = table_u8 if chosen_u8 else table
         n = rows.shape[1]
+        row = index(code)  # unsigned indices: no wrap-around code in the copy (envs.core.bits.index)
         for j in range(n):
-            flat[at + j] = rows[code, j]
+            flat[index(at + j)] = rows[row, j]
         for i in range(len(constants)):
-            flat[at + n + i] = constants[i]
+            flat[index(at + n + i)] = constants[i]
 
     return write
 
