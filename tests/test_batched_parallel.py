@@ -82,6 +82,35 @@ def test_fused_learner_step_equals_the_separate_loops(name):
     _assert_same(_learner_trace(name, False, fused=False), _learner_trace(name, False))
 
 
+@pytest.mark.parametrize("threads", [False, 2])
+@pytest.mark.parametrize("name", game_names())
+def test_draws_made_by_the_step_equal_the_draws_made_after_it(name, threads):
+    """A step after random_actions() draws the next actions itself (ADIX and Barc, whose mask kernels list
+    their legal actions): the same actions and generator states as drawing them when random_actions() is
+    called (the reference batch, made never to draw in its steps), and the same games. The batches also
+    draw in step only after a random_actions() call: stepped with other actions, the generators stay put."""
+    if threads and POOL < 2:
+        pytest.skip("numba has a single thread here (NUMBA_NUM_THREADS=1)")
+    batch = BatchedGames(name, ROWS, seed=5, threads=threads, obs_dtype="uint8")
+    reference = BatchedGames(name, ROWS, seed=5, threads=False, obs_dtype="uint8")
+    made_by_steps = 0
+    for _ in range(40):
+        made_by_steps += batch._drawn_ok
+        actions = batch.random_actions().copy()
+        expected = reference.random_actions().copy()
+        reference._draw_next = False  # the reference draws when asked, as before the steps drew
+        assert np.array_equal(actions, expected) and np.array_equal(batch.rng, reference.rng)
+        batch.step(actions)
+        reference.step(expected)
+        assert np.array_equal(batch.states, reference.states) and np.array_equal(batch.masks, reference.masks)
+        assert np.array_equal(batch.obs, reference.obs)
+    assert made_by_steps == (39 if name in ("adix", "barc") else 0)
+    batch.step(batch.masks.argmax(axis=-1))  # the first legal actions; a call came before: this step draws
+    rng = batch.rng.copy()
+    batch.step(batch.masks.argmax(axis=-1))  # no call before it: nothing drawn
+    assert np.array_equal(batch.rng, rng) and not batch._drawn_ok
+
+
 def test_quantize_by_hand():
     src = np.array([0.0, 1.0, 0.5, 1 / 46, 45 / 46, 2.0, -1.0, 0.6 / 255], dtype=np.float32)
     dst = np.zeros(8, dtype=np.uint8)

@@ -218,6 +218,11 @@ class BatchedGames:
         self._lists = np.zeros(per_game + (width,), dtype=np.uint16)
         self._list = False
         self._lists_ok = False
+        # The random draws for the next masks, made by the step that wrote them, on its threads (see
+        # random_actions): self._draw_next, the next step makes them; self._drawn_ok, _drawn holds them.
+        self._drawn = np.zeros(per_game, dtype=np.int64)
+        self._draw_next = False
+        self._drawn_ok = False
         self.reset(seed)
 
     def _threaded(self, fn):
@@ -260,10 +265,12 @@ class BatchedGames:
         """Masks (and their lists, see ``_lists``), seats to move and observations of every game."""
         self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe, self._lists, self._list)
         self._lists_ok = self._list
+        self._drawn_ok = False
 
     def _play(self, actions: np.ndarray) -> None:
         """One compiled step of every game with ``actions`` (checked), ended games restarted."""
-        self._lists_ok = False
+        self._lists_ok = self._drawn_ok = False
+        draw = self._draw_next and self._list
         self._step(
             self.states,
             actions,
@@ -277,8 +284,13 @@ class BatchedGames:
             self.observe,
             self._lists,
             self._list,
+            self.rng,
+            self._drawn,
+            draw,
         )
         self._lists_ok = self._list
+        self._drawn_ok = draw
+        self._draw_next = False
 
     def _forfeit_after_step(self, actions: np.ndarray, offenders: np.ndarray) -> None:
         """``illegal_action="lose"``: play the step (the offenders' actions replaced by legal stand-ins),
@@ -305,7 +317,17 @@ class BatchedGames:
         them (compiled; seeded by :meth:`reset`). From the second call on, the steps of the games whose mask
         kernel can list the legal actions as it goes (ADIX, Barc) also write those lists, and the draws
         read one entry of a list instead of the whole mask: the same actions and generator states, but
-        changes made to ``masks`` in place are not seen."""
+        changes made to ``masks`` in place are not seen.
+
+        A step that follows a call of this method also makes the next call's draws itself, each game's by
+        the thread that wrote its list, right after writing it (``_drawn``): the same generators in the same
+        order, so the same actions, without a serial pass over the lists that the other threads wrote.
+        (Only the step after a call: a batch stepped with other actions draws nothing.)"""
+        self._draw_next = True
+        if self._drawn_ok:
+            self._drawn_ok = False
+            self._actions[...] = self._drawn
+            return self._actions
         out = self._actions.reshape(-1)
         if self._lists_ok:
             # serial whatever self.threads: one list entry per game costs less than starting the threads

@@ -28,7 +28,7 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit, prange
 
-from envs.vector.sampling import pick_legal, rand_below
+from envs.vector.sampling import pick_legal, pick_listed, rand_below
 
 CHUNK = 64  # rows per chunk of a batch loop: the unit a thread takes, with its own scratch buffers
 RESTARTS = 1000  # restarts of one game in a step before a learner batch gives up (games that end at once)
@@ -171,9 +171,14 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                 if do_obs:
                     emit(row, seat, obs[i], buffer)
 
-    def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, lists, do_list):
+    def step(
+        states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, lists, do_list, rng, drawn, draw
+    ):
         """Self-play: every game plays the action of its seat to move; ended games restart. With ``do_list``,
-        each new mask's legal actions listed into ``lists`` (see :func:`_mask_writer`)."""
+        each new mask's legal actions listed into ``lists`` (see :func:`_mask_writer`), and with ``draw`` too,
+        a random legal action drawn from each list into ``drawn`` (row ``i``'s generator of ``rng``: the draw
+        :func:`envs.vector.sampling.sample_listed` would make next, made here by the thread that wrote the
+        list)."""
         n = states.shape[0]
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
@@ -193,6 +198,8 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                 seat = row[to_move_at]
                 to_move[i] = seat
                 write_mask(row, seat, masks[i], lists[i], do_list)
+                if draw:
+                    drawn[i] = pick_listed(lists[i], rng, i)
                 if do_obs:
                     emit(row, seat, obs[i], buffer)
 
@@ -274,9 +281,12 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                     if do_obs:
                         emit(row, s, obs[i, s], buffer)
 
-    def step(states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, lists, do_list):
-        """Self-play: every game plays its joint action (one per seat); ended games restart (``do_list``: see
-        the turn kernels' ``step``)."""
+    def step(
+        states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, lists, do_list, rng, drawn, draw
+    ):
+        """Self-play: every game plays its joint action (one per seat); ended games restart (``do_list``,
+        ``draw``: see the turn kernels' ``step``; seat ``s`` of game ``i`` draws with generator ``i * seats +
+        s`` into ``drawn[i, s]``)."""
         n = states.shape[0]
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
@@ -293,8 +303,11 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                     else:
                         term[i] = True
                     row[:] = template
-                for s in range(masks.shape[1]):
+                seats = masks.shape[1]
+                for s in range(seats):
                     write_mask(row, s, masks[i, s], lists[i, s], do_list)
+                    if draw:
+                        drawn[i, s] = pick_listed(lists[i, s], rng, i * seats + s)
                     if do_obs:
                         emit(row, s, obs[i, s], buffer)
 
