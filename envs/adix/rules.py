@@ -142,9 +142,6 @@ def decode(abs_action):
     return sq, TILTS[sq, k - K_TILT], M_TILT_N + k - K_TILT
 
 
-# ----- set-up and queries ----------------------------------------------------------------------
-
-
 # ----- the cube codes of the CUBE squares (see the module docstring) ------------------------------
 EMPTY = -1  # the code of an empty square
 SEAT_SHIFT, TOP_SHIFT, KIND_SHIFT, NORTH_SHIFT = 7, 5, 4, 2
@@ -163,34 +160,37 @@ def owner_of(data, sq):
 
 
 @njit(cache=True, inline="always")
-def _field(data, sq, shift):
+def _field(data, sq, shift, bits):
+    """The field of ``bits`` (1 or 3) from bit ``shift`` of the code on ``sq``, -1 when the square is empty."""
     code = data[CUBE + sq]
-    return (code >> shift) & 3 if code >= 0 else -1
+    return (code >> shift) & bits if code >= 0 else -1
 
 
 @njit(cache=True, inline="always")
 def kind_of(data, sq):
     """``TEAMMATE`` or ``CAPTAIN`` for the cube on ``sq``, -1 when the square is empty."""
-    code = data[CUBE + sq]
-    return (code >> KIND_SHIFT) & 1 if code >= 0 else -1
+    return _field(data, sq, KIND_SHIFT, 1)
 
 
 @njit(cache=True, inline="always")
 def top_of(data, sq):
     """The weapon on the top face of the cube on ``sq`` (its active weapon), -1 when the square is empty."""
-    return _field(data, sq, TOP_SHIFT)
+    return _field(data, sq, TOP_SHIFT, 3)
 
 
 @njit(cache=True, inline="always")
 def north_of(data, sq):
     """The weapon on the face of the cube on ``sq`` that points north, -1 when the square is empty."""
-    return _field(data, sq, NORTH_SHIFT)
+    return _field(data, sq, NORTH_SHIFT, 3)
 
 
 @njit(cache=True, inline="always")
 def east_of(data, sq):
     """The weapon on the face of the cube on ``sq`` that points east, -1 when the square is empty."""
-    return _field(data, sq, 0)
+    return _field(data, sq, 0, 3)
+
+
+# ----- set-up and queries ----------------------------------------------------------------------
 
 
 @njit(cache=True)

@@ -66,26 +66,26 @@ def _index(i):
 # ----- word stores -------------------------------------------------------------------------------------------
 
 
-def store_bytes(array, index, word):
-    """Write the 8 bytes of the uint64 ``word``, lowest first, into ``array[index:index + 8]`` (bool or uint8
+def store_bytes(array, at, word):
+    """Write the 8 bytes of the uint64 ``word``, lowest first, into ``array[at:at + 8]`` (bool or uint8
     entries; a bool entry gets byte 0 or 1): one unaligned 8-byte store when compiled for a contiguous array,
     for the mask kernels that decide eight neighbouring entries at once."""
     word = int(word)
     for n in range(8):
-        array[index + n] = (word >> (8 * n)) & 0xFF
+        array[at + n] = (word >> (8 * n)) & 0xFF
 
 
-def write_run(array, index, first):
-    """Write ``first, first + 1, ..., first + 7`` into ``array[index:index + 8]``: eight consecutive actions
+def write_run(array, at, first):
+    """Write ``first, first + 1, ..., first + 7`` into ``array[at:at + 8]``: eight consecutive actions
     into a list of legal actions, of which the caller keeps a prefix (it advances its count by the legal
     ones only). Two unaligned 8-byte stores when compiled for a contiguous uint16 list."""
     for n in range(8):
-        array[index + n] = first + n
+        array[at + n] = first + n
 
 
 @intrinsic
-def _store_word(typingctx, array, index, word):
-    """Store the uint64 ``word`` at element ``index`` of the contiguous ``array``, 8 bytes, alignment 1."""
+def _store_word(typingctx, array, at, word):
+    """Store the uint64 ``word`` at element ``at`` of the contiguous ``array``, 8 bytes, alignment 1."""
 
     def codegen(context, builder, signature, args):
         data = context.make_array(signature.args[0])(context, builder, args[0]).data
@@ -101,13 +101,13 @@ def _contiguous(array, dtypes) -> bool:
 
 
 @overload(store_bytes, inline="always")
-def _store_bytes(array, index, word):
+def _store_bytes(array, at, word):
     if _contiguous(array, (types.boolean, types.uint8)):
-        return lambda array, index, word: _store_word(array, np.int64(index), np.uint64(word))
+        return lambda array, at, word: _store_word(array, np.int64(at), np.uint64(word))
 
-    def bytewise(array, index, word):
+    def bytewise(array, at, word):
         for n in range(8):
-            array[index + n] = (np.uint64(word) >> np.uint64(8 * n)) & np.uint64(0xFF)
+            array[at + n] = (np.uint64(word) >> np.uint64(8 * n)) & np.uint64(0xFF)
 
     return bytewise
 
@@ -118,18 +118,14 @@ _COUNT_HIGH = np.uint64(0x0007_0006_0005_0004)  # lanes 4, 5, 6, 7
 
 
 @overload(write_run, inline="always")
-def _write_run(array, index, first):
+def _write_run(array, at, first):
     if _contiguous(array, (types.uint16,)):
 
-        def by_words(array, index, first):
+        def by_words(array, at, first):
             lanes = np.uint64(first) * _SPREAD
-            _store_word(array, np.int64(index), lanes + _COUNT_LOW)
-            _store_word(array, np.int64(index) + 4, lanes + _COUNT_HIGH)
+            _store_word(array, np.int64(at), lanes + _COUNT_LOW)
+            _store_word(array, np.int64(at) + 4, lanes + _COUNT_HIGH)
 
         return by_words
 
-    def entrywise(array, index, first):
-        for n in range(8):
-            array[index + n] = first + n
-
-    return entrywise
+    return write_run  # any other list: its plain definition, entry by entry
