@@ -371,27 +371,37 @@ def square_boards(data, seat):
 def _legal_mask(data, seat, mask, listed):
     """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS), and unless
     ``listed`` is None (numba compiles the tests away) their list; no action when ``seat`` does not act
-    now. The cubes are visited in ``seat``'s own frame, so the actions come in increasing order: White's
-    squares from a1 up, Black's from i9 down (Black's square ``src`` is its ``80 - src``), taken from the
-    bit board of :func:`square_boards` (lowest or highest set bit first) rather than found by a test per
-    square. Each cube's actions: :func:`_cube_actions`."""
+    now. The cubes' loop (:func:`_own_cubes`) is written out twice, once per seat, so that the compiler
+    knows the frame (``turned``) in each: the directions, tilts and bit scans it picks are then constants."""
     mask[:] = False
     count = 0
     if data[OVER] == 0 and seat == data[TO_MOVE]:
-        turned = seat == 1
-        low, high, occupied_low, occupied_high = square_boards(data, seat)
-        for half in range(2):  # White: the low word, then the high one; Black: the reverse
-            second = (half == 1) != turned
-            word = high if second else low
-            offset = 64 if second else 0
-            while word != 0:
-                bit = highest_bit(word) if turned else lowest_bit(word)
-                word ^= np.uint64(1) << np.uint64(bit)
-                count = _cube_actions(
-                    data, seat, offset + bit, turned, mask, listed, count, occupied_low, occupied_high
-                )
+        if seat == 1:
+            count = _own_cubes(data, seat, True, mask, listed)
+        else:
+            count = _own_cubes(data, seat, False, mask, listed)
     if listed is not None:
         listed[0] = count
+
+
+@njit(cache=True, inline="always")
+def _own_cubes(data, seat, turned, mask, listed):
+    """The actions of ``seat``'s cubes (``turned``: Black, a constant where this is inlined), visited in
+    ``seat``'s own frame, so the actions come in increasing order: White's squares from a1 up, Black's from
+    i9 down (Black's square ``src`` is its ``80 - src``), taken from the bit board of :func:`square_boards`
+    (lowest or highest set bit first) rather than found by a test per square; returns their count. Each
+    cube's actions: :func:`_cube_actions`."""
+    count = 0
+    low, high, occupied_low, occupied_high = square_boards(data, seat)
+    for half in range(2):  # White: the low word, then the high one; Black: the reverse
+        second = (half == 1) != turned
+        word = high if second else low
+        offset = 64 if second else 0
+        while word != 0:
+            bit = highest_bit(word) if turned else lowest_bit(word)
+            word ^= np.uint64(1) << np.uint64(bit)
+            count = _cube_actions(data, seat, offset + bit, turned, mask, listed, count, occupied_low, occupied_high)
+    return count
 
 
 @njit(cache=True, inline="always")
@@ -434,8 +444,12 @@ def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, oc
     (:func:`beats`) has the weapon ``(top + 2) % 3`` on top. A direction's legal displacements are the
     first ones of its eight actions (:func:`ray_reach`), so its eight mask entries are one word
     (:func:`store_bytes`) and its list entries a run of eight of which the legal ones are kept
-    (:func:`write_run`): no branch per square of the ray, whose outcome no predictor guesses. Same mask as
-    the table-driven loop (``tests/test_mask_kernels.py``)."""
+    (:func:`write_run`): no branch per square of the ray, whose outcome no predictor guesses. The rays are
+    written out per weapon (:func:`_ray_actions`), each loop over constant directions, and with ``turned`` a
+    constant (:func:`_legal_mask`) the compiler unrolls them and fixes each ray's board direction and bit
+    scan: one branch per cube on its weapon instead of a loop whose length and directions it must guess
+    (the mask kernel took 424 ns a position before, 302 after; docs/performance.md). Same mask as the
+    table-driven loop (``tests/test_mask_kernels.py``)."""
     ego = (CELLS - 1 - src) if turned else src
     base = ego * ACTIONS_PER_SQUARE
     code = data[index(CUBE + src)]
@@ -444,15 +458,18 @@ def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, oc
         reach = 1 if ((code >> KIND_SHIFT) & 1) == CAPTAIN else SIZE - 1
         prey = ((1 - seat) << 2) | ((top + 2) % 3)  # an enemy cube showing the weapon top beats: code >> 5
         flip = 4 if turned else 0
-        for ed in range(1 if top == SCISSORS else 0, 8, 1 if top == ROCK else 2):
-            d = (ed + flip) & 7
-            length = min(RAY_LEN[index(src), index(d)], reach)
-            free, capture = ray_reach(data, src, d, length, occupied_low, occupied_high, prey)
-            at = base + ed * 8
-            store_bytes(mask, at, RAY_FREE[index(free)] | (RAY_CAPTURE[index(free)] * np.uint64(capture)))
-            if listed is not None:
-                write_run(listed, count + 1, at)
-                count += free + capture
+        occupied = (occupied_low, occupied_high)
+        # one loop per weapon, each over constant directions (A5: every one for rock, the even ones for
+        # paper, the odd ones for scissors): unrolled, each ray's scan direction known to the compiler
+        if top == ROCK:
+            for ed in range(8):
+                count = _ray_actions(data, src, base, ed, flip, reach, prey, occupied, mask, listed, count)
+        elif top == PAPER:
+            for ed in range(0, 8, 2):
+                count = _ray_actions(data, src, base, ed, flip, reach, prey, occupied, mask, listed, count)
+        else:
+            for ed in range(1, 8, 2):
+                count = _ray_actions(data, src, base, ed, flip, reach, prey, occupied, mask, listed, count)
     tilt_flip = 2 if turned else 0
     repeated = repeated_movement(data, seat, src)
     for k in range(M_TILT_W + 1):
@@ -462,6 +479,28 @@ def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, oc
         if listed is not None:
             listed[index(count + 1)] = base + K_LEFT + k  # within LEGAL_LIST: at most 699 actions before it
             count += legal
+    return count
+
+
+@njit(cache=True)
+def _ray_actions(data, src, base, ed, flip, reach, prey, occupied, mask, listed, count):
+    """The displacements of the cube on ``src`` along its owner's direction ``ed``, the board's
+    ``(ed + flip) % 8`` (``reach``, ``prey``: see :func:`_cube_actions`; ``occupied``: the two words of the
+    occupied squares' bit board): its eight mask entries from ``base + 8 * ed`` as one word
+    (:func:`store_bytes`), its list entries a run of eight after entry ``count`` of ``listed`` (unless None)
+    of which the legal ones are kept (:func:`write_run`); returns the new count.
+
+    Compiled on its own, not with ``inline="always"``: LLVM inlines it all the same, while numba's inlining
+    of a function taking arrays, in the loops of :func:`_cube_actions` that are branches on the weapon,
+    left reference-count updates (atomic calls) around each ray (354 against 302 ns a position)."""
+    d = (ed + flip) & 7
+    length = min(RAY_LEN[index(src), index(d)], reach)
+    free, capture = ray_reach(data, src, d, length, occupied[0], occupied[1], prey)
+    at = base + ed * 8
+    store_bytes(mask, at, RAY_FREE[index(free)] | (RAY_CAPTURE[index(free)] * np.uint64(capture)))
+    if listed is not None:
+        write_run(listed, count + 1, at)
+        count += free + capture
     return count
 
 
