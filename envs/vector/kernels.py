@@ -28,6 +28,7 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit, prange
 
+from envs.core.views import borrowed
 from envs.vector.sampling import pick_legal, pick_listed, rand_below
 
 CHUNK = 64  # rows per chunk of a batch loop: the unit a thread takes, with its own scratch buffers
@@ -164,12 +165,12 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
-                row = states[i]
+                row = borrowed(states, i)
                 seat = row[to_move_at]
                 to_move[i] = seat
-                write_mask(row, seat, masks[i], lists[i], do_list)
+                write_mask(row, seat, borrowed(masks, i), borrowed(lists, i), do_list)
                 if do_obs:
-                    emit(row, seat, obs[i], buffer)
+                    emit(row, seat, borrowed(obs, i), buffer)
 
     def step(
         states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, lists, do_list, rng, drawn, draw
@@ -183,13 +184,13 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
-                row = states[i]
+                row = borrowed(states, i)
                 apply_action(row, actions[i])
                 term[i] = False
                 trunc[i] = False
                 rewards[i, :] = 0.0
                 if is_over(row):
-                    returns(row, rewards[i])
+                    returns(row, borrowed(rewards, i))
                     if row[truncated_at] != 0:
                         trunc[i] = True
                     else:
@@ -197,11 +198,11 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                     row[:] = template
                 seat = row[to_move_at]
                 to_move[i] = seat
-                write_mask(row, seat, masks[i], lists[i], do_list)
+                write_mask(row, seat, borrowed(masks, i), borrowed(lists, i), do_list)
                 if draw:
-                    drawn[i] = pick_listed(lists[i], rng, i)
+                    drawn[i] = pick_listed(borrowed(lists, i), rng, i)
                 if do_obs:
-                    emit(row, seat, obs[i], buffer)
+                    emit(row, seat, borrowed(obs, i), buffer)
 
     @njit
     def play_random_row(row, learner_seat, rng, i, mask):
@@ -217,7 +218,7 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
         (the whole loop compiled: the engine's speed with nothing around it). Returns games ended."""
         ended = 0
         for i in range(states.shape[0]):
-            row = states[i]
+            row = borrowed(states, i)
             for _ in range(turns):
                 seat = row[to_move_at]
                 legal_mask(row, seat, mask)
@@ -230,7 +231,7 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     @njit
     def apply_learner(states, learner, actions, opp_actions, use_random, rng, mask):
         for i in range(states.shape[0]):
-            apply_action(states[i], actions[i])
+            apply_action(borrowed(states, i), actions[i])
 
     @njit
     def apply_learner_row(row, learner_seat, action, rng, i, mask, joint):
@@ -240,14 +241,14 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     def play_random(states, learner, rng, mask):
         """Every other seat plays uniformly random legal actions until the learner acts or the game ends."""
         for i in range(states.shape[0]):
-            play_random_row(states[i], learner[i], rng, i, mask)
+            play_random_row(borrowed(states, i), learner[i], rng, i, mask)
 
     @njit
     def pending(states, learner, rows, seats):
         """The (game, seat) pairs where another seat than the learner must act now; returns their count."""
         k = 0
         for i in range(states.shape[0]):
-            row = states[i]
+            row = borrowed(states, i)
             if not is_over(row) and row[to_move_at] != learner[i]:
                 rows[k] = i
                 seats[k] = row[to_move_at]
@@ -257,7 +258,7 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     @njit
     def apply_pairs(states, rows, actions):
         for k in range(rows.shape[0]):
-            apply_action(states[rows[k]], actions[k])
+            apply_action(borrowed(states, rows[k]), actions[k])
 
     return _kernel_set(rules, observe, emit, buffer_shape, locals())
 
@@ -275,7 +276,7 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
-                row = states[i]
+                row = borrowed(states, i)
                 for s in range(masks.shape[1]):
                     write_mask(row, s, masks[i, s], lists[i, s], do_list)
                     if do_obs:
@@ -291,13 +292,13 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
-                row = states[i]
+                row = borrowed(states, i)
                 apply_joint(row, actions[i])
                 term[i] = False
                 trunc[i] = False
                 rewards[i, :] = 0.0
                 if is_over(row):
-                    returns(row, rewards[i])
+                    returns(row, borrowed(rewards, i))
                     if row[truncated_at] != 0:
                         trunc[i] = True
                     else:
@@ -321,7 +322,7 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
         seats = rng.shape[0] // states.shape[0]
         joint = np.zeros(seats, dtype=np.int64)
         for i in range(states.shape[0]):
-            row = states[i]
+            row = borrowed(states, i)
             for _ in range(turns):
                 for s in range(seats):
                     legal_mask(row, s, mask)
@@ -349,12 +350,12 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
         joint = np.zeros(seats, dtype=np.int64)
         for i in range(states.shape[0]):
             if use_random:
-                apply_learner_row(states[i], learner[i], actions[i], rng, i, mask, joint)
+                apply_learner_row(borrowed(states, i), learner[i], actions[i], rng, i, mask, joint)
                 continue
             for s in range(seats):
                 joint[s] = opp_actions[i, s]
             joint[learner[i]] = actions[i]
-            apply_joint(states[i], joint)
+            apply_joint(borrowed(states, i), joint)
 
     @njit
     def play_random(states, learner, rng, mask):
@@ -424,7 +425,7 @@ def _learner_step(rules, emit, buffer_shape, apply_learner_row, play_random_row)
             ret = np.zeros(num_seats, dtype=np.float32)
             joint = np.zeros(num_seats, dtype=np.int64)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
-                row = states[i]
+                row = borrowed(states, i)
                 apply_learner_row(row, learner[i], actions[i], rng, i, mask, joint)
                 play_random_row(row, learner[i], rng, i, mask)
                 rewards[i] = 0.0
@@ -438,7 +439,7 @@ def _learner_step(rules, emit, buffer_shape, apply_learner_row, play_random_row)
                         trunc[i] = True
                     else:
                         term[i] = True
-                    emit(row, learner[i], final_obs[i], buffer)
+                    emit(row, learner[i], borrowed(final_obs, i), buffer)
                     restarted[i] = True
                     tries = 0
                     while is_over(row):
@@ -450,8 +451,8 @@ def _learner_step(rules, emit, buffer_shape, apply_learner_row, play_random_row)
                         row[:] = template
                         learner[i] = fixed_seat if fixed_seat >= 0 else rand_below(rng, i, num_seats)
                         play_random_row(row, learner[i], rng, i, mask)
-                legal_mask(row, learner[i], masks[i])
-                emit(row, learner[i], obs[i], buffer)
+                legal_mask(row, learner[i], borrowed(masks, i))
+                emit(row, learner[i], borrowed(obs, i), buffer)
         for c in range(failed.shape[0]):
             if failed[c] >= 0:
                 return failed[c]
@@ -471,16 +472,16 @@ def _common(rules, observe, emit, buffer_shape) -> dict:
         """Mask and float32 observation of seat ``seats[k]`` in game ``rows[k]``, into row k of masks and
         obs (what an opponent callback is given, whatever the batch's own observations)."""
         for k in range(rows.shape[0]):
-            row = states[rows[k]]
-            legal_mask(row, seats[k], masks[k])
-            observe(row, seats[k], obs[k])
+            row = borrowed(states, rows[k])
+            legal_mask(row, seats[k], borrowed(masks, k))
+            observe(row, seats[k], borrowed(obs, k))
 
     @njit
     def observe_learner(states, learner, masks, obs):
         buffer = np.empty(buffer_shape, dtype=np.float32)
         for i in range(states.shape[0]):
-            legal_mask(states[i], learner[i], masks[i])
-            emit(states[i], learner[i], obs[i], buffer)
+            legal_mask(borrowed(states, i), learner[i], borrowed(masks, i))
+            emit(borrowed(states, i), learner[i], borrowed(obs, i), buffer)
 
     @njit
     def finish(states, learner, template, rng, fixed_seat, num_seats, ret, rewards, term, trunc, final_obs, restarted):
@@ -489,7 +490,7 @@ def _common(rules, observe, emit, buffer_shape) -> dict:
         buffer = np.empty(buffer_shape, dtype=np.float32)
         n = 0
         for i in range(states.shape[0]):
-            row = states[i]
+            row = borrowed(states, i)
             rewards[i] = 0.0
             term[i] = False
             trunc[i] = False
@@ -501,7 +502,7 @@ def _common(rules, observe, emit, buffer_shape) -> dict:
                     trunc[i] = True
                 else:
                     term[i] = True
-                emit(row, learner[i], final_obs[i], buffer)
+                emit(row, learner[i], borrowed(final_obs, i), buffer)
                 row[:] = template
                 learner[i] = fixed_seat if fixed_seat >= 0 else rand_below(rng, i, num_seats)
                 restarted[i] = True
