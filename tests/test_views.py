@@ -1,4 +1,5 @@
-"""envs.core.views.borrowed: the row ``array[i]`` without reference counting, compiled and plain."""
+"""envs.core.views: ``borrowed`` (the row ``array[i]`` without reference counting) and ``scratch`` (a work
+array on the stack), compiled and plain."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 from numba import config, njit
 
-from envs.core.views import borrowed
+from envs.core.views import borrowed, scratch
 
 
 @njit
@@ -45,8 +46,7 @@ def _pass_views(array):
 def _reference_counts(function) -> int:
     """How many reference-count increments the compiled body of ``function`` (called once) makes."""
     llvm = function.inspect_llvm(function.signatures[0])
-    name = function.py_func.__name__
-    return re.search(rf"define [^@]*@\S*{name}\S*\(.*?\n}}\n", llvm, re.S).group(0).count("NRT_incref")
+    return _body(llvm, function.py_func.__name__).count("NRT_incref")
 
 
 def test_borrowed_rows_are_the_rows_of_the_array():
@@ -82,3 +82,47 @@ def test_borrowed_rows_take_no_reference_counts():
     assert views.tolist() == array.tolist()
     # the argument itself is counted on entry in both; the ordinary view once more, in the loop
     assert _reference_counts(_pass_rows) < _reference_counts(_pass_views)
+
+
+ROOM = 6  # a module constant, as the rules kernels size their work arrays
+
+
+@njit
+def _squares_on_the_stack(x):
+    """Squares of 0..ROOM-1 times ``x`` in a stack array, then read back in reverse into a second one."""
+    work = scratch(ROOM, np.int64)
+    for i in range(ROOM):
+        work[i] = i * i * x
+    back = scratch(3, np.float64)
+    for i in range(3):
+        back[i] = work[ROOM - 1 - i] / 2
+    return work.sum(), back[0], back[2]
+
+
+@njit
+def _sized_at_run_time(n):
+    work = scratch(n, np.int32)  # not a constant: np.empty
+    work[:] = 7
+    return work.sum()
+
+
+def test_scratch_arrays_hold_their_values():
+    assert _squares_on_the_stack(2) == (2 * (0 + 1 + 4 + 9 + 16 + 25), 25.0, 9.0)
+    assert _sized_at_run_time(5) == 35
+    plain = getattr(_squares_on_the_stack, "py_func", _squares_on_the_stack)
+    assert plain(2) == (110, 25.0, 9.0)
+    assert scratch(4, np.uint8).shape == (4,) and scratch(4, np.uint8).dtype == np.uint8
+
+
+@pytest.mark.skipif(config.DISABLE_JIT, reason="reads the compiled code")
+def test_scratch_arrays_are_not_allocated():
+    _squares_on_the_stack(1)
+    _sized_at_run_time(1)
+    on_stack = _squares_on_the_stack.inspect_llvm(_squares_on_the_stack.signatures[0])
+    on_heap = _sized_at_run_time.inspect_llvm(_sized_at_run_time.signatures[0])
+    assert "NRT_MemInfo_alloc" not in _body(on_stack, "_squares_on_the_stack") and "alloca" in on_stack
+    assert "NRT_MemInfo_alloc" in _body(on_heap, "_sized_at_run_time")
+
+
+def _body(llvm: str, name: str) -> str:
+    return re.search(rf"define [^@]*@\S*{name}\S*\(.*?\n}}\n", llvm, re.S).group(0)

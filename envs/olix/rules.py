@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from envs.core.kernels import start_fields, two_player_returns
+from envs.core.views import scratch
 
 SIZE = 11
 CELLS = SIZE * SIZE
@@ -168,10 +169,11 @@ def _best_o(data, r, f, seat):
     A rectangle ranks r0..r1, files f0..f1 around (r, f) has its left and right edges crossing rank r
     and its bottom and top edges crossing file f, so f0, f1 are files of ``seat``'s pawns on rank r and
     r0, r1 ranks of its pawns on file f. Each edge is then all ``seat``'s exactly when the run of
-    pawns through its crossing point covers the whole edge."""
-    files = np.empty(SIZE, dtype=np.int64)  # candidate edge files on rank r ...
-    flo = np.empty(SIZE, dtype=np.int64)  # ... and the rank extent of the vertical run through them
-    fhi = np.empty(SIZE, dtype=np.int64)
+    pawns through its crossing point covers the whole edge. The six work arrays are on the stack
+    (:func:`envs.core.views.scratch`): allocated on the heap, they took half of a move's time."""
+    files = scratch(SIZE, np.int64)  # candidate edge files on rank r ...
+    flo = scratch(SIZE, np.int64)  # ... and the rank extent of the vertical run through them
+    fhi = scratch(SIZE, np.int64)
     nf = 0
     for x in range(SIZE):
         if data[BOARD + r * SIZE + x] == seat:
@@ -179,9 +181,9 @@ def _best_o(data, r, f, seat):
             flo[nf] = r - _run(data, r, x, -1, 0, seat)
             fhi[nf] = r + _run(data, r, x, 1, 0, seat)
             nf += 1
-    ranks = np.empty(SIZE, dtype=np.int64)  # candidate edge ranks on file f and their file extents
-    rlo = np.empty(SIZE, dtype=np.int64)
-    rhi = np.empty(SIZE, dtype=np.int64)
+    ranks = scratch(SIZE, np.int64)  # candidate edge ranks on file f and their file extents
+    rlo = scratch(SIZE, np.int64)
+    rhi = scratch(SIZE, np.int64)
     nr = 0
     for y in range(SIZE):
         if data[BOARD + y * SIZE + f] == seat:
@@ -296,7 +298,7 @@ def apply_action(data, action):
     data[LEFT + seat] -= 1
     data[LAST] = action
     data[TURN] += 1
-    values = np.zeros(4, dtype=np.int64)
+    values = scratch(4, np.int64)  # on the stack: pattern_values writes all four
     pattern_values(data, action, seat, values)
     for t in range(4):  # O5: every pattern of the pawn within its column's range is marked
         v = values[t]
