@@ -31,6 +31,7 @@ from envs.core.errors import IllegalActionError
 from envs.core.game import Game
 from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
 from envs.vector.kernels import batch_kernels, list_width
+from envs.vector.memory import batch_tile, batch_zeros
 from envs.vector.sampling import (
     first_illegal,
     sample_actions,
@@ -191,17 +192,17 @@ class BatchedGames:
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
         self._sample = self._threaded(sample_actions_threaded) if self.threads > 1 else sample_actions
         self.template = self.game.new_initial_state().data.copy()
-        self.states = np.tile(self.template, (n, 1))
+        self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
         self.observe = bool(observe)
         per_game = (n,) if self.acting == 1 else (n, self.acting)
-        self.masks = np.zeros(per_game + (info.num_actions,), dtype=np.bool_)
+        self.masks = batch_zeros(per_game + (info.num_actions,), np.bool_)
         # without observations, a placeholder with the right number of dimensions (never written)
         obs_shape = (
             per_game + tuple(info.observation_shape)
             if observe
             else (1,) * (len(per_game) + len(info.observation_shape))
         )
-        self.obs = np.zeros(obs_shape, dtype=obs_type)
+        self.obs = batch_zeros(obs_shape, obs_type)
         self.to_move = np.zeros(n, dtype=np.int64)
         self.rewards = np.zeros((n, self.num_seats), dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)
@@ -215,7 +216,7 @@ class BatchedGames:
         # (legal_mask_listed): the draws then read one entry of a list instead of the whole mask.
         # self._lists_ok: they describe the current masks.
         width = list_width(kernels_of(self.game)[0], info.num_actions)
-        self._lists = np.zeros(per_game + (width,), dtype=np.uint16)
+        self._lists = batch_zeros(per_game + (width,), np.uint16)
         self._list = False
         self._lists_ok = False
         # The random draws for the next masks, made by the step that wrote them, on its threads (see
@@ -409,11 +410,11 @@ class LearnerBatch:
         self.fixed_seat = -1 if learner_seat is None else int(learner_seat)
         self._load_kernels()
         self.template = self.game.new_initial_state().data.copy()
-        self.states = np.tile(self.template, (n, 1))
+        self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
         self.learner = np.zeros(n, dtype=np.int64)
-        self.masks = np.zeros((n, info.num_actions), dtype=np.bool_)
-        self.obs = np.zeros((n,) + self.obs_shape, dtype=self.obs_dtype)
-        self.final_obs = np.zeros_like(self.obs)
+        self.masks = batch_zeros((n, info.num_actions), np.bool_)
+        self.obs = batch_zeros((n,) + self.obs_shape, self.obs_dtype)
+        self.final_obs = batch_zeros(self.obs.shape, self.obs.dtype)
         self.rewards = np.zeros(n, dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.truncated = np.zeros(n, dtype=np.bool_)
