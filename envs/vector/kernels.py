@@ -277,10 +277,11 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
             buffer = np.empty(buffer_shape, dtype=np.float32)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
                 row = borrowed(states, i)
+                game_masks, game_lists = borrowed(masks, i), borrowed(lists, i)
                 for s in range(masks.shape[1]):
-                    write_mask(row, s, masks[i, s], lists[i, s], do_list)
+                    write_mask(row, s, borrowed(game_masks, s), borrowed(game_lists, s), do_list)
                     if do_obs:
-                        emit(row, s, obs[i, s], buffer)
+                        emit(row, s, borrowed(borrowed(obs, i), s), buffer)
 
     def step(
         states, actions, template, rewards, term, trunc, masks, obs, to_move, do_obs, lists, do_list, rng, drawn, draw
@@ -293,7 +294,7 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
             buffer = np.empty(buffer_shape, dtype=np.float32)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
                 row = borrowed(states, i)
-                apply_joint(row, actions[i])
+                apply_joint(row, borrowed(actions, i))
                 term[i] = False
                 trunc[i] = False
                 rewards[i, :] = 0.0
@@ -305,12 +306,14 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
                         term[i] = True
                     row[:] = template
                 seats = masks.shape[1]
+                game_masks, game_lists = borrowed(masks, i), borrowed(lists, i)
                 for s in range(seats):
-                    write_mask(row, s, masks[i, s], lists[i, s], do_list)
+                    seat_list = borrowed(game_lists, s)
+                    write_mask(row, s, borrowed(game_masks, s), seat_list, do_list)
                     if draw:
-                        drawn[i, s] = pick_listed(lists[i, s], rng, i * seats + s)
+                        drawn[i, s] = pick_listed(seat_list, rng, i * seats + s)
                     if do_obs:
-                        emit(row, s, obs[i, s], buffer)
+                        emit(row, s, borrowed(borrowed(obs, i), s), buffer)
 
     @njit
     def play_random_row(row, learner_seat, rng, i, mask):
@@ -480,8 +483,9 @@ def _common(rules, observe, emit, buffer_shape) -> dict:
     def observe_learner(states, learner, masks, obs):
         buffer = np.empty(buffer_shape, dtype=np.float32)
         for i in range(states.shape[0]):
-            legal_mask(borrowed(states, i), learner[i], borrowed(masks, i))
-            emit(borrowed(states, i), learner[i], borrowed(obs, i), buffer)
+            row = borrowed(states, i)
+            legal_mask(row, learner[i], borrowed(masks, i))
+            emit(row, learner[i], borrowed(obs, i), buffer)
 
     @njit
     def finish(states, learner, template, rng, fixed_seat, num_seats, ret, rewards, term, trunc, final_obs, restarted):
