@@ -27,6 +27,21 @@ from numba.core.extending import intrinsic, overload
 from numba.np.arrayobj import populate_array
 
 
+def _ownerless(context, builder, arrtype, data, shape, strides, itemsize):
+    """The LLVM value of an array of type ``arrtype`` over ``data`` (shape and strides: lists of LLVM
+    integers) with no meminfo, so that numba's reference counting skips it."""
+    out = context.make_array(arrtype)(context, builder)
+    populate_array(
+        out,
+        data=data,
+        shape=cgutils.pack_array(builder, shape),
+        strides=cgutils.pack_array(builder, strides),
+        itemsize=itemsize,
+        meminfo=None,
+    )
+    return out._getvalue()
+
+
 def borrowed(array, i):
     """``array[i]`` (``array`` C-contiguous, at least two dimensions; ``0 <= i < len(array)``, not checked)
     as a view that does not count as a reference to ``array``'s memory (see the module docstring)."""
@@ -46,16 +61,7 @@ def _borrowed_row(typingctx, array, i):
         strides = cgutils.unpack_tuple(builder, parent.strides, arrtype.ndim)
         at = context.cast(builder, args[1], signature.args[1], types.intp)
         data = cgutils.pointer_add(builder, parent.data, builder.mul(at, strides[0]))
-        out = context.make_array(signature.return_type)(context, builder)
-        populate_array(
-            out,
-            data=data,
-            shape=cgutils.pack_array(builder, shape[1:]),
-            strides=cgutils.pack_array(builder, strides[1:]),
-            itemsize=parent.itemsize,
-            meminfo=None,
-        )
-        return out._getvalue()
+        return _ownerless(context, builder, signature.return_type, data, shape[1:], strides[1:], parent.itemsize)
 
     return result(array, i), codegen
 
@@ -94,16 +100,8 @@ def _stack_array(count: int):
                 lltype = context.get_data_type(element)
                 length = context.get_constant(types.intp, count)
                 itemsize = context.get_constant(types.intp, context.get_abi_sizeof(lltype))
-                out = context.make_array(result)(context, builder)
-                populate_array(
-                    out,
-                    data=cgutils.alloca_once(builder, lltype, size=length),
-                    shape=cgutils.pack_array(builder, [length]),
-                    strides=cgutils.pack_array(builder, [itemsize]),
-                    itemsize=itemsize,
-                    meminfo=None,
-                )
-                return out._getvalue()
+                data = cgutils.alloca_once(builder, lltype, size=length)
+                return _ownerless(context, builder, result, data, [length], [itemsize], itemsize)
 
             return result(dtype), codegen
 
