@@ -82,11 +82,21 @@ def engine_turns(game, seed: int, clone: bool = False):
     return one_game
 
 
-def batched_turns(game, size: int, observe: bool = True, threads: bool | int = False, obs_dtype: str = "float32"):
+def batched_turns(
+    game,
+    size: int,
+    observe: bool = True,
+    threads: bool | int = False,
+    obs_dtype: str = "float32",
+    packed_masks: bool = False,
+):
     """A function stepping a BatchedGames of ``size`` games with random legal actions; turns played."""
     from envs.vector import BatchedGames
 
-    return batch_stepper(BatchedGames(game, size, observe=observe, seed=0, threads=threads, obs_dtype=obs_dtype))
+    batch = BatchedGames(
+        game, size, observe=observe, seed=0, threads=threads, obs_dtype=obs_dtype, packed_masks=packed_masks
+    )
+    return batch_stepper(batch)
 
 
 def batch_stepper(batch, warmups: int = 0):

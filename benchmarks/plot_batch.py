@@ -1,15 +1,17 @@
 """Throughput of the batched self-play step against the batch size, per game, as a PNG plot.
 
     python -m benchmarks.plot_batch [--sizes 1 4 16 64 256 1024 4096] [--games olix adix]
-        [--seconds 0.5] [--rounds 3] [--out docs/images/batch_throughput.png]
+        [--seconds 0.5] [--rounds 3] [--threads N] [--out docs/images/batch_throughput.png]
 
 For every game: turns/s of :class:`envs.vector.BatchedGames` with random legal actions, with float32
-observations (the default), with uint8 observations (``obs_dtype="uint8"``) and without observations,
-at each batch size; OpenSpiel's raw ``connect_four`` (``legal_actions`` + ``apply_action``, no
-observation) as a line where it is installed. Time is this process's CPU time (``timed(cpu=True)``):
-every loop here runs on one core, and on a shared machine the wall clock would also count the time
-other jobs hold it. Rounds alternate over every measurement and the best of each is kept. The figures
-are also printed and written next to the PNG as JSON.
+observations (the default), with uint8 observations (``obs_dtype="uint8"``), with uint8 observations and
+packed masks (``packed_masks=True``) and without observations, at each batch size; OpenSpiel's raw
+``connect_four`` (``legal_actions`` + ``apply_action``, no observation) as a line where it is installed.
+By default every loop runs on one core and the time is this process's CPU time (``timed(cpu=True)``): on a
+shared machine the wall clock would also count the time other jobs hold it. With ``--threads N`` the
+batches run on N threads and the time is the wall clock (``--out`` then names another file, e.g.
+``docs/images/batch_throughput_threads.png``). Rounds alternate over every measurement and the best of
+each is kept. The figures are also printed and written next to the PNG as JSON.
 """
 
 from __future__ import annotations
@@ -21,17 +23,28 @@ from pathlib import Path
 from benchmarks.loops import batched_turns, timed
 from envs.registry import game_names, make_game
 
-VARIANTS = {"float32 obs": dict(), "uint8 obs": dict(obs_dtype="uint8"), "no obs": dict(observe=False)}
+VARIANTS = {
+    "float32 obs": dict(),
+    "uint8 obs": dict(obs_dtype="uint8"),
+    "uint8 obs, packed masks": dict(obs_dtype="uint8", packed_masks=True),
+    "no obs": dict(observe=False),
+}
 
 
-def measure(games, sizes, seconds: float, rounds: int) -> dict:
-    """``{game: {variant: {size: turns/s}}}`` and, where installed, ``{"openspiel raw": turns/s}``."""
+def measure(games, sizes, seconds: float, rounds: int, threads: int = 1) -> dict:
+    """``{game: {variant: {size: turns/s}}}`` and, where installed, ``{"openspiel raw": turns/s}``; the
+    batches on ``threads`` threads (1: serial, timed in CPU time; more: timed by the wall clock)."""
     tasks = []
     for name in games:
         game = make_game(name)
         for variant, options in VARIANTS.items():
             for size in sizes:
-                tasks.append(((name, variant, size), batched_turns(game, size, **options)))
+                tasks.append(
+                    (
+                        (name, variant, size),
+                        batched_turns(game, size, threads=threads if threads > 1 else False, **options),
+                    )
+                )
     try:
         from benchmarks.peers import openspiel_turns
 
@@ -42,7 +55,7 @@ def measure(games, sizes, seconds: float, rounds: int) -> dict:
     for _ in range(rounds):
         for key, fn in tasks:
             try:
-                rate = timed(fn, seconds, cpu=True)
+                rate = timed(fn, seconds, cpu=threads <= 1)
             except ImportError:  # OpenSpiel not installed
                 continue
             best[key] = max(best.get(key, 0.0), rate)
@@ -55,7 +68,7 @@ def measure(games, sizes, seconds: float, rounds: int) -> dict:
     return result
 
 
-def plot(result: dict, out: Path) -> None:
+def plot(result: dict, out: Path, threads: int = 1) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -73,7 +86,9 @@ def plot(result: dict, out: Path) -> None:
         ax.set_title(name)
         ax.set_xlabel("batch size (games)")
         ax.grid(True, alpha=0.3)
-    axes[0][0].set_ylabel("M turns/s (one core, CPU time)")
+    axes[0][0].set_ylabel(
+        "M turns/s (one core, CPU time)" if threads <= 1 else f"M turns/s ({threads} threads, wall clock)"
+    )
     axes[0][-1].legend(fontsize=8)
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -86,17 +101,18 @@ def main(argv=None) -> dict:
     parser.add_argument("--sizes", nargs="*", type=int, default=[1, 4, 16, 64, 256, 1024, 4096])
     parser.add_argument("--seconds", type=float, default=0.5)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1, help="threads per batch (1: serial, CPU time)")
     parser.add_argument("--out", default="docs/images/batch_throughput.png")
     args = parser.parse_args(argv)
-    result = measure(args.games or game_names(), args.sizes, args.seconds, args.rounds)
+    result = measure(args.games or game_names(), args.sizes, args.seconds, args.rounds, args.threads)
     for name, variants in result.items():
         if not isinstance(variants, dict):
             print(f"{name}: {variants:,.0f} turns/s")
             continue
         for variant, rates in variants.items():
-            print(f"{name:8s} {variant:12s} " + "  ".join(f"{s}: {r:,.0f}" for s, r in sorted(rates.items())))
+            print(f"{name:8s} {variant:24s} " + "  ".join(f"{s}: {r:,.0f}" for s, r in sorted(rates.items())))
     out = Path(args.out)
-    plot(result, out)
+    plot(result, out, args.threads)
     out.with_suffix(".json").write_text(json.dumps({k: v for k, v in result.items()}, indent=1) + "\n")
     print(f"wrote {out}")
     return result

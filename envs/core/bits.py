@@ -1,8 +1,8 @@
 """Bit scans of 64-bit words for the rules kernels' bit boards: the index of the lowest or highest set bit
 and the count of set bits, one instruction each when compiled (LLVM's ``cttz``, ``ctlz``, ``ctpop``), plain
 Python under ``NUMBA_DISABLE_JIT``. And for the mask kernels' inner loops: word stores, eight mask entries
-(:func:`store_bytes`) or a run of eight list entries (:func:`write_run`) written at once, and unsigned
-array indices (:func:`index`).
+(:func:`store_bytes`) or a run of eight list entries (:func:`write_run`) written at once, eight or 64 mask
+entries read at once (:func:`load_bytes`, :func:`nonzero_bits`), and unsigned array indices (:func:`index`).
 """
 
 from __future__ import annotations
@@ -83,6 +83,56 @@ def write_run(array, at, first):
         array[at + n] = first + n
 
 
+def load_bytes(array, at):
+    """The 8 bytes ``array[at:at + 8]`` (bool or uint8 entries), lowest first, as a uint64: one unaligned
+    8-byte load when compiled for a contiguous array (the packing of masks, :mod:`envs.vector.packed`)."""
+    word = 0
+    for n in range(8):
+        word |= int(array[at + n]) << (8 * n)
+    return np.uint64(word)
+
+
+@intrinsic
+def _load_word(typingctx, array, at):
+    """The uint64 at element ``at`` of the contiguous ``array``, 8 bytes, alignment 1."""
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        source = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        value = builder.load(source)
+        value.align = 1
+        return value
+
+    return types.uint64(array, types.int64), codegen
+
+
+def nonzero_bits(array, at):
+    """The 64 entries ``array[at:at + 64]`` (bool or uint8) as the bits of a uint64: bit ``j`` set when entry
+    ``at + j`` is not 0. Compiled for a contiguous array: one 64-byte load and one compare into a bit mask
+    (AVX-512 ``vptestmb``, or two ``vpmovmskb`` with AVX2), for the packing of masks."""
+    word = 0
+    for j in range(64):
+        if array[at + j]:
+            word |= 1 << j
+    return np.uint64(word)
+
+
+@intrinsic
+def _nonzero_word(typingctx, array, at):
+    """The 64 bytes at element ``at`` of the contiguous ``array``, compared with 0, as the bits of a uint64."""
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        vector = ir.VectorType(ir.IntType(8), 64)
+        source = builder.bitcast(builder.gep(data, [args[1]]), vector.as_pointer())
+        value = builder.load(source)
+        value.align = 1
+        nonzero = builder.icmp_unsigned("!=", value, ir.Constant(vector, [0] * 64))
+        return builder.bitcast(nonzero, ir.IntType(64))
+
+    return types.uint64(array, types.int64), codegen
+
+
 @intrinsic
 def _store_word(typingctx, array, at, word):
     """Store the uint64 ``word`` at element ``at`` of the contiguous ``array``, 8 bytes, alignment 1."""
@@ -108,6 +158,35 @@ def _store_bytes(array, at, word):
     def bytewise(array, at, word):
         for n in range(8):
             array[at + n] = (np.uint64(word) >> np.uint64(8 * n)) & np.uint64(0xFF)
+
+    return bytewise
+
+
+@overload(load_bytes, inline="always")
+def _load_bytes(array, at):
+    if _contiguous(array, (types.boolean, types.uint8)):
+        return lambda array, at: _load_word(array, np.int64(at))
+
+    def bytewise(array, at):
+        word = np.uint64(0)
+        for n in range(8):
+            word |= np.uint64(array[at + n]) << np.uint64(8 * n)
+        return word
+
+    return bytewise
+
+
+@overload(nonzero_bits, inline="always")
+def _nonzero_bits(array, at):
+    if _contiguous(array, (types.boolean, types.uint8)):
+        return lambda array, at: _nonzero_word(array, np.int64(at))
+
+    def bytewise(array, at):
+        word = np.uint64(0)
+        for j in range(64):
+            if array[at + j]:
+                word |= np.uint64(1) << np.uint64(j)
+        return word
 
     return bytewise
 

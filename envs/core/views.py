@@ -22,6 +22,7 @@ arrays of a kernel called once per move (Olix's pattern search).
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.extending import intrinsic, overload
 from numba.np.arrayobj import populate_array
@@ -76,7 +77,8 @@ def _borrowed(array, i):
 def scratch(size, dtype):
     """An uninitialised 1-d array of ``size`` entries of ``dtype`` (both constants where compiled: a module
     constant or a literal) on the calling function's stack instead of the heap: no allocation, no free, no
-    reference counting, for the small work arrays of a rules kernel called once per move. It lives as long
+    reference counting, for the small work arrays of a rules kernel called once per move. It starts on a
+    64-byte boundary (a cache line). It lives as long
     as the compiled function that made it (with ``inline="always"``, the one it is inlined into): never
     return it or keep it. ``np.empty(size, dtype)`` under ``NUMBA_DISABLE_JIT``, or where ``size`` is not a
     constant."""
@@ -98,9 +100,13 @@ def _stack_array(count: int):
 
             def codegen(context, builder, signature, args):
                 lltype = context.get_data_type(element)
+                size = context.get_abi_sizeof(lltype)
                 length = context.get_constant(types.intp, count)
-                itemsize = context.get_constant(types.intp, context.get_abi_sizeof(lltype))
-                data = cgutils.alloca_once(builder, lltype, size=length)
+                itemsize = context.get_constant(types.intp, size)
+                # whole cache lines (64-byte vectors), so that the array starts on one: no load of a 64-byte
+                # block of it (envs.core.bits.nonzero_bits) straddles two lines
+                lines = cgutils.alloca_once(builder, ir.VectorType(ir.IntType(8), 64), size=-(-count * size // 64))
+                data = builder.bitcast(lines, lltype.as_pointer())
                 return _ownerless(context, builder, result, data, [length], [itemsize], itemsize)
 
             return result(dtype), codegen

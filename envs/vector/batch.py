@@ -18,7 +18,11 @@ Both take ``threads`` (:mod:`envs.vector.threads`: True, the default, for the co
 False for one; or a count; the same results whatever the count) and ``obs_dtype``: ``"float32"`` (the games' planes) or
 ``"uint8"`` (the same planes times 255, rounded: a quarter of the memory traffic, which is what bounds
 large batches of the games with large observations; :func:`obs_to_float` or, in torch,
-``t.float().div_(255)`` gives the float planes back, exact for 0 and 1, within 1/510 elsewhere).
+``t.float().div_(255)`` gives the float planes back, exact for 0 and 1, within 1/510 elsewhere), and
+``packed_masks``: False (bool masks) or True, the masks packed eight actions to a byte (uint8, bit ``a % 8``
+of byte ``a // 8``; :mod:`envs.vector.packed`: an eighth of the bytes, what bounds large batches of ADIX;
+:meth:`BatchedGames.bool_masks`, :func:`envs.vector.packed.unpack_masks` or, in torch,
+:func:`envs.vector.packed.unpack_masks_torch` give the bool masks back).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from envs.core.game import Game
 from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
 from envs.vector.kernels import batch_kernels, list_width
 from envs.vector.memory import batch_tile, batch_zeros
+from envs.vector.packed import first_illegal_packed, packed_width, unpack_masks
 from envs.vector.sampling import (
     first_illegal,
     sample_actions,
@@ -109,12 +114,42 @@ def resolve_game(game, game_options: dict | None = None) -> Game:
 OBS_DTYPES = {"float32": np.float32, "uint8": np.uint8}
 
 
+def legal_check(masks: np.ndarray, actions: np.ndarray, num_actions: int) -> int:
+    """:func:`envs.vector.sampling.first_illegal` for the 2-D ``masks`` of a batch, bool or packed (uint8):
+    the first row whose action is not legal, -1 when all are (one compiled call)."""
+    if masks.dtype == np.uint8:
+        return int(first_illegal_packed(masks, actions, num_actions))
+    return int(first_illegal(masks, actions))
+
+
+def as_bool_masks(masks: np.ndarray, num_actions: int) -> np.ndarray:
+    """A batch's ``masks`` as bool masks: themselves, or unpacked (a new array) when packed."""
+    return unpack_masks(masks, num_actions) if masks.dtype == np.uint8 else masks
+
+
 def check_obs_dtype(obs_dtype) -> type:
     """The numpy type of an ``obs_dtype`` argument ("float32" or "uint8", or those numpy types)."""
     name = np.dtype(obs_dtype).name if not isinstance(obs_dtype, str) else obs_dtype
     if name not in OBS_DTYPES:
         raise ValueError(f"obs_dtype is 'float32' or 'uint8', got {obs_dtype!r}")
     return OBS_DTYPES[name]
+
+
+def check_packed_masks(packed_masks) -> bool:
+    """A ``packed_masks`` argument: True or False (a clear error for anything else)."""
+    if not isinstance(packed_masks, (bool, np.bool_)):
+        raise ValueError(f"packed_masks is True or False, got {packed_masks!r}")
+    return bool(packed_masks)
+
+
+def mask_shape(num_actions: int, packed: bool) -> tuple:
+    """The last axis of a batch's masks: ``num_actions`` bools, or their packed bytes."""
+    return (packed_width(num_actions) if packed else int(num_actions),)
+
+
+def mask_type(packed: bool) -> type:
+    """The numpy type of a batch's masks: bool, or uint8 when packed."""
+    return np.uint8 if packed else np.bool_
 
 
 def obs_to_float(obs: np.ndarray) -> np.ndarray:
@@ -150,7 +185,8 @@ class BatchedGames:
     * ``states``: the positions, one row per game (``KernelState`` data layout);
     * ``to_move``: the seat to act in each game (turn-based games);
     * ``masks``: legal actions, bool ``(N, A)`` for the seat to move, ``(N, seats, A)`` when all
-      seats act at once (``GameInfo.acting_seats``);
+      seats act at once (``GameInfo.acting_seats``); with ``packed_masks=True``, uint8 with
+      ``ceil(A / 8)`` entries on the last axis instead (see the module docstring, :meth:`bool_masks`);
     * ``obs``: observations, float32 ``(N, *shape)`` of the seat to move, ``(N, seats, *shape)`` when
       all act at once (not computed with ``observe=False``);
     * after a step, ``rewards`` ``(N, seats)`` holds the returns of the games that ended at this step
@@ -160,6 +196,7 @@ class BatchedGames:
     over that many threads, False runs them on one (numba's ``prange``, :mod:`envs.vector.threads`); the
     results are the same whatever the count.
     ``obs_dtype="uint8"``: ``obs`` holds the observations times 255 as uint8 (see the module docstring).
+    ``packed_masks=True``: ``masks`` holds the masks packed eight actions to a byte (module docstring).
 
     ``illegal_action`` (:mod:`envs.core.illegal`): an action the mask forbids makes its game end at
     once, the offender's side losing (``"lose"``, the default: ``rewards`` -1 for that side, 0 for the
@@ -178,15 +215,22 @@ class BatchedGames:
         threads: bool | int = True,
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         obs_dtype="float32",
+        packed_masks: bool = False,
     ):
         self.game = resolve_game(game, game_options)
         self.illegal_action = check_illegal_action_mode(illegal_action)
         obs_type = check_obs_dtype(obs_dtype)
+        self.packed_masks = check_packed_masks(packed_masks)
         info = self.game.info
         self.acting = info.acting_seats  # actions per game and step: 1, or one per seat
         self.num_games = n = int(num_games)
         self.num_seats = info.num_seats
-        self.k = batch_kernels(*kernels_of(self.game), self.acting, info.observation_shape, obs_type is np.uint8)
+        self.num_actions = info.num_actions
+        packed_actions = info.num_actions if self.packed_masks else 0
+        rules, obs_kernel = kernels_of(self.game)
+        self.k = batch_kernels(
+            rules, obs_kernel, self.acting, info.observation_shape, obs_type is np.uint8, packed_actions
+        )
         self.threads = resolve_threads(threads, n)  # 1: the serial loops
         self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
@@ -195,7 +239,9 @@ class BatchedGames:
         self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
         self.observe = bool(observe)
         per_game = (n,) if self.acting == 1 else (n, self.acting)
-        self.masks = batch_zeros(per_game + (info.num_actions,), np.bool_)
+        self.masks = batch_zeros(
+            per_game + mask_shape(info.num_actions, self.packed_masks), mask_type(self.packed_masks)
+        )
         # without observations, a placeholder with the right number of dimensions (never written)
         obs_shape = (
             per_game + tuple(info.observation_shape)
@@ -215,9 +261,9 @@ class BatchedGames:
         # random_actions has been called (self._list), for the games whose mask kernel lists them as it goes
         # (legal_mask_listed): the draws then read one entry of a list instead of the whole mask.
         # self._lists_ok: they describe the current masks.
-        width = list_width(kernels_of(self.game)[0], info.num_actions)
+        width = list_width(rules, info.num_actions)
         self._lists = batch_zeros(per_game + (width,), np.uint16)
-        self._list = False
+        self._list = self.packed_masks  # packed masks: the draws read the lists from the first reset on
         self._lists_ok = False
         # The random draws for the next masks, made by the step that wrote them, on its threads (see
         # random_actions): self._draw_next, the next step makes them; self._drawn_ok, _drawn holds them.
@@ -245,11 +291,12 @@ class BatchedGames:
         legal in ``masks``, else IllegalActionError and nothing is played), restart the ended games,
         refresh every array."""
         masks = self.masks.reshape(-1, self.masks.shape[-1])
-        actions = batch_actions(actions, self._actions.shape, masks.shape[1])
+        actions = batch_actions(actions, self._actions.shape, self.num_actions)
         if self._any_forfeited:
             self.forfeited[:] = False
             self._any_forfeited = False
-        if first_illegal(masks, actions.reshape(-1)) >= 0:  # the slow path: what is wrong, and the mode
+        if legal_check(masks, actions.reshape(-1), self.num_actions) >= 0:  # the slow path: what is wrong, the mode
+            masks = self.bool_masks().reshape(-1, self.num_actions)
             refuse_out_of_range(actions, masks.shape[1])
             if self.illegal_action == "raise":
                 check_actions(masks, actions.reshape(-1), "game", self.acting)
@@ -334,9 +381,14 @@ class BatchedGames:
             # serial whatever self.threads: one list entry per game costs less than starting the threads
             sample_listed(self._lists.reshape(-1, self._lists.shape[-1]), self.rng, out)
         else:
-            self._sample(self.masks.reshape(-1, self.masks.shape[-1]), self.rng, out)
-            self._list = self.k.lists  # lists from the next step on, where the game writes them
+            self._sample(self.bool_masks().reshape(-1, self.num_actions), self.rng, out)
+            self._list = self._list or self.k.lists  # lists from the next step on, where the game writes them
         return self._actions
+
+    def bool_masks(self) -> np.ndarray:
+        """``masks`` as bool masks: ``masks`` itself, or with ``packed_masks=True`` a new array of them
+        unpacked (shape ``(N, A)``, or ``(N, seats, A)`` where all seats act at once)."""
+        return as_bool_masks(self.masks, self.num_actions)
 
     def random_playouts(self, turns: int) -> int:
         """Play ``turns`` uniformly random steps in every game inside one compiled loop (no arrays
@@ -371,6 +423,8 @@ class LearnerBatch:
             step with random opponents (one compiled pass per step); the same results whatever the count.
         obs_dtype: ``"float32"`` or ``"uint8"`` (``obs`` and ``final_obs`` times 255, see the module
             docstring); an opponent callback is always given float32 observations.
+        packed_masks: False (bool ``masks``) or True (``masks`` packed eight actions to a byte, see the
+            module docstring and :meth:`bool_masks`); an opponent callback is always given bool masks.
 
     With ``opponent="random"`` a step is one compiled call (the learner's action, the opponents'
     replies, rewards, restarts, masks and observations, game by game) writing into the same arrays.
@@ -391,10 +445,12 @@ class LearnerBatch:
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         threads: bool | int = True,
         obs_dtype="float32",
+        packed_masks: bool = False,
     ):
         self.game = resolve_game(game, game_options)
         self.illegal_action = check_illegal_action_mode(illegal_action)
         self.obs_dtype = check_obs_dtype(obs_dtype)
+        self.packed_masks = check_packed_masks(packed_masks)
         self.threads = resolve_threads(threads, num_games)
         info = self.game.info
         if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
@@ -412,7 +468,7 @@ class LearnerBatch:
         self.template = self.game.new_initial_state().data.copy()
         self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
         self.learner = np.zeros(n, dtype=np.int64)
-        self.masks = batch_zeros((n, info.num_actions), np.bool_)
+        self.masks = batch_zeros((n,) + mask_shape(info.num_actions, self.packed_masks), mask_type(self.packed_masks))
         self.obs = batch_zeros((n,) + self.obs_shape, self.obs_dtype)
         self.final_obs = batch_zeros(self.obs.shape, self.obs.dtype)
         self.rewards = np.zeros(n, dtype=np.float32)
@@ -440,12 +496,14 @@ class LearnerBatch:
         self.__dict__.update(state)
         self.__dict__.setdefault("obs_dtype", np.float32)  # pickled before these options existed
         self.__dict__.setdefault("threads", 1)
+        self.__dict__.setdefault("packed_masks", False)
         self._load_kernels()
 
     def _load_kernels(self) -> None:
         self._rules, observe = kernels_of(self.game)
         compact = self.obs_dtype is np.uint8
-        self.k = batch_kernels(self._rules, observe, self.acting, self.obs_shape, compact)
+        packed_actions = self.num_actions if self.packed_masks else 0
+        self.k = batch_kernels(self._rules, observe, self.acting, self.obs_shape, compact, packed_actions)
         self._learner_step = self.k.learner_step
         if self.threads > 1:
             fn, count = self.k.learner_step_threaded, self.threads
@@ -483,11 +541,12 @@ class LearnerBatch:
             self.forfeited[:] = False
             self._any_forfeited = False
         before = None
-        if first_illegal(self.masks, actions) >= 0:  # the slow path: what is wrong, and the mode
+        if legal_check(self.masks, actions, self.num_actions) >= 0:  # the slow path: what is wrong, the mode
             refuse_out_of_range(actions, self.num_actions)
+            masks = self.bool_masks()
             if self.illegal_action == "raise":
-                check_actions(self.masks, actions)
-            bad = forbidden_rows(self.masks, actions)
+                check_actions(masks, actions)
+            bad = forbidden_rows(masks, actions)
             # "random": a random legal action instead; "lose": a legal stand-in, its game undone below
             actions = np.where(bad, self._random_learner_actions(), actions)
             if self.illegal_action == "lose":
@@ -534,8 +593,13 @@ class LearnerBatch:
     def _random_learner_actions(self) -> np.ndarray:
         """A uniformly random legal action per game for the learners' masks (compiled draws)."""
         out = np.zeros(self.num_games, dtype=np.int64)
-        sample_actions(self.masks, self.rng, out)
+        sample_actions(self.bool_masks(), self.rng, out)
         return out
+
+    def bool_masks(self) -> np.ndarray:
+        """The learners' ``masks`` as bool ``(N, A)``: ``masks`` itself, or unpacked (a new array) with
+        ``packed_masks=True``."""
+        return as_bool_masks(self.masks, self.num_actions)
 
     def _forfeit(self, bad: np.ndarray, last_obs: np.ndarray) -> None:
         """``illegal_action="lose"``: the games of ``bad`` end as lost by the learner (reward -1,

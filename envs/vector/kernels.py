@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from envs.core.views import borrowed
+from envs.vector.packed import packing
 from envs.vector.sampling import pick_legal, pick_listed, rand_below
 
 CHUNK = 64  # rows per chunk of a batch loop: the unit a thread takes, with its own scratch buffers
@@ -71,20 +72,39 @@ def writes_uint8(observe) -> bool:
 
 
 def batch_kernels(
-    rules, observe, acting_seats: int, obs_shape: tuple = (1,), compact: bool | str = False
+    rules, observe, acting_seats: int, obs_shape: tuple = (1,), compact: bool | str = False, packed_actions: int = 0
 ) -> SimpleNamespace:
     """The compiled batch loops over ``rules``' kernels and the observation kernel ``observe`` (cached
     per rules module, observation kernel and kind). ``obs_shape``: one observation's shape (the size
     of the float buffer of the quantizing loops); ``compact``: observations written as uint8, directly
     by ``observe`` where it can (:func:`writes_uint8`), else through a float buffer and :func:`quantize`
-    (``"quantize"``: that path whatever ``observe`` can do, the reference the tests compare with)."""
+    (``"quantize"``: that path whatever ``observe`` can do, the reference the tests compare with).
+    ``packed_actions``: 0 for bool masks, else the game's number of actions: the batch's masks (not those
+    given to an opponent callback) are then written packed, eight actions to a byte (:mod:`envs.vector.packed`)."""
     mode = "float32" if not compact else ("direct" if compact is True and writes_uint8(observe) else "quantize")
-    key = (id(rules), id(observe), acting_seats, tuple(obs_shape) if mode == "quantize" else None, mode)
+    packed = int(packed_actions)
+    key = (id(rules), id(observe), acting_seats, tuple(obs_shape) if mode == "quantize" else None, mode, packed)
     if key not in _CACHE:
         emit = _emitter(observe, mode)
         shape = tuple(int(d) for d in obs_shape) if mode == "quantize" else (1,)
-        _CACHE[key] = (_turn_kernels if acting_seats == 1 else _joint_kernels)(rules, observe, emit, shape)
+        masks = _MaskWriters(rules, packed)
+        _CACHE[key] = (_turn_kernels if acting_seats == 1 else _joint_kernels)(rules, observe, emit, shape, masks)
     return _CACHE[key]
+
+
+class _MaskWriters:
+    """How the batch loops write a mask into a row of the batch's ``masks``: ``write`` (with the list of
+    legal actions, :func:`_mask_writer`) and ``fill`` (the mask alone, ``legal_mask(data, seat, mask)``),
+    each the game's own kernel for bool masks, or wrapped by :func:`envs.vector.packed.packing` for packed
+    ones (``packed_actions``, the game's number of actions, > 0)."""
+
+    def __init__(self, rules, packed_actions: int):
+        self.write = _mask_writer(rules)
+        self.fill = rules.legal_mask
+        self.packed_actions = int(packed_actions)
+        if packed_actions:
+            self.write = packing(self.write, packed_actions)
+            self.fill = packing(self.fill, packed_actions)
 
 
 def _emitter(observe, mode: str):
@@ -151,9 +171,9 @@ def _mask_writer(rules):
     return write_mask
 
 
-def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
+def _turn_kernels(rules, observe, emit, buffer_shape, masks_out: _MaskWriters) -> SimpleNamespace:
     legal_mask = rules.legal_mask
-    write_mask = _mask_writer(rules)
+    write_mask = masks_out.write
     apply_action = rules.apply_action
     returns = rules.returns
     is_over = rules.is_over
@@ -260,12 +280,12 @@ def _turn_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
         for k in range(rows.shape[0]):
             apply_action(borrowed(states, rows[k]), actions[k])
 
-    return _kernel_set(rules, observe, emit, buffer_shape, locals())
+    return _kernel_set(rules, observe, emit, buffer_shape, masks_out, locals())
 
 
-def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
+def _joint_kernels(rules, observe, emit, buffer_shape, masks_out: _MaskWriters) -> SimpleNamespace:
     legal_mask = rules.legal_mask
-    write_mask = _mask_writer(rules)
+    write_mask = masks_out.write
     apply_joint = rules.apply_joint
     returns = rules.returns
     is_over = rules.is_over
@@ -372,29 +392,33 @@ def _joint_kernels(rules, observe, emit, buffer_shape) -> SimpleNamespace:
     def apply_pairs(states, rows, actions):
         pass
 
-    return _kernel_set(rules, observe, emit, buffer_shape, locals())
+    return _kernel_set(rules, observe, emit, buffer_shape, masks_out, locals())
 
 
 _LOOPS = ("random_playouts", "apply_learner", "play_random", "pending", "apply_pairs")
 
 
-def _kernel_set(rules, observe, emit, buffer_shape, loops: dict) -> SimpleNamespace:
+def _kernel_set(rules, observe, emit, buffer_shape, masks_out: _MaskWriters, loops: dict) -> SimpleNamespace:
     """The namespace the batches call: ``refresh``, ``step`` and ``learner_step`` (both serial and threaded),
     the loops of :data:`_LOOPS` taken from ``loops`` (the locals of :func:`_turn_kernels` or
     :func:`_joint_kernels`), plus the loops both kinds share (:func:`_common`)."""
-    learner_step = _learner_step(rules, emit, buffer_shape, loops["apply_learner_row"], loops["play_random_row"])
+    learner_step = _learner_step(
+        rules, emit, buffer_shape, masks_out, loops["apply_learner_row"], loops["play_random_row"]
+    )
     return SimpleNamespace(
         lists=hasattr(rules, "legal_mask_listed"),  # lists of legal actions are worth keeping (see BatchedGames)
         refresh=njit(loops["refresh"]),
         **_serial_and_threaded(step=loops["step"], learner_step=learner_step),
         **{name: loops[name] for name in _LOOPS},
-        **_common(rules, observe, emit, buffer_shape),
+        **_common(rules, observe, emit, buffer_shape, masks_out.fill),
     )
 
 
-def _learner_step(rules, emit, buffer_shape, apply_learner_row, play_random_row):
-    """The whole step of a learner batch with random opponents, one pass per game (see ``learner_step``)."""
-    legal_mask = rules.legal_mask
+def _learner_step(rules, emit, buffer_shape, masks_out: _MaskWriters, apply_learner_row, play_random_row):
+    """The whole step of a learner batch with random opponents, one pass per game (see ``learner_step``);
+    the learner's mask written into its row of ``masks`` by ``masks_out.fill`` (see :class:`_MaskWriters`)."""
+    fill_mask = masks_out.fill
+    packed_actions = masks_out.packed_actions
     returns = rules.returns
     is_over = rules.is_over
     truncated_at = rules.TRUNCATED
@@ -424,7 +448,7 @@ def _learner_step(rules, emit, buffer_shape, apply_learner_row, play_random_row)
         failed = np.full((n + CHUNK - 1) // CHUNK, -1, dtype=np.int64)
         for c in prange((n + CHUNK - 1) // CHUNK):
             buffer = np.empty(buffer_shape, dtype=np.float32)
-            mask = np.empty(masks.shape[1], dtype=np.bool_)
+            mask = np.empty(packed_actions if packed_actions else masks.shape[1], dtype=np.bool_)
             ret = np.zeros(num_seats, dtype=np.float32)
             joint = np.zeros(num_seats, dtype=np.int64)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
@@ -454,7 +478,7 @@ def _learner_step(rules, emit, buffer_shape, apply_learner_row, play_random_row)
                         row[:] = template
                         learner[i] = fixed_seat if fixed_seat >= 0 else rand_below(rng, i, num_seats)
                         play_random_row(row, learner[i], rng, i, mask)
-                legal_mask(row, learner[i], borrowed(masks, i))
+                fill_mask(row, learner[i], borrowed(masks, i))
                 emit(row, learner[i], borrowed(obs, i), buffer)
         for c in range(failed.shape[0]):
             if failed[c] >= 0:
@@ -464,7 +488,7 @@ def _learner_step(rules, emit, buffer_shape, apply_learner_row, play_random_row)
     return learner_step
 
 
-def _common(rules, observe, emit, buffer_shape) -> dict:
+def _common(rules, observe, emit, buffer_shape, fill_mask) -> dict:
     legal_mask = rules.legal_mask
     returns = rules.returns
     is_over = rules.is_over
@@ -484,7 +508,7 @@ def _common(rules, observe, emit, buffer_shape) -> dict:
         buffer = np.empty(buffer_shape, dtype=np.float32)
         for i in range(states.shape[0]):
             row = borrowed(states, i)
-            legal_mask(row, learner[i], borrowed(masks, i))
+            fill_mask(row, learner[i], borrowed(masks, i))
             emit(row, learner[i], borrowed(obs, i), buffer)
 
     @njit

@@ -1,0 +1,105 @@
+"""Legal masks packed eight actions to a byte: the batches' ``packed_masks=True`` option.
+
+A packed mask of ``A`` actions is ``ceil(A / 8)`` uint8 entries; action ``a`` is legal when bit ``a % 8``
+of byte ``a // 8`` is set (numpy's ``np.packbits(mask, bitorder="little")``; the unused high bits of the
+last byte are 0). ADIX's mask shrinks from 5,670 bytes to 709, Barc's from 1,441 per seat to 181.
+
+Why: a batch writes every game's mask at every step, and a large batch's masks do not stay in the core's
+cache. ADIX writes 5,670 bytes of mask and 3,483 of uint8 observation per game and step; past about 200
+games per core the step spends its time waiting on those stores, and the throughput falls with the batch
+size (docs/performance.md). Packed, the masks of 1,024 games take 0.7 MB instead of 5.8.
+
+How: the batch kernels (:mod:`envs.vector.kernels`) let the game's own mask kernel write its bool mask into
+a work array on the stack (:func:`envs.core.views.scratch`, which stays in the L1 cache), then pack it into
+the batch's row (:func:`pack_bools`, a multiply per eight entries). Nothing is written per game.
+
+The learner's side unpacks them where it uses them: :func:`unpack_masks` (numpy) or
+:func:`unpack_masks_torch` (on the learner's device, after the eighth of the bytes crossed to it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.core.extending import overload
+
+from envs.core.bits import load_bytes, nonzero_bits, store_bytes
+from envs.core.views import scratch
+
+_GATHER = np.uint64(0x0102040810204080)  # byte j (0 or 1) of a word times this: bit j of its top byte
+
+
+def packed_width(num_actions: int) -> int:
+    """Bytes of a packed mask of ``num_actions`` actions."""
+    return (int(num_actions) + 7) // 8
+
+
+def pack_bools(bools, out):
+    """``out`` (uint8, :func:`packed_width` of ``len(bools)`` entries): the bool array ``bools`` packed,
+    bit ``j`` of ``out[k]`` = ``bools[8 * k + j]``. Compiled (``bools`` C-contiguous): 64 entries at a time
+    compared with 0 into the bits of a word (:func:`envs.core.bits.nonzero_bits`), the rest eight at a
+    time by a multiply and a shift."""
+    out[:] = np.packbits(bools, bitorder="little")
+
+
+@overload(pack_bools, inline="always")
+def _pack_bools(bools, out):
+    def by_words(bools, out):
+        n = bools.shape[0]
+        for k in range(n // 64):  # 64 entries at a time: one compare into a bit mask, one 8-byte store
+            store_bytes(out, 8 * k, nonzero_bits(bools, 64 * k))
+        full = n // 8
+        for k in range(8 * (n // 64), full):  # then 8 at a time
+            out[k] = np.uint8((load_bytes(bools, 8 * k) * _GATHER) >> np.uint64(56))
+        if full < out.shape[0]:
+            last = 0
+            for j in range(n - 8 * full):
+                if bools[8 * full + j]:
+                    last |= 1 << j
+            out[full] = np.uint8(last)
+
+    return by_words
+
+
+def unpack_masks(packed: np.ndarray, num_actions: int) -> np.ndarray:
+    """The bool masks of ``packed`` (any leading shape, packed masks on the last axis): shape
+    ``packed.shape[:-1] + (num_actions,)``, a new array."""
+    bits = np.unpackbits(packed, axis=-1, count=int(num_actions), bitorder="little")
+    return bits.view(np.bool_)
+
+
+def unpack_masks_torch(packed, num_actions: int):
+    """:func:`unpack_masks` for a torch uint8 tensor (``torch.from_numpy(batch.masks)``, moved to the
+    learner's device first: an eighth of the bytes to copy), computed on its device."""
+    import torch
+
+    shifts = torch.arange(8, dtype=torch.uint8, device=packed.device)
+    bits = (packed.unsqueeze(-1) >> shifts) & 1
+    return bits.flatten(-2)[..., : int(num_actions)].bool()
+
+
+@njit(cache=True)
+def first_illegal_packed(packed, actions, num_actions):
+    """:func:`envs.vector.sampling.first_illegal` for packed masks (2-D, one row per action): the first
+    row whose action is out of ``0..num_actions-1`` or not legal, else -1."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= num_actions or not (packed[i, a >> 3] >> (a & 7)) & 1:
+            return i
+    return -1
+
+
+def packing(fill, num_actions: int):
+    """``fill(data, seat, mask, *rest)`` (a compiled kernel writing a bool mask of ``num_actions`` entries)
+    as ``fill_packed(data, seat, packed, *rest)``: the same mask written packed into ``packed``, built first
+    in a work array on the stack. ``rest``: the other arguments of ``fill`` (a list of legal actions and its
+    flag for a batch's mask writer), passed through."""
+    size = int(num_actions)
+
+    @njit
+    def fill_packed(data, seat, packed, *rest):
+        bools = scratch(size, np.bool_)
+        fill(data, seat, bools, *rest)
+        pack_bools(bools, packed)
+
+    return fill_packed
