@@ -6,7 +6,8 @@
 For every game: turns/s of :class:`envs.vector.BatchedGames` with random legal actions, with float32
 observations (the default), with uint8 observations (``obs_dtype="uint8"``), with uint8 observations and
 packed masks (``packed_masks=True``) and without observations, at each batch size; OpenSpiel's raw
-``connect_four`` (``legal_actions`` + ``apply_action``, no observation) as a line where it is installed.
+``connect_four`` (``legal_actions`` + ``apply_action``, no observation) as a line where it is installed,
+and with ``--threads`` pgx's ``connect_four`` on the CPU (XLA on every core) at each batch size from 16.
 By default every loop runs on one core and the time is this process's CPU time (``timed(cpu=True)``): on a
 shared machine the wall clock would also count the time other jobs hold it. With ``--threads N`` the
 batches run on N threads and the time is the wall clock (``--out`` then names another file, e.g.
@@ -31,9 +32,13 @@ VARIANTS = {
 }
 
 
+PGX = "pgx connect_four (CPU)"
+
+
 def measure(games, sizes, seconds: float, rounds: int, threads: int = 1) -> dict:
     """``{game: {variant: {size: turns/s}}}`` and, where installed, ``{"openspiel raw": turns/s}``; the
-    batches on ``threads`` threads (1: serial, timed in CPU time; more: timed by the wall clock)."""
+    batches on ``threads`` threads (1: serial, timed in CPU time; more: timed by the wall clock, and
+    ``{PGX: {size: turns/s}}`` where pgx is installed: XLA uses every core, so only wall clock compares)."""
     tasks = []
     for name in games:
         game = make_game(name)
@@ -51,6 +56,15 @@ def measure(games, sizes, seconds: float, rounds: int, threads: int = 1) -> dict
         tasks.append((("openspiel raw", None, None), openspiel_turns(False, 0)))
     except ImportError:
         pass
+    if threads > 1:
+        try:
+            import pgx  # noqa: F401
+
+            from benchmarks.peers import pgx_turns
+
+            tasks += [((PGX, "peer", size), pgx_turns(size)) for size in sizes if size >= 16]
+        except ImportError:
+            pass
     best: dict = {}
     for _ in range(rounds):
         for key, fn in tasks:
@@ -63,6 +77,8 @@ def measure(games, sizes, seconds: float, rounds: int, threads: int = 1) -> dict
     for (name, variant, size), rate in best.items():
         if variant is None:
             result[name] = rate
+        elif variant == "peer":
+            result.setdefault(name, {})[size] = rate
         else:
             result.setdefault(name, {}).setdefault(variant, {})[size] = rate
     return result
@@ -74,12 +90,15 @@ def plot(result: dict, out: Path, threads: int = 1) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    games = [g for g in result if isinstance(result[g], dict)]
+    games = [g for g in result if isinstance(result[g], dict) and g != PGX]
     fig, axes = plt.subplots(1, len(games), figsize=(4.2 * len(games), 3.8), sharey=True, squeeze=False)
     for ax, name in zip(axes[0], games):
         for variant, rates in result[name].items():
             sizes = sorted(rates)
             ax.plot(sizes, [rates[s] / 1e6 for s in sizes], marker="o", label=variant)
+        if PGX in result:
+            sizes = sorted(result[PGX])
+            ax.plot(sizes, [result[PGX][s] / 1e6 for s in sizes], color="black", linestyle=":", label=PGX)
         if "openspiel raw" in result:
             ax.axhline(result["openspiel raw"] / 1e6, color="grey", linestyle="--", label="OpenSpiel connect_four raw")
         ax.set_xscale("log", base=2)
@@ -108,6 +127,9 @@ def main(argv=None) -> dict:
     for name, variants in result.items():
         if not isinstance(variants, dict):
             print(f"{name}: {variants:,.0f} turns/s")
+            continue
+        if name == PGX:
+            print(f"{name}: " + "  ".join(f"{s}: {r:,.0f}" for s, r in sorted(variants.items())))
             continue
         for variant, rates in variants.items():
             print(f"{name:8s} {variant:24s} " + "  ".join(f"{s}: {r:,.0f}" for s, r in sorted(rates.items())))

@@ -22,9 +22,11 @@ from envs.vector.packed import (
     first_illegal_packed,
     pack_bools,
     packed_width,
+    sample_packed,
     unpack_masks,
     unpack_masks_torch,
 )
+from envs.vector.sampling import sample_actions, seed_rng
 
 ROWS = 2 * CHUNK + 3  # two chunks and a short one
 POOL = numba.config.NUMBA_NUM_THREADS
@@ -105,6 +107,20 @@ def test_first_illegal_packed_by_hand():
     assert first_illegal_packed(packed[[0, 2]], np.array([1, 0]), 10) == 0  # 1 is not legal in row 0
     assert first_illegal_packed(packed[[2]], np.array([10]), 10) == 0  # out of range, whatever the bits
     assert first_illegal_packed(packed[[2]], np.array([-1]), 10) == 0
+
+
+@pytest.mark.parametrize("size", [1, 9, 64, 121, 276, 1441, 5670])
+def test_draws_from_packed_masks_equal_the_draws_from_bool_masks(size):
+    rng = np.random.default_rng(size)
+    masks = rng.random((200, size)) < rng.choice([0.002, 0.05, 0.5, 1.0], size=(200, 1))
+    masks[:3] = False  # no legal action: 0, and no draw
+    expected, got = np.zeros(200, dtype=np.int64), np.full(200, -1, dtype=np.int64)
+    gen_bool, gen_packed = seed_rng(3, 200), seed_rng(3, 200)
+    sample_actions(masks, gen_bool, expected)
+    sample_packed(np.packbits(masks, axis=-1, bitorder="little"), gen_packed, got)
+    assert np.array_equal(got, expected) and np.array_equal(gen_packed, gen_bool)
+    legal = masks[np.arange(200), got]
+    assert legal[masks.any(axis=1)].all() and not got[:3].any()
 
 
 def _pair(name, threads, **options):

@@ -36,7 +36,7 @@ from envs.core.game import Game
 from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
 from envs.vector.kernels import batch_kernels, list_width
 from envs.vector.memory import batch_tile, batch_zeros
-from envs.vector.packed import first_illegal_packed, packed_width, unpack_masks
+from envs.vector.packed import first_illegal_packed, packed_width, sample_packed, unpack_masks
 from envs.vector.sampling import (
     first_illegal,
     sample_actions,
@@ -263,7 +263,7 @@ class BatchedGames:
         # self._lists_ok: they describe the current masks.
         width = list_width(rules, info.num_actions)
         self._lists = batch_zeros(per_game + (width,), np.uint16)
-        self._list = self.packed_masks  # packed masks: the draws read the lists from the first reset on
+        self._list = False
         self._lists_ok = False
         # The random draws for the next masks, made by the step that wrote them, on its threads (see
         # random_actions): self._draw_next, the next step makes them; self._drawn_ok, _drawn holds them.
@@ -380,9 +380,12 @@ class BatchedGames:
         if self._lists_ok:
             # serial whatever self.threads: one list entry per game costs less than starting the threads
             sample_listed(self._lists.reshape(-1, self._lists.shape[-1]), self.rng, out)
+        elif self.packed_masks:
+            sample_packed(self.masks.reshape(-1, self.masks.shape[-1]), self.rng, out)
+            self._list = self.k.lists
         else:
-            self._sample(self.bool_masks().reshape(-1, self.num_actions), self.rng, out)
-            self._list = self._list or self.k.lists  # lists from the next step on, where the game writes them
+            self._sample(self.masks.reshape(-1, self.masks.shape[-1]), self.rng, out)
+            self._list = self.k.lists  # lists from the next step on, where the game writes them
         return self._actions
 
     def bool_masks(self) -> np.ndarray:
@@ -593,7 +596,7 @@ class LearnerBatch:
     def _random_learner_actions(self) -> np.ndarray:
         """A uniformly random legal action per game for the learners' masks (compiled draws)."""
         out = np.zeros(self.num_games, dtype=np.int64)
-        sample_actions(self.bool_masks(), self.rng, out)
+        (sample_packed if self.packed_masks else sample_actions)(self.masks, self.rng, out)
         return out
 
     def bool_masks(self) -> np.ndarray:

@@ -23,8 +23,9 @@ import numpy as np
 from numba import njit
 from numba.core.extending import overload
 
-from envs.core.bits import load_bytes, nonzero_bits, store_bytes
+from envs.core.bits import bit_count, load_bytes, lowest_bit, nonzero_bits, store_bytes
 from envs.core.views import scratch
+from envs.vector.sampling import rand_below
 
 _GATHER = np.uint64(0x0102040810204080)  # byte j (0 or 1) of a word times this: bit j of its top byte
 
@@ -87,6 +88,51 @@ def first_illegal_packed(packed, actions, num_actions):
         if a < 0 or a >= num_actions or not (packed[i, a >> 3] >> (a & 7)) & 1:
             return i
     return -1
+
+
+@njit(cache=True)
+def _nth_bit(word, r):
+    """The index of the ``r``-th set bit (from 0, lowest first) of the uint64 ``word`` (it has more than r)."""
+    for _ in range(r):
+        word &= word - np.uint64(1)
+    return np.int64(lowest_bit(word))
+
+
+@njit(cache=True)
+def pick_packed(packed, rng, i):
+    """:func:`envs.vector.sampling.pick_legal` for a packed mask: the same draw of row ``i``'s generator
+    and the same action (the r-th legal one, r uniform below their count; 0 if none is legal), counted 64
+    actions at a time."""
+    n = packed.shape[0]
+    words = n // 8
+    k = 0
+    for j in range(words):
+        k += bit_count(load_bytes(packed, 8 * j))
+    for b in range(8 * words, n):
+        k += bit_count(np.uint64(packed[b]))
+    if k == 0:
+        return 0
+    r = rand_below(rng, i, k)
+    for j in range(words):
+        word = load_bytes(packed, 8 * j)
+        c = bit_count(word)
+        if r < c:
+            return 64 * j + _nth_bit(word, r)
+        r -= c
+    for b in range(8 * words, n):
+        word = np.uint64(packed[b])
+        c = bit_count(word)
+        if r < c:
+            return 8 * b + _nth_bit(word, r)
+        r -= c
+    return 0
+
+
+@njit(cache=True)
+def sample_packed(packed, rng, out):
+    """:func:`envs.vector.sampling.sample_actions` for packed masks (2-D): the same draws and actions."""
+    for i in range(packed.shape[0]):
+        out[i] = pick_packed(packed[i], rng, i)
 
 
 def packing(fill, num_actions: int):
