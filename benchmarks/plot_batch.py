@@ -1,16 +1,17 @@
 """Throughput of the batched self-play step against the batch size, per game, as a PNG plot.
 
     python -m benchmarks.plot_batch [--sizes 1 4 16 64 256 1024 4096] [--games olix adix]
-        [--seconds 0.5] [--rounds 3] [--threads N] [--out docs/images/batch_throughput.png]
+        [--seconds 0.5] [--rounds 3] [--threaded] [--out docs/images/batch_throughput.png]
 
 For every game: turns/s of :class:`envs.vector.BatchedGames` with random legal actions, with float32
 observations (the default), with uint8 observations (``obs_dtype="uint8"``), with uint8 observations and
 packed masks (``packed_masks=True``) and without observations, at each batch size; OpenSpiel's raw
 ``connect_four`` (``legal_actions`` + ``apply_action``, no observation) as a line where it is installed,
-and with ``--threads`` pgx's ``connect_four`` on the CPU (XLA on every core) at each batch size from 16.
+and with ``--threaded`` pgx's ``connect_four`` on the CPU (XLA on every core) at each batch size from 16.
 By default every loop runs on one core and the time is this process's CPU time (``timed(cpu=True)``): on a
-shared machine the wall clock would also count the time other jobs hold it. With ``--threads N`` the
-batches run on N threads and the time is the wall clock (``--out`` then names another file, e.g.
+shared machine the wall clock would also count the time other jobs hold it. With ``--threaded`` the
+batches take their default ``threads=True`` (one thread up to one chunk of 64 games, else the cores torch
+leaves free) and the time is the wall clock (``--out`` then names another file, e.g.
 ``docs/images/batch_throughput_threads.png``). Rounds alternate over every measurement and the best of
 each is kept. The figures are also printed and written next to the PNG as JSON.
 """
@@ -35,10 +36,10 @@ VARIANTS = {
 PGX = "pgx connect_four (CPU)"
 
 
-def measure(games, sizes, seconds: float, rounds: int, threads: int = 1) -> dict:
+def measure(games, sizes, seconds: float, rounds: int, threaded: bool = False) -> dict:
     """``{game: {variant: {size: turns/s}}}`` and, where installed, ``{"openspiel raw": turns/s}``; the
-    batches on ``threads`` threads (1: serial, timed in CPU time; more: timed by the wall clock, and
-    ``{PGX: {size: turns/s}}`` where pgx is installed: XLA uses every core, so only wall clock compares)."""
+    batches serial and timed in CPU time, or ``threaded`` (``threads=True``) and timed by the wall clock,
+    with ``{PGX: {size: turns/s}}`` where pgx is installed (XLA uses every core: only the wall clock compares)."""
     tasks = []
     for name in games:
         game = make_game(name)
@@ -47,7 +48,7 @@ def measure(games, sizes, seconds: float, rounds: int, threads: int = 1) -> dict
                 tasks.append(
                     (
                         (name, variant, size),
-                        batched_turns(game, size, threads=threads if threads > 1 else False, **options),
+                        batched_turns(game, size, threads=threaded, **options),
                     )
                 )
     try:
@@ -56,7 +57,7 @@ def measure(games, sizes, seconds: float, rounds: int, threads: int = 1) -> dict
         tasks.append((("openspiel raw", None, None), openspiel_turns(False, 0)))
     except ImportError:
         pass
-    if threads > 1:
+    if threaded:
         try:
             import pgx  # noqa: F401
 
@@ -69,7 +70,7 @@ def measure(games, sizes, seconds: float, rounds: int, threads: int = 1) -> dict
     for _ in range(rounds):
         for key, fn in tasks:
             try:
-                rate = timed(fn, seconds, cpu=threads <= 1)
+                rate = timed(fn, seconds, cpu=not threaded)
             except ImportError:  # OpenSpiel not installed
                 continue
             best[key] = max(best.get(key, 0.0), rate)
@@ -84,7 +85,7 @@ def measure(games, sizes, seconds: float, rounds: int, threads: int = 1) -> dict
     return result
 
 
-def plot(result: dict, out: Path, threads: int = 1) -> None:
+def plot(result: dict, out: Path, threaded: bool = False) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -105,9 +106,7 @@ def plot(result: dict, out: Path, threads: int = 1) -> None:
         ax.set_title(name)
         ax.set_xlabel("batch size (games)")
         ax.grid(True, alpha=0.3)
-    axes[0][0].set_ylabel(
-        "M turns/s (one core, CPU time)" if threads <= 1 else f"M turns/s ({threads} threads, wall clock)"
-    )
+    axes[0][0].set_ylabel("M turns/s (threads=True, wall clock)" if threaded else "M turns/s (one core, CPU time)")
     axes[0][-1].legend(fontsize=8)
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -120,10 +119,10 @@ def main(argv=None) -> dict:
     parser.add_argument("--sizes", nargs="*", type=int, default=[1, 4, 16, 64, 256, 1024, 4096])
     parser.add_argument("--seconds", type=float, default=0.5)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=1, help="threads per batch (1: serial, CPU time)")
+    parser.add_argument("--threaded", action="store_true", help="threads=True, wall clock (default: serial, CPU time)")
     parser.add_argument("--out", default="docs/images/batch_throughput.png")
     args = parser.parse_args(argv)
-    result = measure(args.games or game_names(), args.sizes, args.seconds, args.rounds, args.threads)
+    result = measure(args.games or game_names(), args.sizes, args.seconds, args.rounds, args.threaded)
     for name, variants in result.items():
         if not isinstance(variants, dict):
             print(f"{name}: {variants:,.0f} turns/s")
@@ -134,7 +133,7 @@ def main(argv=None) -> dict:
         for variant, rates in variants.items():
             print(f"{name:8s} {variant:24s} " + "  ".join(f"{s}: {r:,.0f}" for s, r in sorted(rates.items())))
     out = Path(args.out)
-    plot(result, out, args.threads)
+    plot(result, out, args.threaded)
     out.with_suffix(".json").write_text(json.dumps({k: v for k, v in result.items()}, indent=1) + "\n")
     print(f"wrote {out}")
     return result

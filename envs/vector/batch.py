@@ -36,7 +36,13 @@ from envs.core.game import Game
 from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
 from envs.vector.kernels import batch_kernels, list_width
 from envs.vector.memory import batch_tile, batch_zeros
-from envs.vector.packed import first_illegal_packed, packed_width, sample_packed, unpack_masks
+from envs.vector.packed import (
+    first_illegal_packed,
+    packed_width,
+    sample_packed,
+    sample_packed_threaded,
+    unpack_masks,
+)
 from envs.vector.sampling import (
     first_illegal,
     sample_actions,
@@ -235,6 +241,8 @@ class BatchedGames:
         self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
         self._sample = self._threaded(sample_actions_threaded) if self.threads > 1 else sample_actions
+        if self.packed_masks:
+            self._sample = self._threaded(sample_packed_threaded) if self.threads > 1 else sample_packed
         self.template = self.game.new_initial_state().data.copy()
         self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
         self.observe = bool(observe)
@@ -380,10 +388,7 @@ class BatchedGames:
         if self._lists_ok:
             # serial whatever self.threads: one list entry per game costs less than starting the threads
             sample_listed(self._lists.reshape(-1, self._lists.shape[-1]), self.rng, out)
-        elif self.packed_masks:
-            sample_packed(self.masks.reshape(-1, self.masks.shape[-1]), self.rng, out)
-            self._list = self.k.lists
-        else:
+        else:  # bool or packed masks (self._sample takes either)
             self._sample(self.masks.reshape(-1, self.masks.shape[-1]), self.rng, out)
             self._list = self.k.lists  # lists from the next step on, where the game writes them
         return self._actions
@@ -432,9 +437,10 @@ class LearnerBatch:
     With ``opponent="random"`` a step is one compiled call (the learner's action, the opponents'
     replies, rewards, restarts, masks and observations, game by game) writing into the same arrays.
 
-    After :meth:`reset` and :meth:`step`: ``obs`` ``(N, *shape)`` and ``masks`` ``(N, A)`` of each
-    learner, ``learner`` (its seat per game); after :meth:`step` also ``rewards`` ``(N,)``,
-    ``terminated``, ``truncated`` and, for the games that ended (``restarted``), ``final_obs``.
+    After :meth:`reset` and :meth:`step`: ``obs`` ``(N, *shape)`` and ``masks`` ``(N, A)`` (packed:
+    ``(N, ceil(A / 8))`` uint8) of each learner, ``learner`` (its seat per game); after :meth:`step` also
+    ``rewards`` ``(N,)``, ``terminated``, ``truncated`` and, for the games that ended (``restarted``),
+    ``final_obs``.
     """
 
     def __init__(

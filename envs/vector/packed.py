@@ -20,7 +20,7 @@ The learner's side unpacks them where it uses them: :func:`unpack_masks` (numpy)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 from numba.core.extending import overload
 
 from envs.core.bits import bit_count, load_bytes, lowest_bit, nonzero_bits, store_bytes
@@ -128,11 +128,14 @@ def pick_packed(packed, rng, i):
     return 0
 
 
-@njit(cache=True)
-def sample_packed(packed, rng, out):
+def _sample_packed(packed, rng, out):
     """:func:`envs.vector.sampling.sample_actions` for packed masks (2-D): the same draws and actions."""
-    for i in range(packed.shape[0]):
+    for i in prange(packed.shape[0]):
         out[i] = pick_packed(packed[i], rng, i)
+
+
+sample_packed = njit(cache=True)(_sample_packed)
+sample_packed_threaded = njit(parallel=True)(_sample_packed)  # compiled on first use
 
 
 def packing(fill, num_actions: int):
