@@ -67,7 +67,9 @@ def test_packing_by_hand():
 def test_word_reads_by_hand():
     array = np.zeros(80, dtype=np.bool_)
     array[[8, 10, 17, 71]] = True  # from 8: entries 0, 2, 9 and 63
-    for low, bits in (_words(array, 8), (load_bytes(array, 8), nonzero_bits(array, 8))):
+    strided = np.zeros(160, dtype=np.bool_)
+    strided[::2] = array  # the same entries, not contiguous: the entry-by-entry reads
+    for low, bits in (_words(array, 8), _words(strided[::2], 8), (load_bytes(array, 8), nonzero_bits(array, 8))):
         assert int(low) == 1 | 1 << 16  # the 8 bytes from 8: bytes 0 and 2 are 1
         assert int(bits) == 1 | 1 << 2 | 1 << 9 | 1 << 63
 

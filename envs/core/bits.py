@@ -86,10 +86,10 @@ def write_run(array, at, first):
 def load_bytes(array, at):
     """The 8 bytes ``array[at:at + 8]`` (bool or uint8 entries), lowest first, as a uint64: one unaligned
     8-byte load when compiled for a contiguous array (the packing of masks, :mod:`envs.vector.packed`)."""
-    word = 0
+    word = np.uint64(0)
     for n in range(8):
-        word |= int(array[at + n]) << (8 * n)
-    return np.uint64(word)
+        word |= np.uint64(array[at + n]) << np.uint64(8 * n)
+    return word
 
 
 @intrinsic
@@ -110,11 +110,11 @@ def nonzero_bits(array, at):
     """The 64 entries ``array[at:at + 64]`` (bool or uint8) as the bits of a uint64: bit ``j`` set when entry
     ``at + j`` is not 0. Compiled for a contiguous array: one 64-byte load and one compare into a bit mask
     (AVX-512 ``vptestmb``, or two ``vpmovmskb`` with AVX2), for the packing of masks."""
-    word = 0
+    word = np.uint64(0)
     for j in range(64):
         if array[at + j]:
-            word |= 1 << j
-    return np.uint64(word)
+            word |= np.uint64(1) << np.uint64(j)
+    return word
 
 
 @intrinsic
@@ -162,33 +162,20 @@ def _store_bytes(array, at, word):
     return bytewise
 
 
-@overload(load_bytes, inline="always")
-def _load_bytes(array, at):
-    if _contiguous(array, (types.boolean, types.uint8)):
-        return lambda array, at: _load_word(array, np.int64(at))
+def _word_read(read_word, plain):
+    """The compiled form of a word read (``plain(array, at)``): the intrinsic ``read_word`` for a contiguous
+    bool or uint8 array, ``plain`` itself, entry by entry, for any other."""
 
-    def bytewise(array, at):
-        word = np.uint64(0)
-        for n in range(8):
-            word |= np.uint64(array[at + n]) << np.uint64(8 * n)
-        return word
+    def implementation(array, at):
+        if _contiguous(array, (types.boolean, types.uint8)):
+            return lambda array, at: read_word(array, np.int64(at))
+        return plain
 
-    return bytewise
+    return implementation
 
 
-@overload(nonzero_bits, inline="always")
-def _nonzero_bits(array, at):
-    if _contiguous(array, (types.boolean, types.uint8)):
-        return lambda array, at: _nonzero_word(array, np.int64(at))
-
-    def bytewise(array, at):
-        word = np.uint64(0)
-        for j in range(64):
-            if array[at + j]:
-                word |= np.uint64(1) << np.uint64(j)
-        return word
-
-    return bytewise
+overload(load_bytes, inline="always")(_word_read(_load_word, load_bytes))
+overload(nonzero_bits, inline="always")(_word_read(_nonzero_word, nonzero_bits))
 
 
 _SPREAD = np.uint64(0x0001_0001_0001_0001)  # a uint16 value in each of four lanes
