@@ -16,9 +16,10 @@ For each game (its default options; every option set of its ``CONFORMANCE_OPTION
   (``obs_dtype="uint8"``, which the games' observe kernels write directly); these on one thread. And
   ``batched N threaded``: the same spread over K threads (``--threads K``; default: every core numba has,
   the batches' own default ``threads=True`` when torch is not imported; ``--threads 1``: none of these) and
-  ``batched N uint8 threaded``: with uint8 observations on K threads, at every size of ``--sizes`` and
-  ``--thread-sizes`` (default 512) above one chunk of 64 rows; ``compiled playouts``: the whole random game
-  loop inside numba (the engine's own speed, nothing handed back to Python between turns);
+  ``batched N uint8 threaded``: with uint8 observations on K threads, and ``batched N uint8 packed
+  threaded``: with packed masks too (``packed_masks=True``, eight actions to a byte), at every size of
+  ``--sizes`` and ``--thread-sizes`` (default 512) above one chunk of 64 rows; ``compiled playouts``: the
+  whole random game loop inside numba (the engine's own speed, nothing handed back to Python between turns);
 * (d) ``clone_apply``: ``clone()`` before every ``apply`` (what MCTS does).
 
 Peers: PettingZoo's ``connect_four_v3`` through the same AEC loop; OpenSpiel's ``connect_four`` (raw
@@ -146,6 +147,8 @@ def main(argv=None) -> dict:
                     tasks.append(
                         (row, f"batched {n} uint8 threaded", batched_turns(game, n, threads=count, obs_dtype="uint8"))
                     )
+                    packed = batched_turns(game, n, threads=count, obs_dtype="uint8", packed_masks=True)
+                    tasks.append((row, f"batched {n} uint8 packed threaded", packed))
     peers = {}
     tasks += [(peers, key, fn) for key, fn in peer_tasks(args.sizes, log).items()]
     # Rounds over every measurement, keeping each one's best: the machine's load changes during a run,
