@@ -148,14 +148,12 @@ def check_packed_masks(packed_masks) -> bool:
     return bool(packed_masks)
 
 
-def mask_shape(num_actions: int, packed: bool) -> tuple:
-    """The last axis of a batch's masks: ``num_actions`` bools, or their packed bytes."""
-    return (packed_width(num_actions) if packed else int(num_actions),)
-
-
-def mask_type(packed: bool) -> type:
-    """The numpy type of a batch's masks: bool, or uint8 when packed."""
-    return np.uint8 if packed else np.bool_
+def mask_zeros(leading: tuple, num_actions: int, packed: bool) -> np.ndarray:
+    """A batch's ``masks`` array, all False: ``leading + (num_actions,)`` bools, or with ``packed`` their
+    packed bytes, ``leading + (ceil(num_actions / 8),)`` uint8 (:func:`envs.vector.memory.batch_zeros`)."""
+    if packed:
+        return batch_zeros(tuple(leading) + (packed_width(num_actions),), np.uint8)
+    return batch_zeros(tuple(leading) + (int(num_actions),), np.bool_)
 
 
 def obs_to_float(obs: np.ndarray) -> np.ndarray:
@@ -240,16 +238,15 @@ class BatchedGames:
         self.threads = resolve_threads(threads, n)  # 1: the serial loops
         self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
-        self._sample = self._threaded(sample_actions_threaded) if self.threads > 1 else sample_actions
-        if self.packed_masks:
-            self._sample = self._threaded(sample_packed_threaded) if self.threads > 1 else sample_packed
+        serial, threaded = (
+            (sample_packed, sample_packed_threaded) if self.packed_masks else (sample_actions, sample_actions_threaded)
+        )
+        self._sample = self._threaded(threaded) if self.threads > 1 else serial
         self.template = self.game.new_initial_state().data.copy()
         self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
         self.observe = bool(observe)
         per_game = (n,) if self.acting == 1 else (n, self.acting)
-        self.masks = batch_zeros(
-            per_game + mask_shape(info.num_actions, self.packed_masks), mask_type(self.packed_masks)
-        )
+        self.masks = mask_zeros(per_game, info.num_actions, self.packed_masks)
         # without observations, a placeholder with the right number of dimensions (never written)
         obs_shape = (
             per_game + tuple(info.observation_shape)
@@ -477,7 +474,7 @@ class LearnerBatch:
         self.template = self.game.new_initial_state().data.copy()
         self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
         self.learner = np.zeros(n, dtype=np.int64)
-        self.masks = batch_zeros((n,) + mask_shape(info.num_actions, self.packed_masks), mask_type(self.packed_masks))
+        self.masks = mask_zeros((n,), info.num_actions, self.packed_masks)
         self.obs = batch_zeros((n,) + self.obs_shape, self.obs_dtype)
         self.final_obs = batch_zeros(self.obs.shape, self.obs.dtype)
         self.rewards = np.zeros(n, dtype=np.float32)
