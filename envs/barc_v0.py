@@ -1,42 +1,19 @@
-"""Barc duel: Sylvie Barc's simultaneous-move game on a 6x6 board, for 2 players.
+"""Barc duel, version 0: replaced by :mod:`envs.barc_v1`; kept so that older results can be reproduced.
 
-| Import            | `from envs import barc_v0`                                      |
-|-------------------|-----------------------------------------------------------------|
-| Actions           | Discrete(1441), masked                                          |
-| Parallel API      | Yes: `parallel_env()`; `env()` is its AEC form                  |
-| Agents            | `player_0` (South), `player_1` (North), acting at the same time |
-| Observation shape | (6, 6, 13), float32 in [0, 1]                                   |
-| Rewards           | +1 win, -1 loss, 0 draw/truncation                              |
-
-The source gives the game no title; "Barc duel" is this library's name for it. Each player has six
-pawns on their own two back ranks. Every turn both players secretly give one order at the same time:
-a stack they own (own pawn on top) moves in a straight line (8 directions), one square for a single
-pawn and up to h squares for a stack of h pawns, over empty squares, onto an empty square or onto an
-enemy stack, which it covers and captures (the covered pawns travel with it). Or they "stay". Orders
-naming the same destination cancel each other; a stack aiming at a square the other stack leaves
-lands on the emptied square; two stacks swapping squares both arrive. Three neighbouring squares in
-a row, column or diagonal topped by one's colour win; so does the opponent being left with 2 stacks or
-fewer; both at once is a draw. Full rules with the rulings: `docs/rules/barc.md`.
-
-Arguments: `parallel_env(max_turns=200, render_mode=None, illegal_action="void")` and `env(...)`
-likewise; `max_turns` ends the game by truncation after that many turns; `render_mode` is
-`"ansi"`, `"rgb_array"` or `"human"` (pygame window). `illegal_action="void"` plays an order
-the mask forbids as the source rules say ("a player who gives an impossible order does not move": it
-counts as "stay", and the agent's info has `"void_action": True`); `"lose"` ends the game with every
-offender's side losing (-1, the other 0: PettingZoo classic's convention, with a warning); `"random"`
-plays a random legal order instead; `"raise"` raises `IllegalActionError` and leaves the game as it
-was. A missing, malformed or out-of-range action always raises. `raw_env` is the Parallel class itself.
+`barc_v0` is the Barc duel from the first ruling's start, now named `"corners"`: South on a1, b1, a2,
+e1, f1, f2 and North on the half-turn image. From that start each side has first moves that reach
+victory on turn 2 whatever the other side does (`tests/barc/test_barc_opening.py`), so competent
+play always draws on turn 2. `barc_v1` starts from the alternating start of ruling B1 (revised) and
+is the version to use; its docstring and `docs/rules/barc.md` have the full rules. `barc_v0`'s
+functions are `barc_v1`'s with `start="corners"` as the default: `barc_v0.parallel_env()` is
+`barc_v1.parallel_env(start="corners")`, and models trained on one version are refused on the other.
 """
 
 from envs.barc.game import DEFAULT_MAX_TURNS, BarcGame
-from envs.barc.spec import SPEC
-from envs.core.env_module import doc_sections, parallel_env_functions
-
-# the action, observation and notation sections, from envs/barc/spec.py
-__doc__ = SPEC.fill_doc(__doc__ + doc_sections(reset="parallel_env().reset"))
+from envs.core.env_module import parallel_env_functions
 
 CONFORMANCE_OPTIONS = [dict(), dict(max_turns=12)]
 
 make_game, raw_env, parallel_env, env = parallel_env_functions(
-    BarcGame, "Barc duel", __name__, illegal_action="void", max_turns=DEFAULT_MAX_TURNS
+    BarcGame, "Barc duel (v0)", __name__, illegal_action="void", start="corners", max_turns=DEFAULT_MAX_TURNS
 )

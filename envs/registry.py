@@ -1,6 +1,6 @@
 """The list of games in the library: name -> environment module.
 
-Each module ``envs.<name>_v0`` provides ``make_game(**options) -> Game`` (the rules engine alone),
+Each module ``envs.<name>_v<N>`` (the game's current version) provides ``make_game(**options) -> Game`` (the rules engine alone),
 ``raw_env(**options)`` and ``env(**options)`` (PettingZoo AEC), and for the games whose seats act at
 once (``GameInfo.acting_seats`` > 1, see :func:`parallel_games`) ``parallel_env(**options)`` (PettingZoo
 Parallel). Shared tests, training, evaluation and benchmarks
@@ -21,8 +21,23 @@ ENV_MODULES = {
     "dorix": "envs.dorix_v0",
     "olix": "envs.olix_v0",
     "adix": "envs.adix_v0",
-    "barc": "envs.barc_v0",
+    "barc": "envs.barc_v1",
 }
+"""Each game's current environment module (the newest version: ``make_game("barc")`` is ``barc_v1``'s)."""
+
+OLDER_VERSIONS = {"barc": {0: "envs.barc_v0"}}
+"""Environment modules replaced by a newer version, kept importable and registered for reproducing older
+results: game -> {version: module}."""
+
+
+def current_version(name: str) -> int:
+    """The version number of game ``name``'s current environment module (``barc_v1`` -> 1)."""
+    return int(ENV_MODULES[name].rpartition("_v")[2])
+
+
+def env_modules(name: str) -> dict[int, str]:
+    """Every registered version of game ``name``: version -> module name, the current one last."""
+    return {**OLDER_VERSIONS.get(name, {}), current_version(name): ENV_MODULES[name]}
 
 
 def game_names() -> list[str]:
@@ -31,7 +46,15 @@ def game_names() -> list[str]:
 
 
 def env_module(name: str) -> ModuleType:
-    """The environment module of game ``name`` (e.g. ``envs.dorix_v0``)."""
+    """The environment module of game ``name`` (e.g. ``envs.dorix_v0``): its current version, or the version
+    a ``-v<N>`` suffix names (``"barc-v0"``, as in the registry id ``boardgames/barc-v0``)."""
+    game, dash, version = name.rpartition("-v")
+    if dash and game in ENV_MODULES and version.isdigit():
+        modules = env_modules(game)
+        if int(version) not in modules:
+            known = ", ".join(f"{game}-v{v}" for v in modules)
+            raise GameOptionError(f"{game} has no version {version}; its versions: {known}")
+        return importlib.import_module(modules[int(version)])
     if name not in ENV_MODULES:
         raise GameOptionError(f"unknown game {name!r}; known games: {', '.join(ENV_MODULES)}")
     return importlib.import_module(ENV_MODULES[name])
@@ -43,8 +66,9 @@ def game_option_names(name: str) -> list[str]:
 
 
 def make_game(name: str, **options) -> Game:
-    """The rules engine of game ``name`` with ``options`` (e.g. ``num_players=3`` for Dorix);
-    GameOptionError for an option the game does not have."""
+    """The rules engine of game ``name`` with ``options`` (e.g. ``num_players=3`` for Dorix); ``name`` may
+    name an older version (``"barc-v0"``: its module's defaults). GameOptionError for an option the game
+    does not have."""
     known = game_option_names(name)
     unknown = [k for k in options if k not in known]
     if unknown:

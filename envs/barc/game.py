@@ -19,13 +19,14 @@ index behind it is egocentric, see :mod:`envs.barc.rules`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
 
 from envs.barc import observe as O
 from envs.barc import rules as R
-from envs.core.errors import IllegalActionError, NotationError
+from envs.core.errors import GameOptionError, IllegalActionError, NotationError
 from envs.core.game import check_move_text
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
 from envs.core.squares import (
@@ -328,7 +329,7 @@ def _check_last_order(data: np.ndarray, seat: int, text: str, targets: tuple) ->
 def _parse_position(game: BarcGame, text: str) -> BarcState:
     board, fields = split_position(text, "a Barc", "board", _FIELDS, ("turn",))
     data = np.zeros(R.STATE_SIZE, dtype=np.int32)
-    R.init_state(data, game.max_turns)
+    R.init_state(data, game.start_index, game.max_turns)
     data[R.HEIGHT : R.HEIGHT + 2 * R.CELLS] = 0
     _parse_board(data, board)
     state = BarcState(game, data)
@@ -373,11 +374,50 @@ def _parse_position(game: BarcGame, text: str) -> BarcState:
     return state
 
 
+START_NAMES = R.START_NAMES
+DEFAULT_START = START_NAMES[R.DEFAULT_START]
+START_DESCRIPTIONS = {
+    "alternating": "both back ranks alternate the colours: South on a1, c1, e1, a6, c6, e6; North on b1, d1, f1, "
+    "b6, d6, f6 (ruling B1, revised; barc_v1's default)",
+    "corners": "South on a1, b1, a2, e1, f1, f2; North on the half-turn image (the first ruling, barc_v0: each "
+    "side can force victory on turn 2)",
+    "edges": "South on a1, f1, a3, f3, b6, e6; North on the half-turn image (f6, a6, f4, a4, e1, b1)",
+}
+
+
+def check_start(start) -> str:
+    """The ``start`` option as a start name; GameOptionError naming the starts unless it is one."""
+    if not isinstance(start, str) or start not in START_NAMES:
+        raise GameOptionError(f"start must be one of {', '.join(map(repr, START_NAMES))}, got {start!r}")
+    return start
+
+
+def env_version(start: str) -> int:
+    """The environment version whose dynamics a game from ``start`` has: 0 for the corners start (barc_v0),
+    1 for the others (barc_v1, whose default is the alternating start)."""
+    return 0 if start == "corners" else 1
+
+
 class BarcGame(TwoPlayerBoardGame):
-    """Barc duel for two players on the 6x6 board, both ordering at once, with a turn limit (B6)."""
+    """Barc duel for two players on the 6x6 board, both ordering at once, from one of the named starts
+    (``start``, B1: :data:`START_DESCRIPTIONS`) with a turn limit (B6)."""
 
     name = "barc"
     info_extra = {"simultaneous": True, "seat_names": SEAT_NAMES}
     state_class = BarcState
     parse_position = _parse_position
     write_position = staticmethod(_write_position)
+
+    def __init__(self, max_turns: int | None = None, start: str = DEFAULT_START):
+        self.start = check_start(start)
+        self.start_index = START_NAMES.index(self.start)
+        super().__init__(max_turns)
+        self.info = dataclasses.replace(self.info, options={"start": self.start, "max_turns": self.max_turns})
+
+    @property
+    def version(self) -> int:
+        """The environment version of this game's dynamics (see :func:`env_version`)."""
+        return env_version(self.start)
+
+    def init_args(self) -> tuple:
+        return (self.start_index, self.max_turns)

@@ -55,14 +55,21 @@ DIR_DR = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
 DIR_DF = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
 DIR_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
-# B1: the start squares of each seat.
+# B1 (revised): the named starts, each a row of START_SQUARES (South's six squares, then North's, the
+# half-turn image: square s -> 35 - s). START_NAMES[i] names START_SQUARES[i]; the first is the default.
+START_NAMES = ("alternating", "corners", "edges")
 START_SQUARES = np.array(
     [
-        [0, 1, 6, 4, 5, 11],  # South: a1, b1, a2, e1, f1, f2
-        [30, 31, 24, 34, 35, 29],  # North: a6, b6, a5, e6, f6, f5
+        # alternating (the default): both back ranks alternate the colours, South on a1 c1 e1 a6 c6 e6
+        [[0, 2, 4, 30, 32, 34], [35, 33, 31, 5, 3, 1]],
+        # corners (the first ruling, barc_v0): South on a1 b1 a2 e1 f1 f2, North on the half-turn image
+        [[0, 1, 6, 4, 5, 11], [30, 31, 24, 34, 35, 29]],
+        # edges: South on a1 f1 a3 f3 b6 e6, North on the half-turn image
+        [[0, 5, 12, 17, 31, 34], [35, 30, 23, 18, 4, 1]],
     ],
     dtype=np.int64,
 )
+DEFAULT_START = 0
 
 # The offsets of the state layout (see the module docstring), in its order.
 HEIGHT = 0
@@ -73,12 +80,12 @@ STATE_SIZE = TO_MOVE + 1
 
 
 @njit(cache=True)
-def init_state(data, max_turns):
-    """Write the start position (B1): six single pawns per seat on its two back ranks."""
+def init_state(data, start, max_turns):
+    """Write the start position number ``start`` of :data:`START_NAMES` (B1): six single pawns per seat."""
     data[:] = 0
     for seat in range(2):
         for i in range(PAWNS):
-            sq = START_SQUARES[seat, i]
+            sq = START_SQUARES[start, seat, i]
             data[HEIGHT + sq] = 1
             data[COLOURS + sq] = seat
     start_fields(data, MAX_TURNS, max_turns, (WINNER, LAST_ORDER, LAST_ORDER + 1))

@@ -24,10 +24,10 @@ REWARDS = "Rewards: at the end only, +1 to the winner and -1 to the loser, 0 to 
 _ADAPTER_PARAMETERS = ("render_mode", "illegal_action")
 
 
-def doc_sections(reset: str = "reset", rewards: str | None = REWARDS) -> str:
+def doc_sections(reset: str = "reset", rewards: str | None = REWARDS, history: str = "v0 (first release).") -> str:
     """The part of a ``_v0`` docstring after the game's introduction: the action, observation and
     notation sections as empty spec markers (``SPEC.fill_doc`` fills them), ``rewards`` (None: no
-    such paragraph) and the version history; ``reset`` is the call that takes a start position."""
+    such paragraph) and the version ``history``; ``reset`` is the call that takes a start position."""
     rewards_paragraph = f"{rewards}\n\n" if rewards else ""
     return (
         "\n## Action space\n\n<!-- spec:actions --><!-- /spec:actions -->\n\n"
@@ -35,7 +35,7 @@ def doc_sections(reset: str = "reset", rewards: str | None = REWARDS) -> str:
         f"{rewards_paragraph}"
         f'## Notation\n\n`{reset}(options={{"position": text}})` starts from a position.\n\n'
         "<!-- spec:notation --><!-- /spec:notation -->\n\n"
-        "Version history: v0 (first release).\n"
+        f"Version history: {history}\n"
     )
 
 
@@ -57,7 +57,7 @@ class _EnvFunctions:
 
     def __init__(self, game_class: type, title: str, module: str, options: dict, *adapter: inspect.Parameter):
         self.title, self.module = title, module
-        options_only = [_parameter(k, v, int) for k, v in options.items()]
+        options_only = [_parameter(k, v, type(v)) for k, v in options.items()]
         self.game_signature = inspect.Signature(options_only, return_annotation=game_class)
         self.signature = inspect.Signature([*options_only, _parameter("render_mode", None, str | None), *adapter])
 

@@ -122,6 +122,9 @@ class Game(abc.ABC):
     """A game with its options fixed: makes initial states and parses positions."""
 
     info: GameInfo
+    version: int = 0
+    """The environment version whose dynamics this game has: ``boardgames/<name>-v<version>`` (a game whose
+    rules changed gets a new version, as PettingZoo numbers its environments; models record it)."""
 
     @abc.abstractmethod
     def new_initial_state(self) -> State:

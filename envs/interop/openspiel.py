@@ -13,7 +13,8 @@ What maps to what (``docs/openspiel.md`` has the table):
 
 * names and parameters: ``boardgames_dorix`` (``players`` = 2, 3 or 4, OpenSpiel's usual name for the
   player count, and ``max_turns``), ``boardgames_olix``, ``boardgames_adix``, ``boardgames_barc`` (each
-  with ``max_turns``); the defaults are those of ``envs.<game>_v0.make_game``.
+  with ``max_turns``; Barc also with ``start``, a name: ``boardgames_barc(start=corners)``); the defaults are
+  those of the game's current environment module's ``make_game`` (``envs.barc_v1``...).
 * dynamics: the turn-based games are ``SEQUENTIAL``; Barc, whose seats act at once, is ``SIMULTANEOUS``
   (``state.apply_actions([a0, a1])``; ``pyspiel.convert_to_turn_based(game)`` gives the turn-based view
   that sequential algorithms such as ``MCTSBot`` need). All are deterministic, perfect-information
@@ -83,8 +84,13 @@ def game_string(game: str, **options) -> str:
     -> ``"boardgames_dorix(players=4)"``), as ``pyspiel.load_game`` takes it."""
     if game not in GAME_NAMES:
         raise ValueError(f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
-    params = ",".join(f"{PARAMETER_NAMES.get(k, k)}={int(v)}" for k, v in options.items())
+    params = ",".join(f"{PARAMETER_NAMES.get(k, k)}={_parameter_value(v)}" for k, v in options.items())
     return f"{openspiel_name(game)}({params})" if params else openspiel_name(game)
+
+
+def _parameter_value(value) -> str:
+    """An option's value as OpenSpiel's game string writes it: a name as is (``start=corners``), a number as an int."""
+    return value if isinstance(value, str) else str(int(value))
 
 
 def load_game(game: str, **options) -> pyspiel.Game:
@@ -112,7 +118,8 @@ def _options(game: str, params) -> tuple:
         if key not in engine_name:
             known = ", ".join(engine_name)
             raise ValueError(f"{openspiel_name(game)} has no parameter {key!r}; its parameters: {known}")
-        options[engine_name[key]] = int(value)
+        default = options[engine_name[key]]
+        options[engine_name[key]] = str(value) if isinstance(default, str) else int(value)
     return tuple(sorted(options.items()))
 
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
-from envs import barc_v0
+from envs import barc_v0, barc_v1
 from envs.barc import observe as O
 from envs.barc import rules as R
-from envs.barc.game import BarcGame
+from envs.barc.game import START_NAMES, BarcGame
 from envs.core.errors import GameOptionError, IllegalActionError
 
 START = "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0"
@@ -22,7 +22,7 @@ START = "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.
 
 
 def test_action_encoding_is_egocentric():
-    s = BarcGame().new_initial_state()
+    s = BarcGame(start="corners").new_initial_state()
     # South a2-a3: origin a2 = 6, direction N = 0, distance 1 -> 6 * 40 + 0 + 0
     assert s.text_to_action("a2-a3", seat=0) == 240
     # North f5-f4 is the same move seen from North's side: origin 35 - 29 = 6, forward = 0
@@ -44,7 +44,7 @@ def test_orders_round_trip_for_both_seats():
 
 
 def test_malformed_orders_are_named():
-    s = BarcGame().new_initial_state()
+    s = BarcGame(start="corners").new_initial_state()
     for bad, msg in [("a2a3", "cannot read"), ("a2-a2", "goes nowhere"), ("a2-g3", "off the board"),
                      (7, "an order is text"), ("a2-b4", "straight line")]:
         with pytest.raises(IllegalActionError, match=msg):
@@ -54,7 +54,7 @@ def test_malformed_orders_are_named():
 
 
 def test_illegal_joint_action_leaves_the_state_alone():
-    s = BarcGame().new_initial_state()
+    s = BarcGame(start="corners").new_initial_state()
     text = s.to_text()
     bad = s.text_to_action("a2-a3", seat=0)
     with pytest.raises(IllegalActionError, match="player_1"):
@@ -68,7 +68,7 @@ def test_illegal_joint_action_leaves_the_state_alone():
 
 
 def test_start_observation_is_the_same_from_both_sides():
-    s = BarcGame().new_initial_state()
+    s = BarcGame(start="corners").new_initial_state()
     o0, o1 = s.observation(0), s.observation(1)
     assert o0.shape == (6, 6, O.OBS_CHANNELS) and o0.dtype == np.float32
     assert np.array_equal(o0, o1)  # the start is symmetric under a half turn
@@ -76,7 +76,7 @@ def test_start_observation_is_the_same_from_both_sides():
 
 
 def test_observation_is_egocentric_and_shows_both_last_orders():
-    s = BarcGame().new_initial_state()
+    s = BarcGame(start="corners").new_initial_state()
     s.apply_joint([s.text_to_action("a2-b3", seat=0), s.text_to_action("f5-e4", seat=1)])
     o0, o1 = s.observation(0), s.observation(1)
     # South sees the board as it is: b3 = row 2, file 1
@@ -211,21 +211,24 @@ def test_render_modes_show_the_last_orders():
 
 
 def test_pettingzoo_parallel_api_and_seed():
-    parallel_api_test(barc_v0.parallel_env(), num_cycles=1000)
-    parallel_seed_test(barc_v0.parallel_env, num_cycles=100)
+    for module in (barc_v1, barc_v0):
+        parallel_api_test(module.parallel_env(), num_cycles=1000)
+        parallel_seed_test(module.parallel_env, num_cycles=100)
 
 
 def test_pettingzoo_aec_api_seed_and_render():
-    api_test(barc_v0.env(), num_cycles=1000)
-    seed_test(barc_v0.env, num_cycles=100)
-    render_test(partial(barc_v0.env))
+    for module in (barc_v1, barc_v0):
+        api_test(module.env(), num_cycles=1000)
+        seed_test(module.env, num_cycles=100)
+        render_test(partial(module.env))
 
 
 # --- random playouts ------------------------------------------------------------------------------
 
 
-def test_random_playouts_keep_the_invariants():
-    game = BarcGame(max_turns=60)
+@pytest.mark.parametrize("start", START_NAMES)
+def test_random_playouts_keep_the_invariants(start):
+    game = BarcGame(max_turns=60, start=start)
     rng = np.random.default_rng(7)
     results = {"win0": 0, "win1": 0, "draw": 0, "limit": 0}
     for _ in range(150):
@@ -246,4 +249,6 @@ def test_random_playouts_keep_the_invariants():
         assert game.from_text(s.to_text()) == s
         key = "limit" if s.is_truncated() else "draw" if s.winner < 0 else f"win{s.winner}"
         results[key] += 1
-    assert results["win0"] > 10 and results["win1"] > 10 and results["draw"] > 0, results
+    assert results["win0"] > 10 and results["win1"] > 10, results
+    if start == "corners":  # both aligning at once is rare; from this start random play reaches it
+        assert results["draw"] > 0, results

@@ -55,16 +55,36 @@ def orders_from(state, seat: int, origin: str) -> set:
 
 
 def test_start_position_and_first_orders():
+    # B1 (revised): both back ranks alternate the colours, South from a1 and a6, North from b1 and b6
     s = BarcGame().new_initial_state()
-    assert s.to_text() == "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0"
-    assert cells(s) == {"a1": "0", "b1": "0", "a2": "0", "e1": "0", "f1": "0", "f2": "0",
-                        "a6": "1", "b6": "1", "a5": "1", "e6": "1", "f6": "1", "f5": "1"}
+    assert s.to_text() == "barc 0.1.0.1.0.1/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/0.1.0.1.0.1 turn=0"
+    assert cells(s) == {"a1": "0", "c1": "0", "e1": "0", "a6": "0", "c6": "0", "e6": "0",
+                        "b1": "1", "d1": "1", "f1": "1", "b6": "1", "d6": "1", "f6": "1"}
     assert s.current_seats() == (0, 1) and s.turn == 0 and not s.is_terminal()
-    # a1: b2; b1: b2, c2, c1; a2: a3, b3, b2; the same mirrored on the right; plus stay
+    # each single pawn steps one square onto an empty square or onto a neighbouring North pawn
     south = {s.action_to_text(int(a), seat=0) for a in s.legal_actions(0)}
+    assert south == {"stay", "a1-a2", "a1-b2", "a1-b1", "c1-b1", "c1-b2", "c1-c2", "c1-d2", "c1-d1",
+                     "e1-d1", "e1-d2", "e1-e2", "e1-f2", "e1-f1", "a6-a5", "a6-b5", "a6-b6",
+                     "c6-b6", "c6-b5", "c6-c5", "c6-d5", "c6-d6", "e6-d6", "e6-d5", "e6-e5", "e6-f5", "e6-f6"}
+    north = {s.action_to_text(int(a), seat=1) for a in s.legal_actions(1)}
+    half_turn = str.maketrans("abcdef123456", "fedcba654321")  # a1 <-> f6
+    assert north == {m if m == "stay" else m.translate(half_turn) for m in south}
+
+
+def test_the_named_starts():
+    corners = BarcGame(start="corners").new_initial_state()
+    assert corners.to_text() == "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0"
+    # a1: b2; b1: b2, c2, c1; a2: a3, b3, b2; the same mirrored on the right; plus stay
+    south = {corners.action_to_text(int(a), seat=0) for a in corners.legal_actions(0)}
     assert south == {"stay", "a1-b2", "b1-b2", "b1-c2", "b1-c1", "a2-a3", "a2-b3", "a2-b2",
                      "f1-e2", "e1-e2", "e1-d2", "e1-d1", "f2-f3", "f2-e3", "f2-e2"}
-    assert len(s.legal_actions(1)) == 15
+    edges = BarcGame(start="edges").new_initial_state()
+    assert edges.to_text() == "barc 1.0.-.-.0.1/-.-.-.-.-.-/1.-.-.-.-.1/0.-.-.-.-.0/-.-.-.-.-.-/0.1.-.-.1.0 turn=0"
+    assert BarcGame().start == "alternating" and BarcGame().info.options == {"start": "alternating", "max_turns": 200}
+    assert (BarcGame().version, corners.game.version, edges.game.version) == (1, 0, 1)
+    for bad in ("Corners", "", 0, None):
+        with pytest.raises(GameOptionError, match="start must be one of 'alternating', 'corners', 'edges'"):
+            BarcGame(start=bad)
 
 
 def test_bad_option_is_named():
