@@ -29,6 +29,7 @@ if str(ROOT) not in sys.path:
 
 from envs.registry import env_module, game_names  # noqa: E402
 
+START_BARC = "barc 0.1.0.1.0.1/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/0.1.0.1.0.1 turn=0"
 ADIX_START = (
     "adix 4crps4/thpsthpsthpsthpsthpsthpsthpsthpsthps/9/9/9/9/9/ThpsThpsThpsThpsThpsThpsThpsThpsThps/4Crps4 "
     "move=0 turn=0 quiet=0"
@@ -148,34 +149,35 @@ RULE_PICTURES = {
         "options": {},
         "pictures": [
             (
-                "**The start.** Six pawns each on the two back ranks: player_0 (South, light) below, player_1 "
-                "(North, dark) above. Each turn both players give one order at the same time.",
-                "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
+                "**The start** (ruling B1, revised). Both back ranks alternate the colours: player_0 (South, "
+                "light) on a1, c1, e1, a6, c6, e6, player_1 (North, dark) on b1, d1, f1, b6, d6, f6. Each turn "
+                "both players give one order at the same time.",
+                START_BARC,
                 [],
             ),
             (
-                "**Simultaneous orders, and a clash.** Turn 1: f2-e3 and f5-e4 both succeed. Turn 2: both "
-                "orders name d4, so nobody moves. The picture shows both players' last orders.",
-                "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
-                ["player_0: f2-e3 | player_1: f5-e4", "player_0: e3-d4 | player_1: e4-d4"],
+                "**Simultaneous orders, and a clash.** Turns 1 and 2: both orders succeed. Turn 3: both orders "
+                "name c4, so nobody moves. The picture shows both players' last orders.",
+                START_BARC,
+                ["player_0: c1-c2 | player_1: d6-d5", "player_0: c2-c3 | player_1: d5-d4",
+                 "player_0: c3-c4 | player_1: d4-c4"],
             ),
             (
                 "**Capture by stacking.** A stack moves onto an enemy stack and covers it: the new stack "
-                "belongs to the top pawn, and a stack of h pawns may move up to h squares.",
-                "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
-                ["player_0: a2-a3 | player_1: a5-a4", "player_0: a3-a4 | player_1: stay"],
+                "belongs to the top pawn, and a stack of h pawns may move up to h squares (here a1-b1 covers "
+                "North's b1, then the stack of 2 moves two squares).",
+                START_BARC,
+                ["player_0: a1-b1 | player_1: stay", "player_0: b1-b3 | player_1: stay"],
             ),
             (
                 "**Three in a row wins.** Three neighbouring squares in a row, column or diagonal topped by "
-                "one's colour win (here a2, b2, c2).",
-                "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
-                ["player_0: a1-b2 | player_1: stay", "player_0: b1-c2 | player_1: stay"],
+                "one's colour win (here b2, c2, d2).",
+                START_BARC,
+                ["player_0: a1-b2 | player_1: stay", "player_0: c1-c2 | player_1: stay",
+                 "player_0: e1-d2 | player_1: stay"],
             ),
         ],
-        "scripted": (
-            "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
-            ["f2-e3 | f5-e4", "e3-d4 | e4-d4"],
-        ),
+        "scripted": (START_BARC, ["c1-c2 | d6-d5", "c2-c3 | d5-d4", "c3-c4 | d4-c4"]),
     },
 }
 

@@ -36,6 +36,7 @@ from envs.agents import (
     parse_baseline_spec,
 )
 from envs.core.game import Game, State
+from training.model_version import check_model_version
 from training.shipped import SHIPPED_MODELS, _shipped, shipped_models
 
 __all__ = [
@@ -170,6 +171,24 @@ def load_model(path: Path, algo: str | None = None):
     raise ModelFileError(f"{not_a_model}: no registered algorithm could load it ({'; '.join(errors)})")
 
 
+def model_metadata(path: Path) -> dict:
+    """The metadata saved with the SB3 model at ``path``: ``meta.json`` (a shipped model) or the ``run.json``
+    of its training run, beside it or one folder up (a checkpoint); empty when there is none."""
+    import json
+
+    for folder in (path.parent, path.parent.parent):
+        for name in ("meta.json", "run.json"):
+            file = folder / name
+            if file.is_file():
+                try:
+                    data = json.loads(file.read_text())
+                except (OSError, ValueError):
+                    continue
+                if isinstance(data, dict) and "game" in data:
+                    return data
+    return {}
+
+
 class ModelAgent(PolicyAgent):
     """A saved model loaded from disk (by ``algo``, or by whichever registered algorithm saved it)."""
 
@@ -214,6 +233,9 @@ def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent
             if shape != tuple(game.info.observation_shape):
                 raise ValueError(f"model {text} expects observations {shape}, the game gives "
                                  f"{tuple(game.info.observation_shape)} (wrong game or player count?)")
+            meta = model_metadata(agent.path)
+            if meta.get("game") == game.info.name:
+                check_model_version(meta, game, text)
         return agent
     raise ValueError(f"unknown agent {text!r}: use random, greedy, mcts[:N], a saved model's path, a shipped "
                      f"model's name ({', '.join(f'models/{n}' for n in shipped_models()) or 'none found'}), "

@@ -58,15 +58,15 @@ def main(argv: list | None = None) -> None:
 
     import torch
 
-    from envs.registry import make_game
     from training.agents import make_agent
+    from training.model_version import model_game, version_record
     from training.evaluate import agent_name, fit_elo, format_table, play_match, round_robin, save_results
 
     torch.set_num_threads(1)
     d = Path(args.model_dir)
     run = json.loads((d / "run.json").read_text())
     game_name, options = run["game"], run["game_options"]
-    game = make_game(game_name, **options)
+    game = model_game(game_name, options, run)
     spec = f"sample:{d}" if args.sampled else str(d)
     base, _ = round_robin(game, [spec, "random", "greedy"], args.games, args.seed)
     mcts_spec = f"mcts:{args.mcts_sims}"
@@ -77,7 +77,8 @@ def main(argv: list | None = None) -> None:
     test = play_match(game, make_agent(spec, game, seed=TEST_SEED), make_agent("random", game, seed=TEST_SEED + 1),
                       TEST_GAMES, seed=TEST_SEED)
     margin = max(0.0, round(test.win_rate - 0.1, 2))
-    meta = {"game": game_name, "game_options": options, "algorithm": run["config"]["train"].get("algorithm"),
+    meta = {"game": game_name, "game_options": options, **version_record(game),
+            "algorithm": run["config"]["train"].get("algorithm"),
             "sampled": bool(args.sampled),
             "test": {"games": TEST_GAMES, "seed": TEST_SEED, "min_win_rate_vs_random": margin,
                      "measured": test.win_rate}}

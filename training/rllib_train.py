@@ -50,6 +50,7 @@ from training.cli import (
     parse_assignment,
     positive_int,
 )
+from training.model_version import version_record
 from training.rllib.policy_file import RLlibPolicyAgent, export_module
 
 STRENGTH_FIELDS = ["iteration", "env_steps", "opponent", "games", "wins", "draws", "losses", "win_rate"]
@@ -229,8 +230,8 @@ def run(args: argparse.Namespace) -> None:
         print(f"{game_name} {options}: {settings.env_runners} env runners x {settings.envs_per_runner} games, "
               f"{settings.train_batch} env steps per iteration, league main + random + {settings.snapshots} snapshots; "
               f"ray {ray.__version__}, cluster CPUs {ray.cluster_resources().get('CPU', 0):g}; run folder {out}")
-        run_info = {"game": game_name, "options": options, "settings": settings.to_dict(), "iteration": algo.iteration,
-                    "env_steps": 0, "wall_s": 0.0}
+        run_info = {"game": game_name, "options": options, **version_record(game),
+                    "settings": settings.to_dict(), "iteration": algo.iteration, "env_steps": 0, "wall_s": 0.0}
         if saved is not None:
             previous = json.loads((out / "run.json").read_text())
             run_info["wall_s"] = previous.get("wall_s", 0.0)

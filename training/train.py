@@ -279,12 +279,16 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
 
         save_strength_plot(run, read_strength(strength_csv), f"{run_name(game, game_options, seed)}: "
                                                              f"{int(model.num_timesteps)} steps")
+    from envs.registry import make_game
+    from training.model_version import version_record
+
     command = spec.command
     info = {
         "command": command or "python -m training.train " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
         "commands": previous.get("commands", []) + [command or " ".join(sys.argv)],  # every run that built it
         "game": game,
         "game_options": game_options,
+        **version_record(make_game(game, **game_options)),
         "seed": seed,
         "steps": int(model.num_timesteps),
         "wall_time_s": round(wall, 1),

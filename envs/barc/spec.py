@@ -3,8 +3,8 @@ tables in ``envs/barc_v0.py``'s docstring and ``docs/rules/barc.md``; see :mod:`
 
 from envs.core import spec
 
-START = "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0"
-AFTER_ONE = "barc 1.1.-.-.1.1/1.-.-.-.-.-/-.-.-.-.1.-/-.0.-.-.-.-/-.-.-.-.-.0/0.0.-.-.0.0 turn=1 last=a2-b3,f5-e4"
+START = "barc 0.1.0.1.0.1/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/0.1.0.1.0.1 turn=0"
+AFTER_ONE = "barc 0.1.0.-.0.1/-.-.-.1.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.0.-.-.-/0.1.-.1.0.1 turn=1 last=c1-c2,d6-d5"
 
 OBSERVATION = spec.Observation(
     board=(6, 6),
@@ -65,38 +65,44 @@ NOTATION = spec.Notation(
         ),
     ),
     positions=(
-        spec.Position(START, "the start"),
-        spec.Position(AFTER_ONE, "after South a2-b3 and North f5-e4"),
+        spec.Position(START, "the start (the default, alternating: ruling B1 revised)"),
+        spec.Position(AFTER_ONE, "after South c1-c2 and North d6-d5"),
         spec.Position(
-            "barc 1.1.-.-.1.1/1.-.-.-.-.-/-.-.0.1.-.-/-.-.-.-.-.-/-.-.-.-.-.0/0.0.-.-.0.0 turn=3 last=stay,stay",
-            'two turns later, after both said "stay"',
+            "barc 0.1.0.-.0.1/-.-.-.1.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.0.-.-.-/0.1.-.1.0.1 turn=2 last=stay,stay",
+            'a turn later, after both said "stay"',
         ),
         spec.Position(
-            "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.0.-.-.0 turn=5 over=win:0",
-            "South has a1, b1 and c1 in a row: it has won",
+            "barc 0.1.0.1.-.1/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/0.10.0.1.0.1 turn=5 over=win:0",
+            "South tops a1, b1 (a North pawn under a South one) and c1 in a row: it has won",
         ),
         spec.limit_example(START + " limit=50", "the start "),
+        spec.Position(
+            "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0",
+            'the corners start (`start="corners"`, barc_v0\'s): a position is its board, whatever the start',
+        ),
     ),
     moves={
         "move": spec.Move(
             "<sq>-<sq>",
             "an order: origin and destination, absolute square names whoever gives it",
             (
-                spec.MoveExample("a2-a3", 240, START, seat=0),
-                spec.MoveExample("f5-f4", 240, START, seat=1),
-                spec.MoveExample("b1-c1", 50, START, seat=0),
-                spec.MoveExample("e6-d6", 50, START, seat=1),
+                spec.MoveExample("a1-a2", 0, START, seat=0),
+                spec.MoveExample("f6-f5", 0, START, seat=1),
+                spec.MoveExample("c1-d2", 85, START, seat=0),
+                spec.MoveExample("d6-c5", 85, START, seat=1),
+                spec.MoveExample("c1-b1", 110, START, seat=0),
+                spec.MoveExample("d6-e6", 110, START, seat=1),
             ),
         ),
         "stay": spec.Move("stay", "give no order", spec.MoveExample("stay", 1440, START, seat=0)),
         None: spec.Move(
             "<order0> | <order1>",
             "a whole turn, South's order first (`state.text_to_actions`, `state.actions_to_text`)",
-            spec.MoveExample("a2-b3 | f5-e4", {0: 245, 1: 245}, START),
+            spec.MoveExample("c1-c2 | d6-d5", {0: 80, 1: 80}, START),
         ),
     },
     moves_note=spec.text("""Without `seat`, `text_to_action` assumes the owner of the origin square. A turn in a move
-        list (`envs.core.replay`) is written `player_0: a2-b3 | player_1: f5-e4`."""),
+        list (`envs.core.replay`) is written `player_0: c1-c2 | player_1: d6-d5`."""),
 )
 
 SPEC = spec.GameSpec("barc", OBSERVATION, ACTIONS, NOTATION, turn_limit=200)

@@ -179,9 +179,10 @@ def test_the_agents_thinking_is_shown_with_its_shares(client):
     (entry,) = after["thinking"]
     assert entry["seat"] == 1 and entry["agent"] == "mcts40"
     shares = [row["share"] for row in entry["top"]]
-    assert shares == sorted(shares, reverse=True) and 0 < sum(shares) <= 1.0001 and len(shares) <= 8
+    # the 8 largest shares, then the chosen order's when the search's ties left it out of them
+    assert shares[:8] == sorted(shares[:8], reverse=True) and 0 < sum(shares) <= 1.0001 and len(shares) <= 9
     assert entry["chosen"] == after["reveal"].split("player_1: ")[1]
-    assert entry["chosen"] in [row["move"] for row in entry["top"]]  # the most visited order was played
+    assert entry["chosen"] in [row["move"] for row in entry["top"]]  # the played order is always listed
 
 
 def test_random_has_no_thinking(client):

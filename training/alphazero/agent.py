@@ -101,14 +101,15 @@ def load_agent(spec: str, game: Game | None = None, seed: int | None = None) -> 
     """The agent of an AlphaZero model spec; ValueError when the model is for another game."""
     folder, simulations = parse_spec(spec)
     net, meta = load_network(folder)
-    from envs.registry import make_game
+    from training.model_version import check_model_version, model_game
 
     if game is None:
-        game = make_game(meta["game"], **meta.get("options", {}))
+        game = model_game(meta["game"], meta.get("options", {}), meta)
     elif game.info.name != meta["game"] or tuple(game.info.observation_shape) != tuple(net.config["obs_shape"]):
         raise ValueError(
             f"model {spec} plays {meta['game']} {meta.get('options', {})}, not this game ({game.info.name})"
         )
+    check_model_version(meta, game, spec)
     sims = simulations or int(meta.get("simulations", 200))
     name = folder.name if simulations is None else f"{folder.name}@{sims}"
     return AlphaZeroAgent(game, net, sims, c=float(meta.get("c", 1.25)), name=name, seed=seed)

@@ -29,6 +29,7 @@ import torch
 
 from envs.core.game import Game
 from envs.registry import make_game
+from training.model_version import version_record
 from training.alphazero.agent import AlphaZeroAgent
 from training.alphazero.buffer import ReplayBuffer
 from training.alphazero.evaluator import NetworkEvaluator
@@ -139,6 +140,7 @@ class AlphaZeroRun:
             folder,
             game=self.game_name,
             options=self.options,
+            **version_record(self.game),
             simulations=self.settings.play_simulations,
             c=self.settings.c,
             iterations=self.iteration,

@@ -71,8 +71,11 @@ def export_module(module, path: str | Path, game: str, options: dict, extra: dic
         path = path / FILE_NAME
     path.parent.mkdir(parents=True, exist_ok=True)
     spec, state = describe_layers(acting_layers(module))
-    data = {"format": FORMAT, "game": game, "options": dict(options), "layers": spec, "state_dict": state,
-            "extra": dict(extra or {})}
+    from envs.registry import make_game
+    from training.model_version import version_record
+
+    data = {"format": FORMAT, "game": game, "options": dict(options), **version_record(make_game(game, **options)),
+            "layers": spec, "state_dict": state, "extra": dict(extra or {})}
     torch.save(data, path)
     return path
 
@@ -135,7 +138,7 @@ def load_policy_file(path: str | Path) -> tuple[PolicyNet, dict]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PolicyFileError(f"{p} is not an RLlib policy file of this project (no {FORMAT!r} format tag)")
     net = PolicyNet(data["layers"], data["state_dict"])
-    meta = {k: data[k] for k in ("game", "options", "extra")}
+    meta = {k: data[k] for k in ("game", "options", "extra", "env_version") if k in data}
     return net, meta
 
 
@@ -157,6 +160,9 @@ class RLlibPolicyAgent(Agent):
                     f"RLlib policy {self.path} (trained on {self.meta['game']} {self.meta['options']}) takes "
                     f"{self.net.observation_size} inputs and {self.net.num_actions} actions; the game gives "
                     f"{size} and {game.info.num_actions} (wrong game or player count?)")
+            from training.model_version import check_model_version
+
+            check_model_version(self.meta, game, f"rllib:{self.path}")
 
     @classmethod
     def from_module(cls, module, game: str, options: dict, seed: int | None = None) -> RLlibPolicyAgent:

@@ -67,14 +67,17 @@ class Table:
         return self._agents[human_seat]
 
 
-def thinking_of(agent, state: State, seat: int, top: int = THINKING_TOP) -> list[dict] | None:
+def thinking_of(agent, state: State, seat: int, top: int = THINKING_TOP, chosen: int | None = None) -> list[dict] | None:
     """The agent's ``explain(state, seat)`` as ``[{"move", "action", "share"}]``, its ``top`` largest
-    shares first; None for an agent that cannot explain its choice."""
+    shares first, and the ``chosen`` action's row after them when it is not among them (a search's ties
+    can leave it out); None for an agent that cannot explain its choice."""
     explain = getattr(agent, "explain", None)
     if explain is None:
         return None
     shares = explain(state, seat)
     best = sorted(shares.items(), key=lambda kv: -kv[1])[:top]
+    if chosen is not None and chosen in shares and chosen not in dict(best):
+        best.append((chosen, shares[chosen]))
     return [{"move": state.action_to_text(int(a), seat), "action": int(a), "share": round(float(s), 4)}
             for a, s in best]
 
@@ -116,7 +119,7 @@ class PlaySession:
             agent = self.agents[s]
             with self.table.lock:
                 decision[s] = int(agent(state.clone(), s))
-                top = thinking_of(agent, state, s)
+                top = thinking_of(agent, state, s, chosen=decision[s])
             if top is not None:
                 thinking.append({"seat": s, "name": self.game.info.seat_names[s], "agent": self.table.agent_name,
                                  "top": top, "chosen": state.action_to_text(decision[s], s)})
