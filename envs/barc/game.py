@@ -27,7 +27,7 @@ import numpy as np
 from envs.barc import observe as O
 from envs.barc import rules as R
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import check_move_text
+from envs.core.game import check_move_text, is_integer
 from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
 from envs.core.squares import (
     BoardSquares,
@@ -144,7 +144,7 @@ class BarcState(KernelState, rules=R, encoder=O):
 
     def _check_legal(self, seat: int, action) -> None:
         """As the shared check, with the order written for the right seat in the message."""
-        well_formed = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+        well_formed = is_integer(action)
         if self.is_terminal() or not well_formed or not 0 <= action < R.NUM_ACTIONS:
             super()._check_legal(seat, action)  # raises the shared message
             return
@@ -197,7 +197,7 @@ class BarcState(KernelState, rules=R, encoder=O):
 
 
 def _check_seat(seat) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat <= 1:
+    if not is_integer(seat) or not 0 <= seat <= 1:
         raise IllegalActionError(f"seat must be 0 or 1, got {seat!r}")
     return int(seat)
 

@@ -1,5 +1,5 @@
 """Barc duel's environment spec: observation planes, action encoding and notation (the one source of the
-tables in ``envs/barc_v0.py``'s docstring and ``docs/rules/barc.md``; see :mod:`envs.core.spec`)."""
+tables in ``envs/barc_v1.py``'s docstring and ``docs/rules/barc.md``; see :mod:`envs.core.spec`)."""
 
 from envs.core import spec
 

@@ -49,13 +49,21 @@ def _action_of(actions, seat: int, info: GameInfo):
     return action
 
 
+def is_integer(value) -> bool:
+    """True for a Python or numpy integer that counts as a number: not a bool (``True`` is not action 1)
+    and not a ``np.timedelta64`` (a duration, though numpy makes it an integer type)."""
+    if type(value) is int:
+        return True
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_, np.timedelta64))
+
+
 def action_index(action, num_actions: int) -> int:
     """``action`` as a Python int in ``0..num_actions-1``: a Python or numpy integer, or a 0-d integer
     array (what ``model.predict()`` returns); IllegalActionError naming the value for anything else (a
     float, a bool, a string...) or an integer out of range. What ``action_to_text`` takes."""
     if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
         action = action.item()
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if not is_integer(action):
         raise IllegalActionError(f"an action is an integer in 0..{num_actions - 1}, got {action!r}")
     if not 0 <= action < num_actions:
         raise IllegalActionError(f"action {action} is out of range 0..{num_actions - 1}")

@@ -22,7 +22,7 @@ from types import ModuleType
 import numpy as np
 
 from envs.core.errors import GameOptionError, NotationError
-from envs.core.game import Game, GameInfo, State, action_index
+from envs.core.game import Game, GameInfo, State, action_index, is_integer
 from envs.core.squares import INT32_MAX
 
 
@@ -70,7 +70,7 @@ class KernelState(State):
         n = self.game.info.num_seats
         if type(seat) is int and 0 <= seat < n:  # the common case, first
             return seat
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+        if not is_integer(seat) or not 0 <= seat < n:
             raise ValueError(f"{seat!r} is not a seat of this {n}-seat game (seats 0..{n - 1})")
         return int(seat)
 
@@ -171,7 +171,7 @@ codes, ``turn << TURN_SHIFT`` in an int64, hold it too)."""
 def check_max_turns(max_turns) -> int:
     """The ``max_turns`` option as an int; :class:`GameOptionError` unless it is an integer (a Python or
     numpy integer, not a bool, a float or a string) in 1..:data:`MAX_TURNS_LIMIT`."""
-    if isinstance(max_turns, (bool, np.bool_)) or not isinstance(max_turns, (int, np.integer)):
+    if not is_integer(max_turns):
         raise GameOptionError(f"max_turns must be an integer in 1..{MAX_TURNS_LIMIT}, got {max_turns!r}")
     if not 1 <= max_turns <= MAX_TURNS_LIMIT:
         raise GameOptionError(

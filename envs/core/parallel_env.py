@@ -47,16 +47,23 @@ game's options and metadata), ``parallel_env()`` returning it and ``env()`` retu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import parallel_to_aec_wrapper
+
+try:
+    from pettingzoo.utils import AgentSelector
+except ImportError:  # PettingZoo before 1.25 names it agent_selector
+    from pettingzoo.utils import agent_selector as AgentSelector
 from PIL import Image, ImageDraw
 
 from envs.core.env_common import BoardEnvCommon, start_state
 from envs.core.errors import GameOptionError, IllegalActionError
 from envs.core.fused import OVER_BIT, TRUNCATED_BIT, TURN_SHIFT, joint_kernels
-from envs.core.game import Game, action_index
+from envs.core.game import Game, action_index, is_integer
 from envs.core.illegal import (
     DEFAULT_ILLEGAL_ACTION,
     ILLEGAL_ACTION_MODES,
@@ -121,6 +128,11 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         return observations, infos
 
     def step(self, actions: dict):
+        if type(actions) is not dict and not isinstance(actions, Mapping):
+            raise IllegalActionError(
+                f"step() takes a dict {{agent: action}} with an action for every live agent ({self.agents}), "
+                f"got {type(actions).__name__} {actions!r}"
+            )
         live = self.agents
         # The fast path: exactly one integer action in range per agent, ``agents`` being every agent
         # (as reset() made it; seats that do not act this turn, in a game that has such turns, are
@@ -281,9 +293,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
 
 def _is_action(action, num_actions: int) -> bool:
     """True when ``action`` is an integer (not a bool) in ``0..num_actions-1``."""
-    return (type(action) is int or (isinstance(action, np.integer) and not isinstance(action, np.bool_))) and (
-        0 <= action < num_actions
-    )
+    return is_integer(action) and 0 <= action < num_actions
 
 
 def _with_strip(frame: np.ndarray, text: str) -> np.ndarray:
@@ -299,7 +309,27 @@ class SimultaneousAECEnv(parallel_to_aec_wrapper):
     """PettingZoo's ``parallel_to_aec`` form of a :class:`SimultaneousParallelEnv`: the agents give
     their actions one after the other, and the turn is resolved once the last one is in. Observations
     change only then, so no agent sees another's pending action. Each action is checked when given
-    (see ``illegal_action``): one that raises is not recorded."""
+    (see ``illegal_action``): one that raises is not recorded. A reset to a finished position (``options``'
+    ``position``) lists every agent as terminated (or truncated) with its result as its reward, as the
+    turn-based games' AEC environments do: each then steps ``None`` out."""
+
+    def reset(self, seed=None, options=None):
+        self._observations, infos = self.env.reset(seed=seed, options=options)
+        over = not self.env.agents  # the Parallel form has no agent left in a finished position
+        self.agents = list(self.env.possible_agents if over else self.env.agents)
+        self._live_agents = self.agents[:]
+        self._actions = dict.fromkeys(self.agents)
+        self._agent_selector = AgentSelector(self._live_agents)
+        self.agent_selection = self._agent_selector.reset()
+        state = self.env.state_
+        truncated = over and state.is_truncated()
+        self.terminations = dict.fromkeys(self.agents, over and not truncated)
+        self.truncations = dict.fromkeys(self.agents, truncated)
+        returns = state.returns()
+        self.rewards = {a: float(returns[s]) if over else 0.0 for s, a in enumerate(self.env.possible_agents)}
+        self.infos = {a: dict(infos[a]) for a in self.agents}
+        self._cumulative_rewards = dict(self.rewards)
+        self.new_agents, self.new_values = [], {}
 
     def step(self, action):
         agent = self.agent_selection

@@ -49,7 +49,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.core.errors import GameOptionError
-from envs.core.game import Game, State, action_index
+from envs.core.game import Game, State, action_index, is_integer
 from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, random_legal, warn_illegal
 from envs.core.play import play_game
 
@@ -235,6 +235,6 @@ class SingleAgentEnv(gymnasium.Env):
 
 def _check_learner_seat(seat, num_seats: int) -> int:
     """``seat`` as an int; GameOptionError unless it is one of the game's seats."""
-    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_seats:
+    if not is_integer(seat) or not 0 <= seat < num_seats:
         raise GameOptionError(f"learner_seat must be a seat in 0..{num_seats - 1}, got {seat!r}")
     return int(seat)

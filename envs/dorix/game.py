@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import GameInfo, check_move_text
+from envs.core.game import GameInfo, check_move_text, is_integer
 from envs.core.kernel_state import KernelGame, KernelState, check_max_turns
 from envs.core.squares import (
     DIGITS,
@@ -39,7 +39,7 @@ class DorixGame(KernelGame):
     """Dorix for 2, 3 or 4 players (teams 0+2 against 1+3 at 4 players), with a turn limit."""
 
     def __init__(self, num_players: int = 2, max_turns: int = DEFAULT_MAX_TURNS):
-        integer = isinstance(num_players, (int, np.integer)) and not isinstance(num_players, (bool, np.bool_))
+        integer = is_integer(num_players)
         if not integer or num_players not in (2, 3, 4):  # 2.0, True and "2" are not player counts
             raise GameOptionError(f"num_players must be the integer 2, 3 or 4, got {num_players!r}")
         self.num_players = int(num_players)

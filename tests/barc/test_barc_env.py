@@ -252,3 +252,42 @@ def test_random_playouts_keep_the_invariants(start):
     assert results["win0"] > 10 and results["win1"] > 10, results
     if start == "corners":  # both aligning at once is rare; from this start random play reaches it
         assert results["draw"] > 0, results
+
+
+# --- hostile input ---------------------------------------------------------------------------------
+
+FINISHED = "barc 0.1.0.1.-.1/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/0.10.0.1.0.1 turn=5 over=win:0"
+
+
+def test_the_aec_form_resets_to_a_finished_position():
+    # as the turn-based games do: every agent is listed as terminated with its result, then steps None out
+    e = barc_v1.env()
+    e.reset(options={"position": FINISHED})
+    assert e.agents == ["player_0", "player_1"] and all(e.terminations.values()) and not any(e.truncations.values())
+    assert e.rewards == {"player_0": 1.0, "player_1": -1.0}  # South tops a1, b1, c1
+    seen = []
+    for agent in e.agent_iter():
+        _, reward, terminated, _, _ = e.last()
+        seen.append((agent, reward, terminated))
+        e.step(None)
+    assert seen == [("player_0", 1.0, True), ("player_1", -1.0, True)] and e.agents == []
+    p = barc_v1.parallel_env()
+    p.reset(options={"position": FINISHED})
+    assert p.agents == []
+
+
+def test_bad_action_containers_and_values_are_named():
+    p = barc_v1.parallel_env()
+    p.reset(seed=0)
+    text = p.unwrapped.game_state.to_text()
+    for bad in (None, [R.STAY, R.STAY], (R.STAY, R.STAY), R.STAY, "stay"):
+        with pytest.raises(IllegalActionError, match="step\\(\\) takes a dict \\{agent: action\\}"):
+            p.step(bad)
+    for value in (np.timedelta64(1), True, np.bool_(False), 1.0, "1"):
+        with pytest.raises(IllegalActionError, match="an action is an integer in 0..1440"):
+            p.step({"player_0": value, "player_1": R.STAY})
+    assert p.unwrapped.game_state.to_text() == text
+    e = barc_v1.env()
+    e.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="an action is an integer"):
+        e.step(np.timedelta64(1))

@@ -95,6 +95,17 @@ def test_simultaneous_game_steps_every_agent_at_once():
     assert set(obs) == set(rewards) == {"player_0", "player_1"}
 
 
+def test_the_barc_start_is_an_option_of_the_env_config():
+    corners = "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0"
+    alternating = "barc 0.1.0.1.0.1/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/0.1.0.1.0.1 turn=0"
+    for config, text in ((env_config("barc"), alternating), (env_config("barc", {"start": "corners"}), corners)):
+        env = BoardGameMultiAgentEnv(config)
+        env.reset(seed=0)
+        assert env._env.game_state.to_text() == text
+    with pytest.raises(GameOptionError, match="start must be one of"):
+        env_config("barc", {"start": "middle"})
+
+
 def test_an_illegal_move_loses_by_default():
     env = BoardGameMultiAgentEnv(env_config("dorix", {"num_players": 2}))
     obs, _ = env.reset(seed=0)
