@@ -17,9 +17,10 @@ several moves on the same squares are offered as a numbered list (press the numb
 also be typed on the keyboard and sent with Enter; right click or Escape clears the selection.
 
 Browser (``--web``, the ``[web]`` extra): a local web server (127.0.0.1 by default, ``--host``,
-``--port``) serves a page that draws the board, takes moves by clicking, and shows the move list, the
-result and the agent's thinking; ``--replay FILE`` opens a ``--save-moves`` file in its replay viewer
-(:mod:`training.web`). ``python -m training.web`` is the same command.
+``--port``; a host open to the network only with ``--allow-remote``) serves a page that draws the board,
+takes moves by clicking, and shows the move list, the result and the agent's thinking; ``--replay FILE``
+opens a ``--save-moves`` file in its replay viewer (:mod:`training.web`). ``python -m training.web`` is
+the same command.
 
 Opponents: ``random``, ``greedy``, ``mcts`` (the baseline agents of :mod:`envs.agents`) or the path of
 a saved model. Every seat but yours (``--seat``, default 0) is played by that agent, your partner
@@ -139,8 +140,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save-moves", default=None, metavar="PATH", help="save the move list in notation")
     web = p.add_argument_group("browser (--web)")
     web.add_argument("--web", action="store_true", help="play in the browser: start a local web server, print its URL")
-    web.add_argument("--host", default="127.0.0.1", help="the address it listens on (default 127.0.0.1)")
-    web.add_argument("--port", type=int, default=8765, help="its port (default 8765)")
+    web.add_argument("--host", default="127.0.0.1",
+                     help="the address it listens on (default 127.0.0.1; ::1 and localhost are loopback too)")
+    web.add_argument("--allow-remote", action="store_true",
+                     help="allow a --host open to the network (prints a warning; every request then needs the "
+                          "token in the URL printed)")
+    web.add_argument("--port", type=int, default=8765, help="its port (default 8765; 0: a free one)")
+    web.add_argument("--max-games", type=int, default=64,
+                     help="the most games the server holds (default 64); games in progress are never dropped: "
+                          "past it, new ones are refused until a game is finished or abandoned")
+    web.add_argument("--idle-minutes", type=float, default=30.0,
+                     help="minutes without a request after which a game counts as abandoned (default 30)")
     web.add_argument("--replay", action="append", default=[], metavar="PATH",
                      help="a --save-moves file to open in the replay viewer (repeatable)")
     web.add_argument("--open", action="store_true", help="open the page in the default browser")
@@ -191,7 +201,8 @@ def _serve(args, game: Game, start: State | None) -> int:
         print(f"error: --web needs the web extra (pip install -e '.[web]'): {e}", file=sys.stderr)
         return 2
     try:
-        serve(game, args.opponent, args.seat, args.seed, start, args.replay, args.host, args.port, args.open)
+        serve(game, args.opponent, args.seat, args.seed, start, args.replay, args.host, args.port, args.open,
+              allow_remote=args.allow_remote, max_games=args.max_games, idle_minutes=args.idle_minutes)
     except (GameOptionError, MoveRefused, OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

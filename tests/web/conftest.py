@@ -1,4 +1,4 @@
-"""Fixtures of the browser page's tests: a server on a free port of 127.0.0.1 in a thread, and headless
+"""Fixtures of the web tests: a server on a free port of 127.0.0.1 in a thread, and headless
 Chromium from the system's packages (``/usr/bin/chromium``) driven by Playwright. Without the ``[web]``
 extra, Playwright or Chromium, the tests that need them are skipped with the reason (CI installs all
 three: see the Makefile)."""
@@ -18,15 +18,16 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 @pytest.fixture
 def serve():
-    """``serve(table) -> ServerThread``: the app of ``table`` listening on a free port; stopped after."""
+    """``serve(table, replays=None, host="127.0.0.1", **make_app_options) -> ServerThread``: the app of
+    ``table`` listening on a free port of ``host``; stopped after."""
     for module in ("starlette", "uvicorn"):
         pytest.importorskip(module, reason="the web extra is not installed (pip install -e '.[web-test]')")
     from training.web.app import ServerThread, make_app
 
     servers = []
 
-    def start(table, replays=None):
-        server = ServerThread(make_app(table, replays)).start()
+    def start(table, replays=None, host="127.0.0.1", **options):
+        server = ServerThread(make_app(table, replays, **options), host=host).start()
         servers.append(server)
         return server
 

@@ -19,12 +19,13 @@ WIN_IN_ONE = "dorix -.-.-.1/-.111.1.-/1.10.1.-/1.111.-.- hands=14,3 move=0 turn=
 
 @pytest.fixture
 def client(serve):
-    """``client(table) -> (httpx.Client, server)`` for a server of ``table``."""
+    """``client(table) -> (httpx.Client, server)`` for a server of ``table``; the client sends the
+    server's token, as the page does."""
     clients = []
 
     def make(table):
         server = serve(table)
-        c = httpx.Client(base_url=server.url, timeout=120)
+        c = httpx.Client(base_url=server.url, timeout=120, headers={"X-Boardgames-Token": server.token})
         clients.append(c)
         return c, server
 

@@ -1,6 +1,7 @@
 """The games the web server holds, without any web framework: a :class:`PlaySession` (one game between
 the human at the page and agents), a :class:`ReplaySession` (a recorded game to step through) and the
-:class:`Registry` that keeps a bounded number of each under random ids.
+:class:`Registry` that keeps a bounded number of each under random ids, never letting go of a game
+in progress.
 
 Every change goes through the shared Game/State interface: a human move arrives as an action index or as
 notation, is checked by the engine (``legal_mask``, ``text_to_action``) and played with
@@ -12,9 +13,12 @@ by a request.
 from __future__ import annotations
 
 import json
+import reprlib
 import secrets
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from envs.core.errors import GameOptionError, IllegalActionError, NotationError
@@ -27,6 +31,12 @@ THINKING_TOP = 8
 """How many of an agent's moves the page lists (the most visited or most probable)."""
 MAX_MOVE_TEXT = 64
 """The longest move in notation a request may send (every game's moves are far shorter)."""
+MAX_GAMES = 64
+"""How many games a server holds at once by default (games in progress, and finished ones until room is
+needed)."""
+IDLE_TIMEOUT = 30 * 60.0
+"""Seconds without a request after which a game in progress counts as abandoned and may be let go to
+make room (by default; ``--idle-minutes``)."""
 
 
 class MoveRefused(Exception):
@@ -36,6 +46,22 @@ class MoveRefused(Exception):
     def __init__(self, message: str, status: int = 422):
         super().__init__(message)
         self.status = status
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlist, _REPR.maxdict = 2, 30, 30, 4, 4
+
+
+def short(value, width: int = 40) -> str:
+    """A request's value as quoted in a message: its repr cut to ``width`` characters, at most two levels
+    of nesting (a deeply nested value cannot exhaust the stack) and a long number by its size."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
+        try:
+            return f"<a number of {len(str(abs(value)))} digits>"
+        except ValueError:  # past Python's limit on int to str conversion
+            return f"<a number of about {int(value.bit_length() * 0.30103) + 1} digits>"
+    text = _REPR.repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 class Table:
@@ -67,7 +93,8 @@ class Table:
         return self._agents[human_seat]
 
 
-def thinking_of(agent, state: State, seat: int, top: int = THINKING_TOP, chosen: int | None = None) -> list[dict] | None:
+def thinking_of(agent, state: State, seat: int, top: int = THINKING_TOP,
+                chosen: int | None = None) -> list[dict] | None:
     """The agent's ``explain(state, seat)`` as ``[{"move", "action", "share"}]``, its ``top`` largest
     shares first, and the ``chosen`` action's row after them when it is not among them (a search's ties
     can leave it out); None for an agent that cannot explain its choice."""
@@ -95,6 +122,8 @@ class PlaySession:
         self.thinking: list = []
         self.last_reveal: str | None = None
         self.lock = threading.Lock()
+        self.finished = False
+        """Whether the game is over (the registry may then let it go when it needs room)."""
         self._play_agents()
 
     @property
@@ -108,6 +137,7 @@ class PlaySession:
             decision, thinking = self._agent_decision(state, {})
             self.thinking = thinking
             state = self.record.play(decision)
+        self.finished = state.is_terminal()
 
     def _agent_decision(self, state: State, chosen: dict) -> tuple[dict, list]:
         """``chosen`` completed with the agents' actions for the other acting seats (each asked in the
@@ -128,11 +158,14 @@ class PlaySession:
     def human_action(self, state: State, body: dict) -> int:
         """The human's action from a request body (``{"action": index}`` or ``{"move": notation}``),
         checked by the engine; MoveRefused naming the problem otherwise."""
-        if "seat" in body and (isinstance(body["seat"], bool) or body["seat"] != self.seat):
-            raise MoveRefused(f"seat {body['seat']!r} is not yours: you play seat {self.seat} "
+        for key in ("seat", "ply"):
+            if key in body and (isinstance(body[key], bool) or not isinstance(body[key], int)):
+                raise MoveRefused(f"{key} is a whole number, got {short(body[key])}", 400)
+        if "seat" in body and body["seat"] != self.seat:
+            raise MoveRefused(f"seat {short(body['seat'])} is not yours: you play seat {self.seat} "
                               f"({self.game.info.seat_names[self.seat]})", 403)
-        if "ply" in body and (isinstance(body["ply"], bool) or body["ply"] != len(self.record)):
-            raise MoveRefused(f"this move was chosen at ply {body['ply']!r}, the game is at ply "
+        if "ply" in body and body["ply"] != len(self.record):
+            raise MoveRefused(f"this move was chosen at ply {short(body['ply'])}, the game is at ply "
                               f"{len(self.record)}: reload the position", 409)
         if state.is_terminal():
             raise MoveRefused("the game is over: no move can be played", 409)
@@ -142,7 +175,12 @@ class PlaySession:
             raise MoveRefused('send either {"action": <index>} or {"move": "<notation>"}', 400)
         try:
             if "action" in body:
-                action = action_index(body["action"], self.game.info.num_actions)
+                n, action = self.game.info.num_actions, body["action"]
+                if isinstance(action, bool) or not isinstance(action, int):
+                    raise IllegalActionError(f"an action is an integer in 0..{n - 1}, got {short(action)}")
+                if not 0 <= action < n:
+                    raise IllegalActionError(f"action {short(action)} is out of range 0..{n - 1}")
+                action = action_index(action, n)
                 if not state.legal_mask(self.seat)[action]:
                     raise IllegalActionError(f"action {action} ({state.action_to_text(action, self.seat)}) is "
                                              f"illegal for {self.game.info.seat_names[self.seat]} here")
@@ -221,15 +259,16 @@ class ReplaySession:
                     if not isinstance(opts, dict):
                         raise ValueError("the options are not a JSON object")
                     game = make_game(head, **opts)
-                except (ValueError, TypeError, GameOptionError) as e:
-                    raise MoveRefused(f"the header {first!r} names no game this server can make: {e}") from None
+                except (ValueError, TypeError, RecursionError, GameOptionError) as e:
+                    raise MoveRefused(f"the header {short(first, 80)} names no game this server can make: "
+                                      f"{str(e)[:200]}") from None
         if game is None:
             raise MoveRefused("the move list does not start with '# <game> {options}' (as --save-moves writes): "
                               f"which game is it? Games: {', '.join(game_names())}")
         try:
             record = GameRecord.from_text(game, text)
         except (IllegalActionError, NotationError, ValueError) as e:
-            raise MoveRefused(f"the move list cannot be replayed: {e}") from None
+            raise MoveRefused(f"the move list cannot be replayed: {str(e)[:300]}") from None
         return cls(record, name)
 
     def view(self, index: int) -> dict:
@@ -256,29 +295,100 @@ class ReplaySession:
 
 @dataclass
 class Registry:
-    """The sessions of one server under random ids, the oldest dropped past ``limit`` of each kind."""
+    """The sessions of one server under random ids, and what keeps it bounded without losing a game
+    someone is playing.
 
-    limit: int = 64
-    plays: OrderedDict = field(default_factory=OrderedDict)
+    At most ``limit`` play sessions are held. When a new game needs room, the one let go is, in order: a
+    game without a request for ``idle_timeout`` seconds (abandoned; the longest idle first), else a
+    finished game (the longest idle first). A game in progress with a request in the last
+    ``idle_timeout`` seconds is never let go: when every held game is such a game, a new one is refused
+    with 503 and a message saying so. Replays (which nobody plays: they can be opened again from their
+    move list) are kept up to ``limit`` too, the least recently viewed let go first; the ``pinned`` ones
+    (the server's ``--replay`` files) never. ``clock`` gives the time in seconds (``time.monotonic``)."""
+
+    limit: int = MAX_GAMES
+    idle_timeout: float = IDLE_TIMEOUT
+    clock: Callable[[], float] = time.monotonic
+    plays: dict = field(default_factory=dict)
     replays: OrderedDict = field(default_factory=OrderedDict)
+    pinned: set = field(default_factory=set)
+    seen: dict = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, session) -> str:
-        """Keep ``session``; returns its new id."""
-        book = self.plays if isinstance(session, PlaySession) else self.replays
+    def __post_init__(self):
+        if self.limit < 1:
+            raise ValueError(f"a server holds at least 1 game, got limit={self.limit}")
+        if not self.idle_timeout > 0:
+            raise ValueError(f"the idle timeout is a positive number of seconds, got {self.idle_timeout}")
+
+    @property
+    def idle_text(self) -> str:
+        """The idle timeout in words ("30 minutes")."""
+        minutes = self.idle_timeout / 60
+        return "1 minute" if minutes == 1 else f"{minutes:g} minutes"
+
+    def _full(self) -> MoveRefused:
+        return MoveRefused(
+            f"this server is full: it holds {self.limit} games in progress, each played or viewed in the last "
+            f"{self.idle_text}, and drops none of them. Try again in a few minutes (a game left alone for "
+            f"{self.idle_text} makes room), or finish a game of yours first.", 503)
+
+    def _room_for_play(self) -> None:
+        """Let one play session go when ``limit`` are held (lock held); MoveRefused (503) when none may go."""
+        if len(self.plays) < self.limit:
+            return
+        now = self.clock()
+        idle = [(self.seen[sid], sid) for sid in self.plays if now - self.seen[sid] > self.idle_timeout]
+        if not idle:
+            idle = [(self.seen[sid], sid) for sid, s in self.plays.items() if s.finished]
+        if not idle:
+            raise self._full()
+        _, sid = min(idle)
+        del self.plays[sid]
+        del self.seen[sid]
+
+    def check_room(self) -> None:
+        """MoveRefused (503) when a new game would be refused now (before the work of starting one)."""
+        with self.lock:
+            if len(self.plays) >= self.limit:
+                now = self.clock()
+                if not any(now - self.seen[sid] > self.idle_timeout or s.finished for sid, s in self.plays.items()):
+                    raise self._full()
+
+    def add(self, session, pinned: bool = False) -> str:
+        """Keep ``session`` (a PlaySession or a ReplaySession); returns its new id. MoveRefused (503) for a
+        PlaySession when the server is full of games in progress."""
         sid = secrets.token_hex(8)
         with self.lock:
-            book[sid] = session
-            while len(book) > self.limit:
-                book.popitem(last=False)
+            if isinstance(session, PlaySession):
+                self._room_for_play()
+                self.plays[sid] = session
+                self.seen[sid] = self.clock()
+                return sid
+            self.replays[sid] = session
+            if pinned:
+                self.pinned.add(sid)
+            unpinned = [r for r in self.replays if r not in self.pinned]
+            while len(unpinned) > self.limit:
+                del self.replays[unpinned.pop(0)]
         return sid
 
     def get(self, kind: str, sid: str):
-        """The session ``sid`` of ``kind`` ("play" or "replay"); MoveRefused (404) when there is none."""
-        book = self.plays if kind == "play" else self.replays
+        """The session ``sid`` of ``kind`` ("play" or "replay"), marked as just used; MoveRefused (404)
+        when there is none."""
         with self.lock:
-            session = book.get(sid)
+            if kind == "play":
+                session = self.plays.get(sid)
+                if session is not None:
+                    self.seen[sid] = self.clock()
+            else:
+                session = self.replays.get(sid)
+                if session is not None:
+                    self.replays.move_to_end(sid)
         if session is None:
-            raise MoveRefused(f"no {kind} session {sid[:40]!r} on this server (it may have ended: start a new one)",
-                              404)
+            raise MoveRefused(f"no {kind} session {sid[:40]!r} on this server (a server lets a finished game, or one "
+                              f"left alone for {self.idle_text}, go when it needs room: "
+                              "start a new one)" if kind == "play" else
+                              f"no replay session {sid[:40]!r} on this server (it may have been let go to make room "
+                              "for newer ones: open the move list again)", 404)
         return session

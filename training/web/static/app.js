@@ -31,8 +31,12 @@ function busy(flag) { document.body.dataset.busy = flag ? "1" : "0"; }
 function showError(text) { $("error").textContent = text || ""; }
 function setStatus(text) { $("status").textContent = text || ""; }
 
+// The server's token, written into this page by the server: sent with every request (required on those
+// that change something, and on all of them by a server open to the network), so no other site can play.
+const TOKEN = (document.querySelector('meta[name="boardgames-token"]') || {}).content || "";
+
 async function api(method, path, body, contentType) {
-  const options = { method, headers: {} };
+  const options = { method, headers: { "X-Boardgames-Token": TOKEN } };
   if (body !== undefined) {
     options.headers["Content-Type"] = contentType || "application/json";
     options.body = contentType ? body : JSON.stringify(body);
@@ -270,7 +274,7 @@ async function newGame(seat) {
     $("seat").value = String(view.seat);
     render();
   } catch (e) {
-    showError(e.message);
+    showError(`No new game: ${e.message}`);
   }
   busy(false);
 }
@@ -294,9 +298,14 @@ async function startPlay() {
     if (text) submit({ move: text }).then(() => { $("typed-move").value = ""; });
   });
   $("to-replay").addEventListener("click", async () => {
-    const text = await (await fetch(`/api/games/${page.gameId}/moves`)).text();
-    const replay = await api("POST", "/api/replays?name=this%20game", text, "text/plain");
-    location.href = `/replay#${replay.id}`;
+    try {
+      const response = await fetch(`/api/games/${page.gameId}/moves`, { headers: { "X-Boardgames-Token": TOKEN } });
+      if (!response.ok) throw new Error((await response.json()).error || `HTTP ${response.status}`);
+      const replay = await api("POST", "/api/replays?name=this%20game", await response.text(), "text/plain");
+      location.href = `/replay#${replay.id}`;
+    } catch (e) {
+      showError(e.message);
+    }
   });
   document.addEventListener("keydown", (event) => { if (event.key === "Escape") clearSelection(); });
   const id = location.hash.slice(1);
