@@ -11,17 +11,19 @@ This module adds the agents of trained models:
 (simulations), the path of a saved model (a ``.zip`` or a ``models/<name>/`` folder) or
 ``sample:<path>``.
 
-The shipped models are found by name: ``models/dorix_2p`` (or just ``dorix_2p``) is the folder of
-that name under the working directory when there is one, else the shipped one in :data:`SHIPPED_MODELS`
-(the repository's ``models/`` in a checkout; the same folder installed beside ``training/`` in
-site-packages by ``pip install`` of the wheel).
+The shipped models are found by name: ``models/dorix_2p`` (or just ``dorix_2p``) is always the shipped
+one in :data:`SHIPPED_MODELS` (the repository's ``models/`` in a checkout; the same folder installed beside
+``training/`` in site-packages by ``pip install`` of the wheel), never a folder of that name in the working
+directory; ``./models/dorix_2p`` (or any other path) names a file or folder on disk. See
+:mod:`training.shipped` for the rule.
+
+Loading reads weights and plain data only, never unpickling (:mod:`training.safe_load`): a model file
+that would need unpickling is refused with a :class:`ModelFileError` saying why.
 """
 
 from __future__ import annotations
 
 import inspect
-import pickle
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +39,8 @@ from envs.agents import (
 )
 from envs.core.game import Game, State
 from training.model_version import check_model_version
-from training.shipped import SHIPPED_MODELS, _shipped, shipped_models
+from training.safe_load import ModelFileError
+from training.shipped import SHIPPED_MODELS, shipped_folder, shipped_models
 
 __all__ = [
     "HEURISTICS",
@@ -54,14 +57,6 @@ __all__ = [
     "model_path",
     "shipped_models",
 ]
-
-"""Where the shipped models are: ``models/`` beside the ``training`` package (the repository root, or
-site-packages once the wheel is installed: the wheel carries them as package data)."""
-
-
-class ModelFileError(ValueError):
-    """A file given as a model that is not a model of this project (not a Stable-Baselines3 ``.zip``
-    saved by ``python -m training.train``, or one whose weights cannot be read)."""
 
 
 # ----- trained models ------------------------------------------------------------------------------
@@ -117,11 +112,13 @@ class PolicyAgent(Agent):
 
 
 def find_model(spec: str | Path) -> Path | None:
-    """The file or folder a model spec names (see the module docstring), or None."""
+    """The file or folder a model spec names (see the module docstring), or None: the shipped folder for
+    a shipped model's name, else the path when it (or it with ``.zip``) exists."""
+    shipped = shipped_folder(spec)
+    if shipped is not None:
+        return shipped
     p = Path(spec)
-    if p.exists() or p.with_suffix(".zip").exists():
-        return p
-    return _shipped(spec)
+    return p if p.exists() or p.with_suffix(".zip").exists() else None
 
 
 def model_path(spec: str | Path) -> Path:
@@ -141,33 +138,26 @@ def model_path(spec: str | Path) -> Path:
     return p
 
 
-# what torch and zipfile raise on a file whose weights are not a saved network
-_UNREADABLE = (pickle.UnpicklingError, RuntimeError, EOFError, zipfile.BadZipFile, AssertionError, OSError)
-
-
 def load_model(path: Path, algo: str | None = None):
     """The saved model at ``path``, loaded by the algorithm ``algo`` or, when None, by the first of
-    :data:`training.algorithms.ALGORITHMS` that can load it (MaskablePPO first). A file that is not a
-    model of this project raises :class:`ModelFileError` saying so."""
+    :data:`training.algorithms.ALGORITHMS` that can load it (MaskablePPO first), without unpickling
+    anything (:func:`training.safe_load.load_sb3`). A file that is not a model of this project, or that
+    only unpickling could read, raises :class:`ModelFileError` saying so."""
     from training.algorithms import ALGORITHMS, get_algorithm
 
     path = Path(path)
     not_a_model = f"{path} is not a model of this project (a Stable-Baselines3 .zip saved by training.train)"
-    if not zipfile.is_zipfile(path):
-        raise ModelFileError(f"{not_a_model}: it is not a zip archive")
-    with zipfile.ZipFile(path) as archive:
-        missing = [n for n in ("data", "policy.pth") if n not in archive.namelist()]
-    if missing:
-        raise ModelFileError(f"{not_a_model}: the archive has no {' and no '.join(missing)}")
     algorithms = {algo: get_algorithm(algo)} if algo is not None else ALGORITHMS
     errors = []
     for name, algorithm in algorithms.items():
         try:
             return algorithm.load(path)
+        except ModelFileError:  # the file itself is refused, whichever algorithm reads it
+            raise
         except (ValueError, KeyError, TypeError) as e:  # saved by another algorithm
             errors.append(f"{name}: {type(e).__name__}: {e}")
-        except _UNREADABLE as e:  # torch's message would suggest weights_only=False: never for a file like this
-            raise ModelFileError(f"{not_a_model}: its weights cannot be read ({type(e).__name__})") from e
+        except (RuntimeError, AssertionError, EOFError, OSError) as e:  # weights that do not fit the network
+            raise ModelFileError(f"{not_a_model}: its weights cannot be read ({type(e).__name__})") from None
     raise ModelFileError(f"{not_a_model}: no registered algorithm could load it ({'; '.join(errors)})")
 
 

@@ -11,6 +11,10 @@ Resuming (``load(path, env, settings)``): the hyperparameters given in ``setting
 ``n_steps``, ``ent_coef``...) replace the checkpoint's; the network (:data:`NETWORK_SETTINGS`) is the
 checkpoint's, and asking for another one is a :class:`~training.cli.SettingError`, since its weights
 would not fit.
+
+Loading (a model to play, a checkpoint to resume) reads weights and plain data only
+(:func:`training.safe_load.load_sb3`): a file that only unpickling could read is refused with a
+:class:`~training.safe_load.ModelFileError` saying why.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ class Algorithm:
 
     def load(self, path: str | Path, env=None, settings: dict | None = None):
         """The saved model at ``path`` (on ``env`` when given), with the hyperparameters of ``settings``
-        (an ``[algo]`` section) replacing the saved ones."""
+        (an ``[algo]`` section) replacing the saved ones; never unpickling anything from the file."""
         raise NotImplementedError
 
     def used_settings(self, model, settings: dict) -> dict:
@@ -86,7 +90,9 @@ class _SB3Algorithm(Algorithm):
         for key in ("policy_kwargs", "seed", "device", "tensorboard_log", "verbose"):
             if key in hyper:
                 raise SettingError(f"algo.{key} cannot be changed when a saved model is loaded")
-        model = self.model_class().load(str(path), env=env, device="cpu", **hyper)
+        from training.safe_load import load_sb3
+
+        model = load_sb3(self.model_class(), path, env=env, device="cpu", **hyper)  # never unpickles
         network = network_of(model)
         for key, value in settings.items():
             if key in NETWORK_SETTINGS and key in network and not _same(value, network[key]):

@@ -224,7 +224,12 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
     try:
         if resume:
             # the checkpoint's settings, but for the hyperparameters given for this run (network changes refused)
-            model = algo.load(resume, env=env, settings=explicit_settings(spec.config_file, spec.sets).get("algo"))
+            from training.safe_load import ModelFileError
+
+            try:  # weights and plain data only: a checkpoint that needs unpickling is refused, saying why
+                model = algo.load(resume, env=env, settings=explicit_settings(spec.config_file, spec.sets).get("algo"))
+            except ModelFileError as e:
+                raise SettingError(f"--resume: {e}") from None
             model.tensorboard_log = str(run / "tb")
             if model.num_timesteps >= total_steps:
                 raise SettingError(f"--resume: {resume} has {model.num_timesteps} steps already and --steps (or "

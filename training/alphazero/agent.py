@@ -76,7 +76,7 @@ def parse_spec(spec: str) -> tuple[Path, int | None] | None:
     """``(folder, simulations or None)`` when ``spec`` names an AlphaZero model (see the module
     docstring), else None."""
     from training.alphazero.network import is_network_folder
-    from training.shipped import _shipped
+    from training.shipped import resolve_model
 
     text = str(spec)
     path, at, sims = text.rpartition("@") if "@" in text else (text, "", "")
@@ -88,12 +88,9 @@ def parse_spec(spec: str) -> tuple[Path, int | None] | None:
             return None
         if simulations < 1:
             raise ValueError(f"agent {spec!r}: the simulations after '@' must be a positive integer")
-    folder = Path(path)
+    folder = resolve_model(path)  # a shipped model's name is the shipped folder, never the working directory's
     if not is_network_folder(folder):
-        shipped = _shipped(path)
-        if shipped is None or not is_network_folder(shipped):
-            return None
-        folder = shipped
+        return None
     return folder, simulations
 
 

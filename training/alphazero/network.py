@@ -14,7 +14,7 @@ Policy heads:
   pooled features): for games whose action index is ``k * square + j`` in the observation's frame (ADIX).
 
 :func:`save_network` / :func:`load_network` store the weights (``torch.save`` of the state dict, read
-back with ``weights_only=True``) beside a JSON file of everything needed to rebuild the network.
+back with ``weights_only=True``, never unpickled) beside a JSON file of everything needed to rebuild the network.
 """
 
 from __future__ import annotations
@@ -134,15 +134,27 @@ def is_network_folder(path: str | Path) -> bool:
 
 
 def load_network(path: str | Path) -> tuple[AlphaZeroNet, dict]:
-    """The network saved in ``path`` (the folder or its config file) in eval mode, and its config."""
+    """The network saved in ``path`` (the folder or its config file) in eval mode, and its config.
+
+    The weights are read in torch's weights-only mode and nothing is ever unpickled: a file that is not
+    such a network, or whose weights file holds other objects than tensors and plain data, raises
+    :class:`~training.safe_load.ModelFileError` (a ``ValueError``) saying why."""
+    from training.safe_load import ModelFileError, load_weights
+
     folder = Path(path)
     if folder.name == CONFIG:
         folder = folder.parent
+    not_a_network = f"{folder} is not an AlphaZero network of this project"
     try:
         meta = json.loads((folder / CONFIG).read_text())
         net = AlphaZeroNet(**meta["network"])
-        net.load_state_dict(torch.load(folder / WEIGHTS, map_location="cpu", weights_only=True))
-    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as e:
-        raise ValueError(f"{folder} is not an AlphaZero network of this project ({type(e).__name__}: {e})") from e
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ModelFileError(f"{not_a_network} ({type(e).__name__}: {e})") from None
+    state = load_weights(folder / WEIGHTS, f"{not_a_network} ({WEIGHTS})")
+    try:
+        net.load_state_dict(state)
+    except (RuntimeError, TypeError, AttributeError, KeyError, ValueError) as e:  # other shapes, or not a state dict
+        raise ModelFileError(f"{not_a_network} ({WEIGHTS}: the weights do not fit its network: "
+                             f"{type(e).__name__})") from None
     net.eval()
     return net, meta

@@ -4,9 +4,10 @@ RLlib's PPO module (``ActionMaskingTorchRLModule``: an actor encoder, a policy h
 is exported as its acting path only: the layers from the flat observation to the action logits, in
 order, as a list of ``{"type": "linear"|"tanh"|"relu"|..., ...}`` plus their weights. The file
 (``policy.pt`` by default) is a ``torch.save`` of plain data (strings, numbers, lists, tensors), read
-back with ``torch.load(weights_only=True)``; it names the game and options it was trained on, so
-that an agent built for another game says so. Neither writing a file from a module (:func:`export_module`)
-nor reading it (:func:`load_policy_file`, :class:`RLlibPolicyAgent`) imports ray: an RLlib policy plays in
+back with ``torch.load(weights_only=True)`` (nothing is ever unpickled); it names the game and options it
+was trained on, so that an agent built for another game says so. Neither writing a file from a module
+(:func:`export_module`) nor reading it (:func:`load_policy_file`, :class:`RLlibPolicyAgent`) imports ray: an
+RLlib policy plays in
 ``python -m training.evaluate --agents rllib:<path> random greedy`` and ``python -m training.play
 --opponent rllib:<path>`` in the main environment, next to the SB3 models.
 """
@@ -19,14 +20,17 @@ import numpy as np
 
 from envs.agents import Agent
 from envs.core.game import Game, State
+from training.safe_load import ModelFileError, load_weights
+from training.shipped import resolve_model
 
 FORMAT = "boardgame-rl-envs/rllib-policy/1"
 FILE_NAME = "policy.pt"
 ACTIVATIONS = ("tanh", "relu", "silu", "elu")
 
 
-class PolicyFileError(ValueError):
-    """A file given as an RLlib policy that is not one written by :func:`export_module`."""
+class PolicyFileError(ModelFileError):
+    """A file given as an RLlib policy that is not one written by :func:`export_module` (or that only
+    unpickling could read: refused)."""
 
 
 def acting_layers(module) -> list:
@@ -81,8 +85,9 @@ def export_module(module, path: str | Path, game: str, options: dict, extra: dic
 
 
 def policy_file(path: str | Path) -> Path:
-    """The file a spec's path names: the ``.pt`` itself, or ``policy.pt`` in a folder."""
-    p = Path(path)
+    """The file a spec's path names: the ``.pt`` itself, or ``policy.pt`` in a folder; a shipped model's
+    name (``models/rllib_dorix_2p``) is the shipped folder (:func:`training.shipped.resolve_model`)."""
+    p = resolve_model(path)
     if p.is_dir():
         p = p / FILE_NAME
     if not p.exists():
@@ -128,13 +133,9 @@ class PolicyNet:
 def load_policy_file(path: str | Path) -> tuple[PolicyNet, dict]:
     """``(network, metadata)`` of the policy file at ``path`` (or ``policy.pt`` in that folder); a file
     that is not one raises :class:`PolicyFileError` saying what is wrong."""
-    import torch
-
     p = policy_file(path)
-    try:
-        data = torch.load(p, map_location="cpu", weights_only=True)
-    except Exception as e:  # a file torch cannot read: not a policy file whatever the reason
-        raise PolicyFileError(f"{p} is not an RLlib policy file of this project: {type(e).__name__}") from None
+    # weights-only: tensors and plain data, never unpickling (a file that needs it is refused, saying why)
+    data = load_weights(p, f"{p} is not an RLlib policy file of this project", PolicyFileError)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PolicyFileError(f"{p} is not an RLlib policy file of this project (no {FORMAT!r} format tag)")
     net = PolicyNet(data["layers"], data["state_dict"])
