@@ -415,3 +415,26 @@ def test_threaded_batch_plays_the_same_games():
     assert runs[0][3] > 0 and runs[0][3] == runs[1][3]
     for serial, threaded in zip(runs[0][:3], runs[1][:3]):
         assert np.array_equal(serial, threaded)
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_the_masks_handed_out_cannot_be_written(packed):
+    # the step checks actions against the batch's own masks; the ones handed out are a read-only view of
+    # them that cannot be made writeable again, so no caller can make an illegal action pass
+    from envs.vector.batch import LearnerBatch
+
+    for batch in (BatchedGames("olix", 4, threads=False, illegal_action="raise", packed_masks=packed),
+                  LearnerBatch("olix", 4, opponent="random", threads=False, illegal_action="raise",
+                               packed_masks=packed)):
+        with pytest.raises(ValueError, match="read-only"):
+            batch.masks[...] = 255 if packed else True
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            batch.masks.flags.writeable = True
+        bool_masks = batch.bool_masks().reshape(4, -1)
+        illegal = np.array([int(np.flatnonzero(~row)[0]) for row in bool_masks])
+        before = batch.states.copy()
+        with pytest.raises(IllegalActionError):
+            batch.step(illegal)
+        assert np.array_equal(batch.states, before)
+        batch.step(batch.random_actions())  # the batch still plays, and writes its masks
+        assert batch.bool_masks().any(axis=-1).all()

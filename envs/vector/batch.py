@@ -35,7 +35,7 @@ from envs.core.errors import IllegalActionError
 from envs.core.game import Game
 from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
 from envs.vector.kernels import batch_kernels, list_width
-from envs.vector.memory import batch_tile, batch_zeros
+from envs.vector.memory import batch_tile, batch_zeros, readonly_view
 from envs.vector.packed import (
     first_illegal_packed,
     packed_width,
@@ -190,7 +190,9 @@ class BatchedGames:
     * ``to_move``: the seat to act in each game (turn-based games);
     * ``masks``: legal actions, bool ``(N, A)`` for the seat to move, ``(N, seats, A)`` when all
       seats act at once (``GameInfo.acting_seats``); with ``packed_masks=True``, uint8 with
-      ``ceil(A / 8)`` entries on the last axis instead (see the module docstring, :meth:`bool_masks`);
+      ``ceil(A / 8)`` entries on the last axis instead (see the module docstring, :meth:`bool_masks`).
+      Read-only: the step checks the actions against the batch's own copy, which only the rules
+      kernels write, so writing the masks cannot make an illegal action pass (copy them to change them);
     * ``obs``: observations, float32 ``(N, *shape)`` of the seat to move, ``(N, seats, *shape)`` when
       all act at once (not computed with ``observe=False``);
     * after a step, ``rewards`` ``(N, seats)`` holds the returns of the games that ended at this step
@@ -246,7 +248,8 @@ class BatchedGames:
         self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
         self.observe = bool(observe)
         per_game = (n,) if self.acting == 1 else (n, self.acting)
-        self.masks = mask_zeros(per_game, info.num_actions, self.packed_masks)
+        self._masks = mask_zeros(per_game, info.num_actions, self.packed_masks)
+        self.masks = readonly_view(self._masks)  # the legality check reads self._masks, which no caller can write
         # without observations, a placeholder with the right number of dimensions (never written)
         obs_shape = (
             per_game + tuple(info.observation_shape)
@@ -295,7 +298,7 @@ class BatchedGames:
         """Play ``actions`` (``(N,)`` for the seats to move, ``(N, seats)`` where all act at once; each
         legal in ``masks``, else IllegalActionError and nothing is played), restart the ended games,
         refresh every array."""
-        masks = self.masks.reshape(-1, self.masks.shape[-1])
+        masks = self._masks.reshape(-1, self._masks.shape[-1])
         actions = batch_actions(actions, self._actions.shape, self.num_actions)
         if self._any_forfeited:
             self.forfeited[:] = False
@@ -316,7 +319,7 @@ class BatchedGames:
 
     def _refresh_all(self) -> None:
         """Masks (and their lists, see ``_lists``), seats to move and observations of every game."""
-        self._refresh(self.states, self.masks, self.obs, self.to_move, self.observe, self._lists, self._list)
+        self._refresh(self.states, self._masks, self.obs, self.to_move, self.observe, self._lists, self._list)
         self._lists_ok = self._list
         self._drawn_ok = False
 
@@ -331,7 +334,7 @@ class BatchedGames:
             self.rewards,
             self.terminated,
             self.truncated,
-            self.masks,
+            self._masks,
             self.obs,
             self.to_move,
             self.observe,
@@ -369,8 +372,7 @@ class BatchedGames:
         """Uniformly random legal actions for the masks as the last :meth:`reset` or :meth:`step` wrote
         them (compiled; seeded by :meth:`reset`). From the second call on, the steps of the games whose mask
         kernel can list the legal actions as it goes (ADIX, Barc) also write those lists, and the draws
-        read one entry of a list instead of the whole mask: the same actions and generator states, but
-        changes made to ``masks`` in place are not seen.
+        read one entry of a list instead of the whole mask: the same actions and generator states.
 
         A step that follows a call of this method also makes the next call's draws itself, each game's by
         the thread that wrote its list, right after writing it (``_drawn``): the same generators in the same
@@ -386,14 +388,14 @@ class BatchedGames:
             # serial whatever self.threads: one list entry per game costs less than starting the threads
             sample_listed(self._lists.reshape(-1, self._lists.shape[-1]), self.rng, out)
         else:  # bool or packed masks (self._sample takes either)
-            self._sample(self.masks.reshape(-1, self.masks.shape[-1]), self.rng, out)
+            self._sample(self._masks.reshape(-1, self._masks.shape[-1]), self.rng, out)
             self._list = self.k.lists  # lists from the next step on, where the game writes them
         return self._actions
 
     def bool_masks(self) -> np.ndarray:
         """``masks`` as bool masks: ``masks`` itself, or with ``packed_masks=True`` a new array of them
         unpacked (shape ``(N, A)``, or ``(N, seats, A)`` where all seats act at once)."""
-        return as_bool_masks(self.masks, self.num_actions)
+        return as_bool_masks(self._masks, self.num_actions)
 
     def random_playouts(self, turns: int) -> int:
         """Play ``turns`` uniformly random steps in every game inside one compiled loop (no arrays
@@ -435,7 +437,8 @@ class LearnerBatch:
     replies, rewards, restarts, masks and observations, game by game) writing into the same arrays.
 
     After :meth:`reset` and :meth:`step`: ``obs`` ``(N, *shape)`` and ``masks`` ``(N, A)`` (packed:
-    ``(N, ceil(A / 8))`` uint8) of each learner, ``learner`` (its seat per game); after :meth:`step` also
+    ``(N, ceil(A / 8))`` uint8, read-only as in :class:`BatchedGames`) of each learner, ``learner`` (its seat
+    per game); after :meth:`step` also
     ``rewards`` ``(N,)``, ``terminated``, ``truncated`` and, for the games that ended (``restarted``),
     ``final_obs``.
     """
@@ -474,7 +477,8 @@ class LearnerBatch:
         self.template = self.game.new_initial_state().data.copy()
         self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
         self.learner = np.zeros(n, dtype=np.int64)
-        self.masks = mask_zeros((n,), info.num_actions, self.packed_masks)
+        self._masks = mask_zeros((n,), info.num_actions, self.packed_masks)
+        self.masks = readonly_view(self._masks)  # the legality check reads self._masks, which no caller can write
         self.obs = batch_zeros((n,) + self.obs_shape, self.obs_dtype)
         self.final_obs = batch_zeros(self.obs.shape, self.obs.dtype)
         self.rewards = np.zeros(n, dtype=np.float32)
@@ -532,7 +536,7 @@ class LearnerBatch:
         self.terminated[:] = False
         self.truncated[:] = False
         self.restarted[:] = False
-        self.k.observe_learner(self.states, self.learner, self.masks, self.obs)
+        self.k.observe_learner(self.states, self.learner, self._masks, self.obs)
         return self.obs
 
     def step(self, actions) -> None:
@@ -547,7 +551,7 @@ class LearnerBatch:
             self.forfeited[:] = False
             self._any_forfeited = False
         before = None
-        if legal_check(self.masks, actions, self.num_actions) >= 0:  # the slow path: what is wrong, the mode
+        if legal_check(self._masks, actions, self.num_actions) >= 0:  # the slow path: what is wrong, the mode
             refuse_out_of_range(actions, self.num_actions)
             masks = self.bool_masks()
             if self.illegal_action == "raise":
@@ -562,7 +566,7 @@ class LearnerBatch:
             self._fused_step(actions)
             if before is not None:
                 self._forfeit(bad, before)
-                self.k.observe_learner(self.states, self.learner, self.masks, self.obs)
+                self.k.observe_learner(self.states, self.learner, self._masks, self.obs)
             return
         self._interrupted = True  # until the step is through
         if self.acting > 1:  # the other seats choose from the same states first
@@ -573,7 +577,7 @@ class LearnerBatch:
         self._settle()
         if before is not None:
             self._forfeit(bad, before)
-        self.k.observe_learner(self.states, self.learner, self.masks, self.obs)
+        self.k.observe_learner(self.states, self.learner, self._masks, self.obs)
 
     def _fused_step(self, actions: np.ndarray) -> None:
         """The step with random opponents as one compiled pass over the games (``learner_step``)."""
@@ -590,7 +594,7 @@ class LearnerBatch:
             self.truncated,
             self.final_obs,
             self.restarted,
-            self.masks,
+            self._masks,
             self.obs,
         )
         if stuck >= 0:
@@ -599,13 +603,13 @@ class LearnerBatch:
     def _random_learner_actions(self) -> np.ndarray:
         """A uniformly random legal action per game for the learners' masks (compiled draws)."""
         out = np.zeros(self.num_games, dtype=np.int64)
-        (sample_packed if self.packed_masks else sample_actions)(self.masks, self.rng, out)
+        (sample_packed if self.packed_masks else sample_actions)(self._masks, self.rng, out)
         return out
 
     def bool_masks(self) -> np.ndarray:
         """The learners' ``masks`` as bool ``(N, A)``: ``masks`` itself, or unpacked (a new array) with
         ``packed_masks=True``."""
-        return as_bool_masks(self.masks, self.num_actions)
+        return as_bool_masks(self._masks, self.num_actions)
 
     def _forfeit(self, bad: np.ndarray, last_obs: np.ndarray) -> None:
         """``illegal_action="lose"``: the games of ``bad`` end as lost by the learner (reward -1,

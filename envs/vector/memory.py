@@ -41,6 +41,14 @@ def batch_zeros(shape, dtype) -> np.ndarray:
     return raw[start : start + nbytes].view(dtype).reshape(shape)
 
 
+def readonly_view(array: np.ndarray) -> np.ndarray:
+    """A view of ``array``'s memory that cannot be written, not even by setting its ``writeable`` flag back:
+    it is made from a read-only buffer. The batches hand their masks out this way, so that the legality
+    check, which reads the batch's own array, sees only what the rules kernels wrote."""
+    view = np.frombuffer(memoryview(array.reshape(-1)).toreadonly(), dtype=array.dtype)
+    return view.reshape(array.shape)
+
+
 def batch_tile(row: np.ndarray, count: int) -> np.ndarray:
     """``np.tile(row, (count, 1))`` into :func:`batch_zeros`' memory: the batches' states."""
     out = batch_zeros((int(count), row.shape[0]), row.dtype)

@@ -70,8 +70,9 @@ def unpack_masks(packed: np.ndarray, num_actions: int) -> np.ndarray:
 
 
 def unpack_masks_torch(packed, num_actions: int):
-    """:func:`unpack_masks` for a torch uint8 tensor (``torch.from_numpy(batch.masks)``, moved to the
-    learner's device first: an eighth of the bytes to copy), computed on its device."""
+    """:func:`unpack_masks` for a torch uint8 tensor (``torch.tensor(batch.masks)``, a copy since the batch's
+    masks are read-only, moved to the learner's device first: an eighth of the bytes to copy), computed on
+    its device."""
     import torch
 
     shifts = torch.arange(8, dtype=torch.uint8, device=packed.device)
