@@ -20,7 +20,9 @@ It counts, and the exit status is 1 when any of the first four is not 0:
 * ``server errors``: answers 5xx other than the 503 of a full server;
 * ``unexpected``: any other refusal of a legal move or of a view (4xx);
 * ``mismatches``: a game whose move list does not replay to the position the server shows;
-* ``refused new games``: 503 answers to a creation (the client waits half a second and asks again).
+* ``refused new games``: 503 answers to a creation (the client waits half a second and asks again);
+* ``connection errors``: requests whose connection failed before an answer, sent again (a move sent
+  again after it was played is answered 409: the client then reads the game again).
 
 and reports the latency of moves (a client's POST of its move until the answer, the agent's reply
 included) and of new games: p50, p90, p99 and max, and the moves per second. ``--time-limit`` bounds the
@@ -121,6 +123,7 @@ class Tally:
                 "refused new games",
                 "abandoned games created",
                 "abandoned games refused",
+                "connection errors",
             ],
             0,
         )
@@ -130,6 +133,21 @@ class Tally:
         self.counts[kind] += 1
         if len(self.examples) < 10:
             self.examples.append(f"{kind}: {text[:300]}")
+
+
+async def send(client, tally: Tally, method: str, path: str, **kwargs):
+    """``client.request(method, path, ...)``, sent again (up to twice) when the connection fails before an
+    answer (counted as ``connection errors``); returns ``(response, resent)``."""
+    import httpx
+
+    for attempt in range(3):
+        try:
+            return await client.request(method, path, **kwargs), attempt > 0
+        except httpx.TransportError as e:
+            tally.note("connection errors", f"{method} {path}: {type(e).__name__} {e}")
+            if attempt == 2:
+                raise
+            await asyncio.sleep(0.2)
 
 
 async def fetch_token(client) -> str:
@@ -145,7 +163,7 @@ async def new_game(client, tally: Tally, deadline: float):
     """A new game's view, asking again every half second while the server is full; None at the deadline."""
     while time.monotonic() < deadline:
         started = time.perf_counter()
-        response = await client.post("/api/games")
+        response, _ = await send(client, tally, "POST", "/api/games")
         if response.status_code == 200:
             tally.new_latency.append(time.perf_counter() - started)
             return response.json()
@@ -184,8 +202,11 @@ async def play_one(client, game, tally: Tally, rng, deadline: float, created=Non
             return False
         move = view["legal"][int(rng.integers(len(view["legal"])))]
         started = time.perf_counter()
-        response = await client.post(f"/api/games/{gid}/move", json={"action": move["action"], "ply": view["ply"]})
+        body = {"action": move["action"], "ply": view["ply"]}
+        response, resent = await send(client, tally, "POST", f"/api/games/{gid}/move", json=body)
         elapsed = time.perf_counter() - started
+        if resent and response.status_code == 409:  # the first try was played after all: read the game again
+            response, _ = await send(client, tally, "GET", f"/api/games/{gid}")
         if response.status_code != 200:
             kind = (
                 "lost"
@@ -198,8 +219,8 @@ async def play_one(client, game, tally: Tally, rng, deadline: float, created=Non
         tally.counts["moves"] += 1
         view = response.json()
         if rng.random() < 0.05 and not view["result"]:  # now and then the page is reloaded, the list saved
-            again = await client.get(f"/api/games/{gid}")
-            moves = await client.get(f"/api/games/{gid}/moves")
+            again, _ = await send(client, tally, "GET", f"/api/games/{gid}")
+            moves, _ = await send(client, tally, "GET", f"/api/games/{gid}/moves")
             for response in (again, moves):
                 if response.status_code != 200:
                     kind = "lost" if response.status_code == 404 else "unexpected"
@@ -224,7 +245,10 @@ async def run_load(
 
     check_loopback(url)
     tally = Tally()
-    limits = httpx.Limits(max_connections=clients + abandoned + 4, max_keepalive_connections=clients + abandoned + 4)
+    # idle connections are closed by the client after 2 s, before the server's 5 s (uvicorn's keep-alive):
+    # a connection the server is closing is then not reused
+    room = clients + abandoned + 4
+    limits = httpx.Limits(max_connections=room, max_keepalive_connections=room, keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=url, timeout=120.0, limits=limits) as client:
         client.headers[TOKEN_HEADER] = await fetch_token(client)
         started = time.monotonic()
@@ -248,7 +272,7 @@ async def run_load(
                 await asyncio.wait_for(playing.wait(), timeout=max(0.0, deadline - time.monotonic()))
             except asyncio.TimeoutError:
                 return
-            response = await client.post("/api/games")
+            response, _ = await send(client, tally, "POST", "/api/games")
             if response.status_code == 200:
                 tally.counts["abandoned games created"] += 1
             elif response.status_code == 503:

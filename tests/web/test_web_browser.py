@@ -110,3 +110,41 @@ def test_the_replay_viewer_steps_through_a_saved_game(serve, browser, tmp_path):
     assert page.text_content("#position") == record.last.to_text()
     assert page.text_content("#result") == page.evaluate("window.boardPage.view.result.text")
     page.close()
+
+
+def test_the_page_says_when_the_server_is_full(serve, browser):
+    """A server holding one game, which is being played: the page's new game is refused, and it says why."""
+    import httpx
+
+    from training.web.session import Table
+
+    server = serve(Table(make_game("olix"), "random"), limit=1)
+    assert httpx.post(server.url + "/api/games", headers={"X-Boardgames-Token": server.token}).status_code == 200
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    _idle(page)
+    assert "No new game: this server is full" in page.text_content("#error")
+    page.close()
+
+
+def test_the_page_of_a_server_open_to_the_network_works_from_the_printed_url(serve, browser):
+    """A server asking every request for its token: the page opened from the URL it prints plays, and
+    goes on after a reload (whose address no longer holds the token: the cookie does)."""
+    from training.web.session import Table
+
+    server = serve(Table(make_game("olix"), "random"), allowed_hosts=["*"], remote=True)
+    page = browser.new_page()
+    page.goto(f"{server.url}/?token={server.token}")
+    _idle(page)
+    view = page.evaluate("window.boardPage.view")
+    click_move(page, view["legal"][0], view["ply"])
+    _idle(page)
+    assert not page.text_content("#error") and page.evaluate("document.body.dataset.ply") == "2"
+    assert "token" not in page.url
+    page.reload()
+    _idle(page)
+    assert not page.text_content("#error") and page.evaluate("window.boardPage.view.ply") == 2
+    page.close()
+    import httpx
+
+    assert httpx.get(server.url + "/").status_code == 403  # without the token or its cookie

@@ -258,3 +258,31 @@ def test_the_load_benchmark_runs_on_loopback_only():
     check_loopback("http://[::1]:8765")
     with pytest.raises(ValueError, match="loopback"):
         check_loopback("http://192.168.1.10:8765")
+
+
+def test_one_move_per_turn_under_20_by_20_concurrent_moves(serve):
+    """20 games, each sent 20 legal moves at once for the same ply: exactly one is played per
+    game (the others are refused 409, stale), and each game's record is the engine's."""
+    from envs.core.replay import GameRecord
+
+    server = serve(_table(), limit=32)
+    c = _client(server)
+    views = [c.post("/api/games").json() for _ in range(20)]
+
+    async def burst() -> list:
+        async with httpx.AsyncClient(base_url=server.url, timeout=300, headers={TOKEN: server.token},
+                                     limits=httpx.Limits(max_connections=400)) as ac:
+            sends = [ac.post(f"/api/games/{v['id']}/move",
+                             json={"action": v["legal"][i % len(v["legal"])]["action"], "ply": v["ply"]})
+                     for v in views for i in range(20)]
+            return await asyncio.gather(*sends)
+
+    answers = asyncio.run(burst())
+    assert len(answers) == 400
+    for k, view in enumerate(views):
+        statuses = sorted(r.status_code for r in answers[20 * k: 20 * k + 20])
+        assert statuses == [200] + [409] * 19, statuses
+        after = c.get(f"/api/games/{view['id']}").json()
+        assert after["ply"] == view["ply"] + 2  # the human's one move and the agent's reply
+        record = GameRecord.from_text(make_game("dorix", num_players=2), c.get(f"/api/games/{view['id']}/moves").text)
+        assert record.last.to_text() == after["position"]
