@@ -11,18 +11,39 @@ same :mod:`envs.core.options`, since ``envs`` never imports ``training``).
 from __future__ import annotations
 
 import argparse
+import math
 
 from envs.core.options import parse_assignment, parse_options, parse_value
 from envs.registry import game_names
 
-__all__ = ["SettingError", "add_game_arguments", "game_options_of", "parse_assignment", "parse_options", "parse_sets",
-           "non_negative_int", "parse_value", "positive_int"]
+__all__ = ["SettingError", "add_game_arguments", "check_count", "check_number", "game_options_of", "parse_assignment",
+           "parse_options", "parse_sets", "non_negative_int", "parse_value", "positive_int"]
 
 
 class SettingError(ValueError):
     """A command-line value or a setting that cannot be used (a step count below 1, a missing checkpoint,
     a network change on ``--resume``...). The commands print its message after their usage line and exit
     with status 2, like argparse does for a malformed flag."""
+
+
+def check_count(name: str, value, low: int, high: int) -> int:
+    """``value`` when it is a whole number in ``low..high``; else :class:`SettingError` naming the setting
+    ``name`` and its range (``train.n_envs must be a whole number >= 1, got 0 (range 1..1024)``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise SettingError(f"{name} must be a whole number >= {low}, got {value!r} (range {low}..{high})")
+    if value > high:
+        raise SettingError(f"{name} must be a whole number <= {high}, got {value!r} (range {low}..{high})")
+    return value
+
+
+def check_number(name: str, value, low: float, high: float, low_open: bool = False) -> float:
+    """``value`` when it is a finite number in ``[low, high]`` (``(low, high]`` with ``low_open``); else
+    :class:`SettingError` naming the setting ``name`` and its range."""
+    span = f"{'(' if low_open else '['}{low:g}, {high:g}]"
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or value < low or (low_open and value == low) or value > high:
+        raise SettingError(f"{name} must be a number in {span}, got {value!r}")
+    return value
 
 
 def _count(text: str, minimum: int) -> int:

@@ -25,14 +25,19 @@ until ``--iterations`` (a total, not a count of more iterations). ``--address au
 ``HOST:PORT``) runs on an existing Ray cluster (``ray start --head`` / KubeRay / ``ray up``; see
 docs/scale-out.md); without it a Ray instance is started on this machine. ``--set KEY=VALUE``
 changes a setting of :class:`training.rllib.config.RLlibSettings` (``train_batch``, ``lr``,
-``hidden``, ``snapshots``...).
+``hidden``, ``snapshots``...); every setting is range-checked (:data:`SETTING_RANGES`) with a message
+naming it and its range.
+
+Durable runs (:mod:`training.durable`): the checkpoint folder is written under a temporary name and
+swapped in whole, ``policy.pt``, ``run.json`` and ``strength.csv`` are written to temporary names,
+fsynced and renamed, so a kill at any moment leaves complete files. ``--resume`` puts back a checkpoint
+folder a kill left aside, removes the temporary files of killed runs and drops the ``strength.csv`` rows
+of iterations past the checkpoint (measured again as the run goes on).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import os
 import socket
 import sys
@@ -45,15 +50,47 @@ from envs.registry import make_game
 from training.cli import (
     SettingError,
     add_game_arguments,
+    check_count,
+    check_number,
     game_options_of,
     non_negative_int,
     parse_assignment,
     positive_int,
 )
+from training.durable import (
+    keep_csv_rows,
+    number,
+    read_csv_rows,
+    read_json,
+    recover_folder,
+    remove_stale_temps,
+    replace_folder,
+    write_csv,
+    write_json,
+    write_with,
+)
 from training.model_version import version_record
 from training.rllib.policy_file import RLlibPolicyAgent, export_module
 
 STRENGTH_FIELDS = ["iteration", "env_steps", "opponent", "games", "wins", "draws", "losses", "win_rate"]
+SETTING_RANGES = {  # setting: (lowest, highest); a float's lowest is excluded where marked "open"
+    "env_runners": (0, 1024),
+    "envs_per_runner": (1, 1024),
+    "train_batch": (1, 10_000_000),
+    "minibatch": (1, 10_000_000),
+    "epochs": (1, 1000),
+    "lr": (0.0, 1.0, "open"),
+    "entropy": (0.0, 10.0),
+    "gamma": (0.0, 1.0),
+    "gae_lambda": (0.0, 1.0),
+    "snapshots": (0, 100),
+    "snapshot_every": (1, 1_000_000),
+    "self_play": (0.0, 1.0),
+    "random_share": (0.0, 1.0),
+    "seed": (0, 2**32 - 1),
+}
+"""The range of every number of :class:`training.rllib.config.RLlibSettings` (``hidden``: 1..16 layers of
+1..8192 units)."""
 CONNECT_TIMEOUT_S = 10.0
 
 
@@ -107,6 +144,7 @@ def make_settings(args: argparse.Namespace, saved: dict | None = None):
             raise SettingError(f"--set {key}={value!r}: expected a value of type {type(current).__name__}, "
                                f"like {current!r}")
         setattr(settings, key, type(current)(value) if isinstance(current, float) else value)
+    check_ranges(settings)
     if settings.env_runners < 0 or settings.train_batch < 1 or settings.minibatch < 1 or settings.epochs < 1:
         raise SettingError("env_runners must be >= 0, train_batch, minibatch and epochs >= 1")
     if not (0.0 <= settings.self_play <= 1.0 and 0.0 <= settings.random_share <= 1.0 - settings.self_play):
@@ -115,6 +153,21 @@ def make_settings(args: argparse.Namespace, saved: dict | None = None):
     if settings.snapshots < 0 or settings.snapshot_every < 1:
         raise SettingError("snapshots must be >= 0 and snapshot_every >= 1")
     return settings
+
+
+def check_ranges(settings) -> None:
+    """SettingError naming the setting and its range (:data:`SETTING_RANGES`) for a value out of it."""
+    for name, (low, high, *open_low) in SETTING_RANGES.items():
+        value = getattr(settings, name)
+        if isinstance(low, int):
+            check_count(name, value, low, high)
+        else:
+            check_number(name, value, low, high, low_open=bool(open_low))
+    hidden = settings.hidden
+    if not isinstance(hidden, (list, tuple)) or not 1 <= len(hidden) <= 16:
+        raise SettingError(f"hidden must be a list of 1..16 layer widths, got {hidden!r}")
+    for i, width in enumerate(hidden):
+        check_count(f"hidden[{i}]", width, 1, 8192)
 
 
 def check_address(address: str | None, timeout: float = CONNECT_TIMEOUT_S) -> None:
@@ -173,10 +226,12 @@ def save(algo, out: Path, run: dict) -> None:
     """The checkpoint, the exported policy and run.json of the run in ``out``."""
     from training.rllib.league import trained_module
 
-    algo.save_to_path(str((out / "checkpoint").resolve()))
-    export_module(trained_module(algo), out / "policy.pt", run["game"], run["options"],
-                  extra={"iteration": run["iteration"], "env_steps": run["env_steps"]})
-    (out / "run.json").write_text(json.dumps(run, indent=2) + "\n")
+    replace_folder(out / "checkpoint", lambda tmp: algo.save_to_path(str(tmp.resolve())))
+    write_with(out / "policy.pt", lambda tmp: export_module(trained_module(algo), tmp, run["game"], run["options"],
+                                                            extra={"iteration": run["iteration"],
+                                                                   "env_steps": run["env_steps"]}),
+               keep_suffix=True)
+    write_json(out / "run.json", run, indent=2)
 
 
 def main(argv=None) -> None:
@@ -193,9 +248,14 @@ def load_run(args: argparse.Namespace) -> tuple[str, dict, dict | None, Path]:
     """``(game, options, saved settings or None, out)`` of a new run or of the run ``--resume`` names."""
     if args.resume:
         out = Path(args.resume)
+        recover_folder(out / "checkpoint")  # a kill between the two renames of the checkpoint's swap
         if not (out / "run.json").is_file() or not (out / "checkpoint").is_dir():
             raise SettingError(f"--resume {out}: no run there (expected {out}/run.json and {out}/checkpoint)")
-        saved = json.loads((out / "run.json").read_text())
+        remove_stale_temps(out)
+        saved = read_json(out / "run.json")
+        if not isinstance(saved, dict) or not all(k in saved for k in ("game", "options", "settings")):
+            raise SettingError(f"--resume {out}: {out / 'run.json'} cannot be read as this project's run.json "
+                               "(the game and settings of the run)")
         return saved["game"], saved["options"], saved["settings"], out
     options = game_options_of(args)
     make_game(args.game, **options)  # GameOptionError for an unknown option or player count
@@ -227,13 +287,14 @@ def run(args: argparse.Namespace) -> None:
         if saved is not None:
             algo.restore_from_path(str((out / "checkpoint").resolve()))
             print(f"resumed {out} at iteration {algo.iteration}")
+            keep_csv_rows(out / "strength.csv", STRENGTH_FIELDS, lambda r: number(r["iteration"]) <= algo.iteration)
         print(f"{game_name} {options}: {settings.env_runners} env runners x {settings.envs_per_runner} games, "
               f"{settings.train_batch} env steps per iteration, league main + random + {settings.snapshots} snapshots; "
               f"ray {ray.__version__}, cluster CPUs {ray.cluster_resources().get('CPU', 0):g}; run folder {out}")
         run_info = {"game": game_name, "options": options, **version_record(game),
                     "settings": settings.to_dict(), "iteration": algo.iteration, "env_steps": 0, "wall_s": 0.0}
         if saved is not None:
-            previous = json.loads((out / "run.json").read_text())
+            previous = read_json(out / "run.json", {})
             run_info["wall_s"] = previous.get("wall_s", 0.0)
             run_info["env_steps"] = previous.get("env_steps", 0)
         started = time.perf_counter() - run_info["wall_s"]
@@ -269,14 +330,12 @@ def run(args: argparse.Namespace) -> None:
 
 
 def write_strength(path: Path, iteration: int, steps: int, results: dict) -> None:
-    """Append one row per opponent to the run's strength.csv."""
-    new = not path.exists()
-    with open(path, "a", newline="") as f:
-        w = csv.writer(f)
-        if new:
-            w.writerow(STRENGTH_FIELDS)
-        for name, r in results.items():
-            w.writerow([iteration, steps, name, r.games, r.wins, r.draws, r.losses, f"{r.win_rate:.4f}"])
+    """Add one row per opponent to the run's strength.csv (rewritten whole and durably; rows of this
+    iteration or later, from a run that was killed and resumed, are replaced)."""
+    rows = [r for r in read_csv_rows(path, STRENGTH_FIELDS) if number(r["iteration"]) < iteration]
+    rows += [dict(zip(STRENGTH_FIELDS, [iteration, steps, name, r.games, r.wins, r.draws, r.losses,
+                                        f"{r.win_rate:.4f}"])) for name, r in results.items()]
+    write_csv(path, STRENGTH_FIELDS, rows)
 
 
 if __name__ == "__main__":

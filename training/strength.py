@@ -90,12 +90,11 @@ class StrengthCallback(BaseCallback):
         return rows
 
     def _append(self, rows: list[dict]) -> None:
-        new = not self.csv_path.exists() or self.csv_path.stat().st_size == 0
-        with open(self.csv_path, "a", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=FIELDS)
-            if new:
-                writer.writeheader()
-            writer.writerows(rows)
+        """Add ``rows`` to the CSV, which is rewritten whole and durably (:mod:`training.durable`): a kill
+        leaves the rows before or after, never a row cut short."""
+        from training.durable import read_csv_rows, write_csv
+
+        write_csv(self.csv_path, FIELDS, [*read_csv_rows(self.csv_path, FIELDS), *rows])
 
     def summary(self) -> str:
         """The latest measurement as a short text: ``vs random 85% · greedy 40%``."""
@@ -145,7 +144,11 @@ def save_strength_plot(out: str | Path, history: list[dict], title: str = "") ->
     if title:
         fig.suptitle(title)
     fig.tight_layout()
+    from training.durable import write_with
+
     path = Path(out) / "results.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    try:
+        write_with(path, lambda tmp: fig.savefig(tmp, dpi=100, format="png"))
+    finally:
+        plt.close(fig)
     return path

@@ -24,13 +24,24 @@ hyperparameters given by ``--set algo.*`` or ``--config`` (learning rate, ``n_st
 replace the checkpoint's, the others stay the checkpoint's, and ``run.json`` records the values used.
 ``--pretrain TEACHER`` (or a ``[pretrain]`` section) first clones a teacher agent's play
 (:mod:`training.pretrain`), saved as ``pretrained.zip``, then self-play continues from there.
+
+Durable runs (:mod:`training.durable`, :mod:`training.checkpoints`): every file is written to a temporary
+name, fsynced and renamed into place, so a kill at any moment leaves complete files. Each checkpoint
+``model_N_steps.zip`` (and ``final.zip``, ``pretrained.zip``) has a manifest beside it
+(``model_N_steps.json``: the zip's size and sha256, the steps, the wall time so far, the commands), and
+``run.json`` is rewritten after each checkpoint. ``--resume`` checks the zip against its manifest (a
+damaged or missing file is refused with a message naming it), takes the wall time and the commands from
+it, and drops the ``strength.csv`` rows measured past the checkpoint (measured again as the run goes
+on). A resumed run is consistent, not identical to an uninterrupted one: the games being played and the
+rollout being collected when the checkpoint was written are not part of it.
+
+Every setting is range-checked (:func:`check_config`) with a message naming the setting and its range.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
-import json
 import shlex
 import sys
 import time
@@ -46,11 +57,14 @@ except ModuleNotFoundError:  # Python 3.10: the same parser as the tomli package
 from training.cli import (
     SettingError,
     add_game_arguments,
+    check_count,
+    check_number,
     game_options_of,
     non_negative_int,
     parse_sets,
     positive_int,
 )
+from training.durable import keep_csv_rows, number, read_json, remove_stale_temps, replacing, write_json
 
 CONFIG_DIR = Path(__file__).parent / "configs"
 EVAL_DEFAULTS = {"eval_every": 25000, "eval_games": 20, "eval_opponents": ["random", "greedy"]}
@@ -96,12 +110,69 @@ def load_config(game: str, game_options: dict, config_file: str | None = None, s
     return cfg
 
 
+MAX_STEPS = 10**12
+TRAIN_MAXIMA = {"n_envs": 1024, "max_snapshots": 1000, "eval_games": 100_000}
+"""The highest value of the ``[train]`` counts that are not step counts (those go up to :data:`MAX_STEPS`)."""
+MAX_SEED = 2**32 - 1
+MAX_ROLLOUT = 2**20
+"""At most ``algo.n_steps * train.n_envs`` steps in one rollout (the rollout buffer holds them all)."""
+ALGO_COUNTS = {"n_steps": (1, MAX_ROLLOUT), "batch_size": (1, MAX_ROLLOUT), "n_epochs": (1, 1000),
+               "conv_channels": (1, 1024)}
+ALGO_NUMBERS = {  # setting: (lowest, highest, lowest excluded)
+    "learning_rate": (0.0, 1.0, True), "gamma": (0.0, 1.0, False), "gae_lambda": (0.0, 1.0, False),
+    "ent_coef": (0.0, 10.0, False), "vf_coef": (0.0, 100.0, False), "clip_range": (0.0, 10.0, True),
+    "clip_range_vf": (0.0, 1e6, True), "max_grad_norm": (0.0, 1e6, True), "target_kl": (0.0, 100.0, True),
+}
+PRETRAIN_COUNTS = {"games": (0, 1_000_000), "epochs": (1, 1000), "batch_size": (1, 65_536)}
+PRETRAIN_NUMBERS = {"learning_rate": (0.0, 1.0, True), "value_coef": (0.0, 100.0, False)}
+
+
 def count_setting(section: dict, name: str, default: int, minimum: int = 1) -> int:
-    """The whole number ``section[name]`` (``default`` when absent), SettingError below ``minimum``."""
-    value = section.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise SettingError(f"train.{name} must be a whole number >= {minimum}, got {value!r}")
-    return value
+    """The whole number ``section[name]`` (``default`` when absent), SettingError naming ``train.<name>``
+    and its range outside ``minimum`` .. its maximum (:data:`TRAIN_MAXIMA`, else :data:`MAX_STEPS`)."""
+    return check_count(f"train.{name}", section.get(name, default), minimum, TRAIN_MAXIMA.get(name, MAX_STEPS))
+
+
+def _check_layers(name: str, value, most: int, widest: int) -> None:
+    if not isinstance(value, (list, tuple)) or len(value) > most:
+        raise SettingError(f"{name} must be a list of at most {most} whole numbers, got {value!r}")
+    for i, v in enumerate(value):
+        check_count(f"{name}[{i}]", v, 1, widest)
+
+
+def check_config(cfg: dict) -> None:
+    """SettingError naming the setting and its range for a value of ``cfg`` (a run's merged settings)
+    out of range: the ``[algo]`` sizes and rates (:data:`ALGO_COUNTS`, :data:`ALGO_NUMBERS`, the layer
+    widths of ``net_arch`` and ``conv_dilations``), the rollout size, the ``[opponents]`` weights and the
+    ``[pretrain]`` settings. The ``[train]`` counts are checked where they are read (:func:`count_setting`)."""
+    algo = cfg.get("algo", {})
+    for name, (low, high) in ALGO_COUNTS.items():
+        if name in algo:
+            check_count(f"algo.{name}", algo[name], low, high)
+    for name, (low, high, low_open) in ALGO_NUMBERS.items():
+        if name in algo and algo[name] is not None:
+            check_number(f"algo.{name}", algo[name], low, high, low_open)
+    if "net_arch" in algo:
+        _check_layers("algo.net_arch", algo["net_arch"], 16, 8192)
+    if "conv_dilations" in algo:
+        _check_layers("algo.conv_dilations", algo["conv_dilations"], 16, 64)
+    n_envs = cfg.get("train", {}).get("n_envs", 8)
+    n_steps = algo.get("n_steps", 2048)
+    if isinstance(n_envs, int) and isinstance(n_steps, int) and n_envs * n_steps > MAX_ROLLOUT:
+        raise SettingError(f"algo.n_steps * train.n_envs must be at most {MAX_ROLLOUT:,} (the rollout buffer holds "
+                           f"them all), got {n_steps} * {n_envs} = {n_steps * n_envs:,}")
+    weights = cfg.get("opponents", {})
+    for name, w in weights.items():
+        check_number(f"opponents.{name}", w, 0.0, 1e6)
+    if weights and not any(w > 0 for w in weights.values()):
+        raise SettingError("opponents: at least one weight must be above 0 (random, greedy, snapshot)")
+    pretrain = cfg.get("pretrain") or {}
+    for name, (low, high) in PRETRAIN_COUNTS.items():
+        if name in pretrain:
+            check_count(f"pretrain.{name}", pretrain[name], low, high)
+    for name, (low, high, low_open) in PRETRAIN_NUMBERS.items():
+        if name in pretrain:
+            check_number(f"pretrain.{name}", pretrain[name], low, high, low_open)
 
 
 def wants_pretrain(cfg: dict) -> bool:
@@ -182,10 +253,12 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
     elif game_options is not None or settings:
         raise TypeError("train(TrainSpec) takes no other argument")
     game, game_options, seed, resume = spec.game, spec.game_options, spec.seed, spec.resume
+    check_count("--seed", seed, 0, MAX_SEED)
     import torch
-    from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
+    from stable_baselines3.common.callbacks import CallbackList
 
     from training.algorithms import get_algorithm
+    from training.checkpoints import DurableCheckpoint, checkpoint_manifest, save_model_set
     from training.selfplay import SnapshotCallback
 
     torch.set_num_threads(1)  # small networks, environments on the CPU: more threads ran 10x slower on 2 cores
@@ -199,6 +272,7 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
         from training.pretrain import DEFAULTS
 
         cfg["pretrain"]["games"] = DEFAULTS["games"]
+    check_config(cfg)
     tr = cfg["train"]
     if spec.total_steps is not None:
         tr["total_steps"] = spec.total_steps
@@ -219,6 +293,10 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
             raise SettingError(f"--resume: {e}") from None
     run = Path(spec.run_dir or Path("runs") / run_name(game, game_options, seed))
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
+    # the checkpoint's manifest (a damaged zip is refused here, naming it), then what killed runs left
+    manifest = checkpoint_manifest(resume) if resume else None
+    for folder in (run, run / "checkpoints"):
+        remove_stale_temps(folder)
     # An algorithm that does not see the masks gets a random legal action for each illegal choice.
     env = make_vec_env(game, game_options, cfg, seed, n_envs, spec.subproc, "raise" if algo.uses_masks else "random")
     try:
@@ -248,19 +326,51 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
 
         pretrain_info = run_pretrain(model, make_game(game, **game_options), cfg["pretrain"], seed=seed,
                                      log=print)
-        model.save(str(run / "pretrained.zip"))
+        save_model_set(model, run / "pretrained.zip", {"steps": int(model.num_timesteps), "pretrain": pretrain_info})
     done = int(model.num_timesteps)
     remaining = total_steps - done
     info_path = run / "run.json"
-    previous = json.loads(info_path.read_text()) if resume and info_path.exists() else {}
+    previous = read_json(info_path, {}) if resume else {}  # an unreadable run.json (an older version's) is mended
+    previous = previous if isinstance(previous, dict) else {}
+    earlier = manifest if manifest is not None else previous  # the checkpoint's own record when it has one
+    from envs.registry import make_game
+    from training.model_version import version_record
+
+    version = version_record(make_game(game, **game_options))
+    command = spec.command
+
+    def run_info(steps: int) -> dict:
+        """What ``run.json`` (and each checkpoint's manifest) records at ``steps`` steps."""
+        info = {
+            "command": command or "python -m training.train " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+            "commands": list(earlier.get("commands", [])) + [command or " ".join(sys.argv)],  # every run that built it
+            "game": game,
+            "game_options": game_options,
+            **version,
+            "seed": seed,
+            "steps": int(steps),
+            "wall_time_s": round(time.time() - start + float(earlier.get("wall_time_s", 0.0)), 1),
+            "config": cfg,
+            "torch_threads": torch.get_num_threads(),
+        }
+        if strength is not None:
+            info["strength_eval_s"] = round(strength.seconds, 1)  # of this run's wall time
+        if pretrain_info is not None or earlier.get("pretrain") is not None:
+            info["pretrain"] = pretrain_info if pretrain_info is not None else earlier["pretrain"]
+        return info
+
     callbacks = [
-        CheckpointCallback(save_freq=max(checkpoint_every // n_envs, 1), save_path=str(run / "checkpoints"),
-                           name_prefix="model"),
+        DurableCheckpoint(max(checkpoint_every // n_envs, 1), run / "checkpoints", run_info,
+                          on_saved=lambda steps: write_json(info_path, run_info(steps), indent=2)),
         SnapshotCallback(snapshot_every),
     ]
     strength_csv = run / "strength.csv"
     if not resume:
         strength_csv.unlink(missing_ok=True)  # a new run's curve starts afresh (a resumed one goes on)
+    else:  # the rows measured past the checkpoint go (this run measures from the checkpoint's step on)
+        from training.strength import FIELDS
+
+        keep_csv_rows(strength_csv, FIELDS, lambda r: number(r["steps"]) < done + (eval_every == 0))
     strength = None
     if eval_every > 0:
         from envs.registry import make_game
@@ -277,39 +387,19 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
         callbacks.append(StrengthProgressBar(strength))
     if remaining > 0:
         model.learn(remaining, callback=CallbackList(callbacks), reset_num_timesteps=not resume, tb_log_name="run")
-    wall = time.time() - start + float(previous.get("wall_time_s", 0.0))
-    model.save(str(run / "final.zip"))
+    info = run_info(int(model.num_timesteps))
+    save_model_set(model, run / "final.zip", info)
     if strength is not None:
         from training.strength import read_strength, save_strength_plot
 
         save_strength_plot(run, read_strength(strength_csv), f"{run_name(game, game_options, seed)}: "
                                                              f"{int(model.num_timesteps)} steps")
-    from envs.registry import make_game
-    from training.model_version import version_record
-
-    command = spec.command
-    info = {
-        "command": command or "python -m training.train " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
-        "commands": previous.get("commands", []) + [command or " ".join(sys.argv)],  # every run that built it
-        "game": game,
-        "game_options": game_options,
-        **version_record(make_game(game, **game_options)),
-        "seed": seed,
-        "steps": int(model.num_timesteps),
-        "wall_time_s": round(wall, 1),
-        "config": cfg,
-        "torch_threads": torch.get_num_threads(),
-    }
-    if strength is not None:
-        info["strength_eval_s"] = round(strength.seconds, 1)  # of this run's wall time
-    if pretrain_info is not None or "pretrain" in previous:
-        info["pretrain"] = pretrain_info if pretrain_info is not None else previous["pretrain"]
-    info_path.write_text(json.dumps(info, indent=2))
+    write_json(info_path, info, indent=2)
     if spec.save:
         dest = Path(spec.save)
         dest.parent.mkdir(parents=True, exist_ok=True)
         ship_model(model, dest)
-        (dest.parent / "run.json").write_text(json.dumps(info, indent=2))
+        write_json(dest.parent / "run.json", info, indent=2)
     env.close()
     return model, run
 
@@ -317,11 +407,17 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
 def ship_model(model, dest: str | Path) -> Path:
     """Save ``model`` for shipping: the same weights without the optimizer's moment estimates (a third
     of the size); it loads, plays and can be trained further (the optimizer restarts its estimates)."""
+    dest = Path(dest)
+    if not dest.suffix:  # as SB3 names a file given without one
+        dest = dest.with_name(dest.name + ".zip")
     state = copy.deepcopy(model.policy.optimizer.state_dict())
     model.policy.optimizer.state.clear()
-    model.save(str(dest))
-    model.policy.optimizer.load_state_dict(state)
-    return Path(dest)
+    try:
+        with replacing(dest) as f:  # durably: a temporary name, fsynced, renamed
+            model.save(f)
+    finally:
+        model.policy.optimizer.load_state_dict(state)
+    return dest
 
 
 def main(argv: list | None = None) -> None:

@@ -65,7 +65,8 @@ class ReplayBuffer:
         return self.obs[idx].astype(np.float32), policies, self.values[idx].copy()
 
     def save(self, path: str | Path) -> None:
-        """Write the buffer's contents to ``path`` (``.npz``), oldest first."""
+        """Write the buffer's contents to ``path`` (``.npz``: a file name or a binary file object), oldest
+        first."""
         order = (self.next - self.size + np.arange(self.size)) % self.capacity
         np.savez_compressed(
             path,

@@ -139,7 +139,10 @@ def load_network(path: str | Path) -> tuple[AlphaZeroNet, dict]:
     The weights are read in torch's weights-only mode and nothing is ever unpickled: a file that is not
     such a network, or whose weights file holds other objects than tensors and plain data, raises
     :class:`~training.safe_load.ModelFileError` (a ``ValueError``) saying why."""
+    from training.alphazero.settings import check_saved_network
     from training.safe_load import ModelFileError, load_weights
+
+    check_saved_network(path)  # every size in range before anything is built from the file
 
     folder = Path(path)
     if folder.name == CONFIG:

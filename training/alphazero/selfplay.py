@@ -128,6 +128,50 @@ class SelfPlayer:
         batch.seconds = time.perf_counter() - started
         return batch
 
+    def save(self, file) -> None:
+        """Write the games in flight (each slot's position and the samples its game has so far) to
+        ``file`` (a path or a binary file object, ``.npz``), so that a resumed run plays them on
+        (:meth:`load`) exactly as the interrupted one would have."""
+        entries = [(j, seat, obs, policy) for j, pending in enumerate(self.pending) for seat, obs, policy in pending]
+        shape = tuple(self.game.info.observation_shape)
+        policies = [np.asarray(e[3]) for e in entries]
+        index = [np.flatnonzero(p) for p in policies]
+        np.savez(
+            file,
+            states=np.stack([state.data for state in self.slots]),
+            slot=np.array([e[0] for e in entries], dtype=np.int64),
+            seat=np.array([e[1] for e in entries], dtype=np.int64),
+            obs=np.stack([e[2] for e in entries]) if entries else np.zeros((0, *shape), np.float32),
+            policy_count=np.array([len(i) for i in index], dtype=np.int64),
+            policy_index=np.concatenate(index) if entries else np.zeros(0, np.int64),
+            policy_value=np.concatenate([p[i] for p, i in zip(policies, index)]) if entries else np.zeros(0),
+        )
+
+    def load(self, file) -> None:
+        """Take over the games in flight saved by :meth:`save`. When ``parallel`` changed since, the first
+        ``parallel`` saved games go on (the others are dropped) or new games fill the added slots."""
+        proto = self.game.new_initial_state()
+        with np.load(file) as data:
+            states, slot, seat, obs = data["states"], data["slot"], data["seat"], data["obs"]
+            count, index, value = data["policy_count"], data["policy_index"], data["policy_value"]
+        if states.ndim != 2 or states.shape[1] != proto.data.shape[0] or obs.shape[1:] != tuple(
+            self.game.info.observation_shape
+        ):
+            raise ValueError("games in flight of another game than this run's")
+        parallel = len(self.slots)
+        kept = range(min(parallel, len(states)))
+        self.slots = [type(proto)(self.game, states[j].astype(proto.data.dtype)) for j in kept]
+        self.slots += [self.game.new_initial_state() for _ in range(parallel - len(self.slots))]
+        self.pending = [[] for _ in self.slots]
+        starts = np.concatenate([[0], np.cumsum(count)])
+        for k in range(slot.shape[0]):
+            j = int(slot[k])
+            if j >= parallel:
+                continue
+            policy = np.zeros(self.game.info.num_actions, dtype=value.dtype)
+            policy[index[starts[k] : starts[k + 1]]] = value[starts[k] : starts[k + 1]]
+            self.pending[j].append((int(seat[k]), obs[k], policy))
+
 
 def self_play(
     game: Game,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
-from training.cli import SettingError
+from training.cli import SettingError, check_count, check_number
 
 NETWORK_KEYS = ("channels", "blocks", "head", "value_hidden")
 
@@ -55,53 +55,142 @@ class AlphaZeroSettings:
         return asdict(self)
 
 
+COUNTS = {  # setting: (lowest, highest)
+    "iterations": (1, 10_000_000),
+    "games_per_iteration": (1, 1_000_000),
+    "parallel": (1, 4096),
+    "simulations": (1, 100_000),
+    "temperature_moves": (0, 100_000),
+    "max_considered": (1, 4096),
+    "teacher_games": (0, 1_000_000),
+    "teacher_steps": (0, 10_000_000),
+    "buffer": (1, 10_000_000),
+    "train_steps": (0, 10_000_000),
+    "batch_size": (1, 65_536),
+    "channels": (1, 1024),
+    "blocks": (0, 64),
+    "value_hidden": (1, 4096),
+    "eval_every": (0, 10_000_000),
+    "eval_games": (0, 100_000),
+    "eval_simulations": (1, 100_000),
+    "play_simulations": (1, 100_000),
+    "threads": (1, 1024),
+}
+"""The range of every whole-number setting: wide enough for any run this project makes, narrow enough
+that a typo or a hostile file cannot ask for terabytes (``simulations=10**9`` would allocate search trees
+of 2.5 TiB; ``blocks=100000`` a network of 7 billion weights)."""
+
+NUMBERS = {  # setting: (lowest, highest, lowest excluded)
+    "c": (0.0, 100.0, True),
+    "noise_alpha": (0.0, 100.0, True),
+    "noise_fraction": (0.0, 1.0, False),
+    "learning_rate": (0.0, 10.0, True),
+    "weight_decay": (0.0, 1.0, False),
+}
+
+MAX_SEARCH_NODES = 20_000_000
+"""At most ``parallel * (simulations + 1)`` nodes in the search trees of one self-play step."""
+
+MAX_PARAMETERS = 100_000_000
+"""At most this many weights in a network (400 MB as float32): the shipped ones have about 100,000."""
+
+MAX_OPPONENTS = 32
+
+
 def make_settings(values: dict) -> AlphaZeroSettings:
-    """Settings from a dict of overrides; SettingError naming an unknown key or a bad value."""
+    """Settings from a dict of overrides; SettingError naming an unknown key or a bad value (every
+    number is checked against its range: :data:`COUNTS`, :data:`NUMBERS`)."""
     known = {f.name: f for f in fields(AlphaZeroSettings)}
     unknown = sorted(set(values) - set(known))
     if unknown:
         raise SettingError(f"unknown alphazero setting(s) {unknown}; known: {', '.join(known)}")
     s = AlphaZeroSettings(**values)
-    counts = (
-        "iterations",
-        "games_per_iteration",
-        "parallel",
-        "simulations",
-        "buffer",
-        "batch_size",
-        "channels",
-        "value_hidden",
-        "eval_simulations",
-        "play_simulations",
-        "threads",
-    )
-    for name in counts:
-        v = getattr(s, name)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise SettingError(f"alphazero.{name} must be a whole number >= 1, got {v!r}")
-    for name in (
-        "blocks",
-        "train_steps",
-        "eval_every",
-        "eval_games",
-        "temperature_moves",
-        "teacher_games",
-        "teacher_steps",
-    ):
-        v = getattr(s, name)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise SettingError(f"alphazero.{name} must be a whole number >= 0, got {v!r}")
-    for name in ("c", "noise_alpha", "learning_rate"):
-        if not isinstance(getattr(s, name), (int, float)) or getattr(s, name) <= 0:
-            raise SettingError(f"alphazero.{name} must be a positive number, got {getattr(s, name)!r}")
-    for name in ("noise_fraction", "weight_decay"):
-        v = getattr(s, name)
-        if not isinstance(v, (int, float)) or not 0 <= v <= 1:
-            raise SettingError(f"alphazero.{name} must be a number in [0, 1], got {v!r}")
+    for name, (low, high) in COUNTS.items():
+        check_count(f"alphazero.{name}", getattr(s, name), low, high)
+    for name, (low, high, low_open) in NUMBERS.items():
+        check_number(f"alphazero.{name}", getattr(s, name), low, high, low_open)
     if not isinstance(s.gumbel, bool):
         raise SettingError(f"alphazero.gumbel is true or false, got {s.gumbel!r}")
     if not isinstance(s.teacher, str):
         raise SettingError(f"alphazero.teacher is an agent spec (a string), got {s.teacher!r}")
     if s.head not in ("linear", "square"):
         raise SettingError(f"alphazero.head is 'linear' or 'square', got {s.head!r}")
+    opponents = s.eval_opponents
+    if not isinstance(opponents, list) or not all(isinstance(o, str) and o for o in opponents):
+        raise SettingError(f"alphazero.eval_opponents is a list of agent specs (strings), got {opponents!r}")
+    if len(opponents) > MAX_OPPONENTS or (s.eval_every and not opponents):
+        raise SettingError(f"alphazero.eval_opponents must list 1..{MAX_OPPONENTS} agent specs (0 only with "
+                           f"alphazero.eval_every=0), got {len(opponents)}")
+    nodes = s.parallel * (s.simulations + 1)
+    if nodes > MAX_SEARCH_NODES:
+        raise SettingError(f"alphazero.parallel * (alphazero.simulations + 1) must be at most {MAX_SEARCH_NODES:,} "
+                           f"(the search trees of a self-play step), got {nodes:,}")
     return s
+
+
+def network_parameters(obs_shape, num_actions: int, num_seats: int, channels: int, blocks: int, head: str,
+                       value_hidden: int) -> int:
+    """How many weights :class:`~training.alphazero.network.AlphaZeroNet` has with this configuration
+    (computed, not built: a check of a file's sizes before any memory is spent on them)."""
+    h, w, c = obs_shape
+    convs = 9 * c * channels + 2 * channels + blocks * 2 * (9 * channels * channels + 2 * channels)
+    if head == "linear":
+        policy = 2 * channels + 2 + 2 * h * w * num_actions + num_actions
+    else:
+        k = num_actions // (h * w)
+        extra = num_actions - k * h * w
+        policy = channels * k + k + (channels * extra + extra if extra else 0)
+    value = 2 * channels + 2 + 2 * h * w * value_hidden + value_hidden + value_hidden * num_seats + num_seats
+    return convs + policy + value
+
+
+def check_network_config(config: dict, where: str = "network") -> None:
+    """SettingError naming the value when a saved network's configuration (``alphazero.json``'s
+    ``network``) is out of range: its sizes as for the settings (:data:`COUNTS`), the game's shape within
+    reason, and at most :data:`MAX_PARAMETERS` weights in all."""
+    if not isinstance(config, dict):
+        raise SettingError(f"{where} must be a table of the network's sizes, got {config!r}")
+    shape = config.get("obs_shape")
+    if not isinstance(shape, (list, tuple)) or len(shape) != 3:
+        raise SettingError(f"{where}.obs_shape must be [height, width, planes], got {shape!r}")
+    for i, d in enumerate(shape):
+        check_count(f"{where}.obs_shape[{i}]", d, 1, 4096)
+    check_count(f"{where}.num_actions", config.get("num_actions"), 1, 1_000_000)
+    check_count(f"{where}.num_seats", config.get("num_seats"), 1, 64)
+    sizes = {k: config.get(k, AlphaZeroSettings.__dataclass_fields__[k].default) for k in NETWORK_KEYS}
+    for name in ("channels", "blocks", "value_hidden"):
+        check_count(f"{where}.{name}", sizes[name], *COUNTS[name])
+    head = sizes["head"]
+    if head not in ("linear", "square"):
+        raise SettingError(f"{where}.head is 'linear' or 'square', got {head!r}")
+    weights = network_parameters(shape, config["num_actions"], config["num_seats"], **sizes)
+    if weights > MAX_PARAMETERS:
+        raise SettingError(f"{where}: a network of {weights:,} weights (channels={sizes['channels']}, "
+                           f"blocks={sizes['blocks']}, value_hidden={sizes['value_hidden']}); at most "
+                           f"{MAX_PARAMETERS:,}")
+
+
+def check_saved_network(path) -> None:
+    """Check the ``alphazero.json`` of a saved network folder (``path``: the folder or the file) before
+    anything is built from it: the network's configuration (:func:`check_network_config`) and the search
+    settings it carries (``simulations``, ``c``); SettingError naming the file and the value. A file that
+    cannot be read or is not such a configuration is left to the loader to refuse."""
+    import json
+    from pathlib import Path
+
+    from training.alphazero.network import CONFIG
+
+    file = Path(path)
+    if file.name != CONFIG:
+        file = file / CONFIG
+    try:
+        meta = json.loads(file.read_text())
+    except (OSError, ValueError):
+        return
+    if not isinstance(meta, dict) or not isinstance(meta.get("network"), dict):
+        return
+    check_network_config(meta["network"], f"{file}: network")
+    if "simulations" in meta:
+        check_count(f"{file}: simulations", meta["simulations"], *COUNTS["play_simulations"])
+    if "c" in meta:
+        check_number(f"{file}: c", meta["c"], *NUMBERS["c"])

@@ -9,19 +9,35 @@ those games gives its Elo with random = 0, shown on the progress bar, logged to 
 to ``<run>/strength.csv``.
 
 Files of a run folder: ``checkpoint.pt`` (network, optimizer, iteration, random state, settings,
-history), ``buffer.npz``, ``latest/`` (the network as an agent: ``models/...``-style folder usable as an
-agent spec), ``tb/`` (TensorBoard), ``strength.csv``, ``run.json`` (the command, the settings really used,
-wall time). ``resume=True`` continues from ``checkpoint.pt`` and ``buffer.npz`` up to ``iterations``.
+history, the commands that built it), ``buffer.npz`` (the replay buffer), ``games.npz`` (the self-play
+games in flight), ``checkpoint.json`` (the manifest of those three: the iteration, each file's size and
+sha256), ``latest/`` (the network as an agent: ``models/...``-style folder usable as an agent spec),
+``tb/`` (TensorBoard), ``strength.csv``, ``run.json`` (the command, the settings really used, wall time).
+``resume=True`` (``--resume``) continues from the checkpoint up to ``iterations``.
+
+Durable runs (:mod:`training.durable`): every file is written to a temporary name, fsynced and renamed
+into place, so a kill at any moment leaves complete files. The checkpoint is one set: its three files
+are written under temporary names, then the manifest, then the files are renamed, so the manifest always
+describes a consistent checkpoint (a resume finishes the renames a kill interrupted). Resuming checks
+every file of the set against the manifest and refuses with a message naming a missing or damaged file;
+it restores the network, the optimizer, the random state, the buffer and the games in flight exactly, so
+a resumed run plays and learns as the uninterrupted one would have (the same files, bit for bit, with the
+same seed and threads); it rewrites ``latest/`` from the checkpoint, drops the ``strength.csv`` rows of
+iterations past the checkpoint (measured again as the run goes on, so none is doubled), and keeps the
+wall time and the commands of the processes that built the checkpoint in ``run.json``.
 """
 
 from __future__ import annotations
 
 import copy
-import csv
 import json
+import os
+import pickle
 import shlex
+import shutil
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -29,18 +45,44 @@ import torch
 
 from envs.core.game import Game
 from envs.registry import make_game
-from training.model_version import version_record
 from training.alphazero.agent import AlphaZeroAgent
 from training.alphazero.buffer import ReplayBuffer
 from training.alphazero.evaluator import NetworkEvaluator
 from training.alphazero.learner import Learner
-from training.alphazero.network import AlphaZeroNet, save_network
+from training.alphazero.network import CONFIG, WEIGHTS, AlphaZeroNet, save_network
 from training.alphazero.selfplay import SearchSettings, SelfPlayer
 from training.alphazero.settings import NETWORK_KEYS, AlphaZeroSettings, make_settings
-from training.cli import SettingError
+from training.cli import SettingError, check_count
+from training.durable import (
+    CheckpointError,
+    commit_set,
+    fault_point,
+    fsync_dir,
+    fsync_file,
+    keep_csv_rows,
+    number,
+    open_set,
+    read_csv_rows,
+    read_json,
+    recover_folder,
+    remove_stale_temps,
+    replace_folder,
+    write_csv,
+    write_json,
+)
+from training.model_version import version_record
 
 CHECKPOINT = "checkpoint.pt"
 BUFFER = "buffer.npz"
+GAMES = "games.npz"
+MANIFEST = "checkpoint.json"
+LATEST = "latest"
+MAX_SEED = 2**32 - 1
+MAX_BUFFER_BYTES = 64 * 2**30
+"""The most memory the replay buffer may take (its arrays are sized for ``alphazero.buffer`` samples)."""
+# what torch.load and np.load raise on a file that is not what it should be
+_UNREADABLE = (pickle.UnpicklingError, RuntimeError, EOFError, zipfile.BadZipFile, OSError, ValueError, KeyError,
+               TypeError, AttributeError, IndexError)
 STRENGTH_FIELDS = ["iteration", "opponent", "games", "wins", "draws", "losses", "score", "elo"]
 
 
@@ -89,10 +131,16 @@ class AlphaZeroRun:
         self.game = make_game(game_name, **self.options)
         self.settings = settings
         self.run_dir = Path(run_dir)
-        self.seed = int(seed)
+        self.seed = check_count("--seed", int(seed) if isinstance(seed, np.integer) else seed, 0, MAX_SEED)
+        info = self.game.info
+        per_sample = 2 * int(np.prod(info.observation_shape)) + 8 * min(settings.simulations + 1, info.num_actions)
+        per_sample += 4 * info.num_seats
+        if settings.buffer * per_sample > MAX_BUFFER_BYTES:
+            most, gib = MAX_BUFFER_BYTES // per_sample, settings.buffer * per_sample / 2**30
+            raise SettingError(f"alphazero.buffer={settings.buffer} would take {gib:.0f} GiB for {game_name} "
+                               f"({per_sample} bytes a sample); its range here is 1..{most}")
         torch.set_num_threads(settings.threads)
         torch.manual_seed(self.seed)
-        info = self.game.info
         self.net = AlphaZeroNet(info.observation_shape, info.num_actions, info.num_seats, **settings.network_kwargs())
         self.net.eval()
         self.learner = Learner(self.net, settings.learning_rate, settings.weight_decay, settings.batch_size)
@@ -107,11 +155,26 @@ class AlphaZeroRun:
         self.elo: float | None = None
         self.seconds = 0.0
         self.teacher: dict | None = None  # what the warm start did (training/alphazero/teacher.py), once done
-        self._commands_before: list | None = None  # run.json's commands of earlier processes (read once)
+        self._commands_before: list | None = None  # the commands of the processes before this one
+        self.command: str | None = None  # this process's command (set by run())
 
     # files ------------------------------------------------------------------------------------------
+    def _new_player(self) -> SelfPlayer:
+        s = self.settings
+        search = SearchSettings(
+            s.simulations, s.c, s.noise_alpha, s.noise_fraction, s.temperature_moves, s.gumbel, s.max_considered
+        )
+        return SelfPlayer(self.game, self.evaluator, s.parallel, search)
+
+    def _commands(self) -> list:
+        """The commands that built the run so far: the earlier processes', then this one's."""
+        if self._commands_before is None:
+            self._commands_before = []
+        return [*self._commands_before, self.command or _command_of(None)]
+
     def save_checkpoint(self) -> None:
-        self.run_dir.mkdir(parents=True, exist_ok=True)
+        """Write the checkpoint set (network and everything else in ``checkpoint.pt``, the buffer, the
+        games in flight, then the manifest; see the module docstring), then ``latest/``."""
         state = {
             "net": self.net.state_dict(),
             "optimizer": self.learner.optimizer.state_dict(),
@@ -125,16 +188,20 @@ class AlphaZeroRun:
             "teacher": json.dumps(self.teacher),
             "game": self.game_name,
             "options": json.dumps(self.options),
+            "commands": json.dumps(self._commands()),
         }
-        tmp = self.run_dir / (CHECKPOINT + ".tmp")
-        torch.save(state, tmp)
-        self.buffer.save(self.run_dir / "buffer.tmp.npz")
-        tmp.replace(self.run_dir / CHECKPOINT)
-        (self.run_dir / "buffer.tmp.npz").replace(self.run_dir / BUFFER)
-        self.save_model(self.run_dir / "latest")
+        writers = {CHECKPOINT: lambda f: torch.save(state, f), BUFFER: self.buffer.save}
+        if self.player is not None:
+            writers[GAMES] = self.player.save
+        info = {"iteration": self.iteration, "samples_added": self.buffer.added, "seconds": round(self.seconds, 3)}
+        commit_set(self.run_dir, MANIFEST, writers, info)
+        self.save_latest()
 
-    def save_model(self, folder: str | Path) -> Path:
-        """The current network as an agent folder (``alphazero.pt`` + ``alphazero.json``)."""
+    def save_latest(self) -> Path:
+        """``latest/``: the current network as an agent folder, swapped in whole (never half written)."""
+        return replace_folder(self.run_dir / LATEST, self._write_model)
+
+    def _write_model(self, folder: Path) -> Path:
         return save_network(
             self.net,
             folder,
@@ -147,35 +214,87 @@ class AlphaZeroRun:
             elo_vs_random=self.elo,
         )
 
+    def save_model(self, folder: str | Path) -> Path:
+        """The current network as an agent folder (``alphazero.pt`` + ``alphazero.json``), each file
+        replaced durably (the weights first, the configuration last); the folder's other files stay."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        staging = folder.parent / f"{folder.name}.tmp-{os.getpid()}"
+        shutil.rmtree(staging, ignore_errors=True)
+        try:
+            self._write_model(staging)
+            for name in (WEIGHTS, CONFIG):
+                fsync_file(staging / name)
+                fault_point(f"before {folder.name}/{name}")
+                os.replace(staging / name, folder / name)
+                fault_point(f"after {folder.name}/{name}")
+            fsync_dir(folder)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        return folder
+
+    def has_checkpoint(self) -> bool:
+        """Whether the run folder holds a checkpoint to resume (its manifest, or an older version's
+        ``checkpoint.pt``)."""
+        return (self.run_dir / MANIFEST).is_file() or (self.run_dir / CHECKPOINT).is_file()
+
     def load_checkpoint(self) -> None:
+        """Resume from the run folder's checkpoint (see the module docstring): SettingError when there is
+        none or it belongs to another game or network, CheckpointError naming a missing or damaged file."""
         path = self.run_dir / CHECKPOINT
-        if not path.is_file():
+        if not self.has_checkpoint():
             raise SettingError(f"no checkpoint to resume in {self.run_dir} (expected {path})")
-        state = torch.load(path, map_location="cpu", weights_only=True)
-        if state["game"] != self.game_name or json.loads(state["options"]) != self.options:
-            raise SettingError(
-                f"{path} is a run of {state['game']} {state['options']}, not {self.game_name} {self.options}"
-            )
-        saved = json.loads(state["settings"])
-        changed = [k for k in NETWORK_KEYS if saved[k] != getattr(self.settings, k)]
+        files = open_set(self.run_dir, MANIFEST)["files"] if (self.run_dir / MANIFEST).is_file() else None
+        try:
+            state = torch.load(path, map_location="cpu", weights_only=True)
+            game, options = state["game"], json.loads(state["options"])
+            saved = json.loads(state["settings"])
+        except _UNREADABLE as e:
+            raise CheckpointError(f"{path}: not a readable checkpoint ({type(e).__name__}: {e})") from None
+        if game != self.game_name or options != self.options:
+            raise SettingError(f"{path} is a run of {game} {options}, not {self.game_name} {self.options}")
+        changed = [k for k in NETWORK_KEYS if saved.get(k) != getattr(self.settings, k)]
         if changed:
             raise SettingError(
-                f"the network cannot change on resume: {', '.join(f'{k}={saved[k]!r}' for k in changed)} in {path}"
+                f"the network cannot change on resume: {', '.join(f'{k}={saved.get(k)!r}' for k in changed)} in {path}"
             )
-        self.net.load_state_dict(state["net"])
-        self.learner.optimizer.load_state_dict(state["optimizer"])
+        try:
+            self.net.load_state_dict(state["net"])
+            self.learner.optimizer.load_state_dict(state["optimizer"])
+            iteration = int(state["iteration"])
+            rng_state = json.loads(state["rng"])
+            torch_rng = state["torch_rng"]
+            history, elo, seconds = json.loads(state["history"]), state["elo"], float(state["seconds"])
+            teacher = json.loads(state.get("teacher", "null"))
+            commands = json.loads(state["commands"]) if "commands" in state else None
+            self.rng.bit_generator.state = rng_state
+            torch.set_rng_state(torch_rng)
+        except _UNREADABLE as e:
+            raise CheckpointError(f"{path}: not a checkpoint of this network ({type(e).__name__}: {e})") from None
         for group in self.learner.optimizer.param_groups:  # new learning settings apply
             group["lr"], group["weight_decay"] = self.settings.learning_rate, self.settings.weight_decay
-        self.iteration = int(state["iteration"])
-        self.rng.bit_generator.state = json.loads(state["rng"])
-        torch.set_rng_state(state["torch_rng"])
-        self.history = json.loads(state["history"])
-        self.elo = state["elo"]
-        self.seconds = float(state["seconds"])
-        self.teacher = json.loads(state.get("teacher", "null"))
-        if (self.run_dir / BUFFER).is_file():
-            self.buffer.load(self.run_dir / BUFFER)
+        self.iteration, self.history, self.elo, self.seconds, self.teacher = iteration, history, elo, seconds, teacher
+        if files is None or BUFFER in files:
+            if (self.run_dir / BUFFER).is_file():
+                self._load_part(BUFFER, self.buffer.load)
+        if files is not None and GAMES in files:
+            self.player = self._new_player()
+            self._load_part(GAMES, self.player.load)
+        if commands is None:  # an older version's checkpoint: the commands its run.json lists
+            commands = (read_json(self.run_dir / "run.json", {}) or {}).get("commands", [])
+        self._commands_before = list(commands) if isinstance(commands, list) else []
         self.net.eval()
+        # the files around the checkpoint: what a kill left half done
+        remove_stale_temps(self.run_dir)
+        recover_folder(self.run_dir / LATEST)
+        self.save_latest()
+        keep_csv_rows(self.run_dir / "strength.csv", STRENGTH_FIELDS, lambda r: number(r["iteration"]) <= iteration)
+
+    def _load_part(self, name: str, load) -> None:
+        try:
+            load(self.run_dir / name)
+        except _UNREADABLE as e:
+            raise CheckpointError(f"{self.run_dir / name}: cannot be resumed ({type(e).__name__}: {e})") from None
 
     # the loop ---------------------------------------------------------------------------------------
     def learn_from_teacher(self) -> dict:
@@ -202,11 +321,8 @@ class AlphaZeroRun:
     def iterate(self) -> dict:
         """One self-play + learning iteration; its row of figures."""
         s = self.settings
-        search = SearchSettings(
-            s.simulations, s.c, s.noise_alpha, s.noise_fraction, s.temperature_moves, s.gumbel, s.max_considered
-        )
-        if self.player is None:  # kept between iterations: the games still running go on
-            self.player = SelfPlayer(self.game, self.evaluator, s.parallel, search)
+        if self.player is None:  # kept between iterations (and in the checkpoint): the games still running go on
+            self.player = self._new_player()
         batch = self.player.play(s.games_per_iteration, self.rng)
         self.buffer.add(batch.obs, batch.policies, batch.values)
         started = time.perf_counter()
@@ -234,6 +350,7 @@ class AlphaZeroRun:
         from tqdm import tqdm
 
         s = self.settings
+        self.command = _command_of(argv)
         writer = SummaryWriter(str(self.run_dir / "tb"), purge_step=self.iteration or None)
         bar = tqdm(
             total=s.iterations,
@@ -298,15 +415,9 @@ class AlphaZeroRun:
         writer.add_scalar("strength/elo_vs_random", self.elo, self.iteration)
         for r in rows:
             writer.add_scalar(f"strength/score_vs_{r['opponent']}", r["score"], self.iteration)
-        path = self.run_dir / "strength.csv"
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        new = not path.exists()
-        with open(path, "a", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=STRENGTH_FIELDS)
-            if new:
-                w.writeheader()
-            for r in rows:
-                w.writerow({"iteration": self.iteration, **r})
+        path = self.run_dir / "strength.csv"  # rewritten whole: rows of this iteration or later replaced
+        earlier = [r for r in read_csv_rows(path, STRENGTH_FIELDS) if number(r["iteration"]) < self.iteration]
+        write_csv(path, STRENGTH_FIELDS, [*earlier, *({"iteration": self.iteration, **r} for r in rows)])
         summary = " · ".join(f"{r['opponent']} {r['score']:.0%}" for r in rows)
         bar.write(
             f"iteration {self.iteration}: elo {self.elo:+.0f} (random = 0); score vs {summary} "
@@ -314,14 +425,13 @@ class AlphaZeroRun:
         )
 
     def write_run_json(self, argv: list | None = None) -> None:
-        command = shlex.join(["python", "-m", "training.alphazero", *(argv if argv is not None else sys.argv[1:])])
-        path = self.run_dir / "run.json"
-        if self._commands_before is None:  # the first write of this process: the commands before it
-            self._commands_before = json.loads(path.read_text()).get("commands", []) if path.is_file() else []
-        earlier = self._commands_before
+        """``run.json`` (written durably): the command, every command that built the run, the settings
+        really used, the iteration, the wall time of the work the run holds."""
+        command = _command_of(argv)
+        self.command = self.command or command
         info = {
             "command": command,
-            "commands": [*earlier, command],  # the first run, then each --resume
+            "commands": self._commands(),  # the first run, then each --resume
             "game": self.game_name,
             "options": self.options,
             "seed": self.seed,
@@ -333,5 +443,9 @@ class AlphaZeroRun:
             "teacher": self.teacher,
             "torch_threads": torch.get_num_threads(),
         }
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(info, indent=1) + "\n")
+        write_json(self.run_dir / "run.json", info)
+
+
+def _command_of(argv: list | None) -> str:
+    """The command line of ``python -m training.alphazero`` with ``argv`` (this process's by default)."""
+    return shlex.join(["python", "-m", "training.alphazero", *(argv if argv is not None else sys.argv[1:])])
