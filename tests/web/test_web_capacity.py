@@ -63,8 +63,11 @@ def test_a_full_registry_refuses_a_new_game_and_keeps_every_game_in_progress():
     with pytest.raises(MoveRefused) as refused:
         registry.add(_session(table))
     assert refused.value.status == 503
-    assert "full" in str(refused.value) and "3 games in progress" in str(refused.value) and "10 minutes" in str(
-        refused.value)
+    assert (
+        "full" in str(refused.value)
+        and "3 games in progress" in str(refused.value)
+        and "10 minutes" in str(refused.value)
+    )
     with pytest.raises(MoveRefused):
         registry.check_room()
     assert sorted(registry.plays) == sorted(ids)
@@ -150,6 +153,25 @@ def test_bad_limits_are_refused():
 
 
 # ----- through HTTP ---------------------------------------------------------------------------------
+def _run(coroutine):
+    """``asyncio.run(coroutine)`` in a thread of its own (the browser tests' Playwright keeps an event loop
+    running in this one for the whole session)."""
+    outcome = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = asyncio.run(coroutine)
+        except BaseException as e:  # raised again in the test's thread
+            outcome["error"] = e
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 def _client(server) -> httpx.Client:
     return httpx.Client(base_url=server.url, timeout=120, headers={TOKEN: server.token})
 
@@ -242,7 +264,7 @@ def test_the_load_benchmark_loses_no_game(serve):
     from training.web.session import Table
 
     server = serve(Table(game, "random"), limit=16)
-    report = asyncio.run(run_load(server.url, game, clients=12, games=1, abandoned=30, time_limit=240))
+    report = _run(run_load(server.url, game, clients=12, games=1, abandoned=30, time_limit=240))
     counts = report["counts"]
     assert failed(report) == 0, (counts, report["examples"])
     assert counts["games finished"] == 12 and counts["moves"] == report["move_ms"]["n"] > 12
@@ -270,17 +292,23 @@ def test_one_move_per_turn_under_20_by_20_concurrent_moves(serve):
     views = [c.post("/api/games").json() for _ in range(20)]
 
     async def burst() -> list:
-        async with httpx.AsyncClient(base_url=server.url, timeout=300, headers={TOKEN: server.token},
-                                     limits=httpx.Limits(max_connections=400)) as ac:
-            sends = [ac.post(f"/api/games/{v['id']}/move",
-                             json={"action": v["legal"][i % len(v["legal"])]["action"], "ply": v["ply"]})
-                     for v in views for i in range(20)]
+        async with httpx.AsyncClient(
+            base_url=server.url, timeout=300, headers={TOKEN: server.token}, limits=httpx.Limits(max_connections=400)
+        ) as ac:
+            sends = [
+                ac.post(
+                    f"/api/games/{v['id']}/move",
+                    json={"action": v["legal"][i % len(v["legal"])]["action"], "ply": v["ply"]},
+                )
+                for v in views
+                for i in range(20)
+            ]
             return await asyncio.gather(*sends)
 
-    answers = asyncio.run(burst())
+    answers = _run(burst())
     assert len(answers) == 400
     for k, view in enumerate(views):
-        statuses = sorted(r.status_code for r in answers[20 * k: 20 * k + 20])
+        statuses = sorted(r.status_code for r in answers[20 * k : 20 * k + 20])
         assert statuses == [200] + [409] * 19, statuses
         after = c.get(f"/api/games/{view['id']}").json()
         assert after["ply"] == view["ply"] + 2  # the human's one move and the agent's reply

@@ -83,11 +83,17 @@ def test_blind_cross_site_posts_start_and_play_nothing(serve):
     before = c.get(f"/api/games/{gid}/moves").text
     site = {"origin": "https://attacker.example", "referer": "https://attacker.example/page"}
     for _ in range(70):
-        _refused(c.post("/api/games", headers={**site, "content-type": "application/x-www-form-urlencoded"},
-                        content=b"seat=0"), 403, TOKEN)
+        _refused(
+            c.post(
+                "/api/games", headers={**site, "content-type": "application/x-www-form-urlencoded"}, content=b"seat=0"
+            ),
+            403,
+            TOKEN,
+        )
     for kind in ("text/plain", "multipart/form-data; boundary=x"):
-        _refused(c.post(f"/api/games/{gid}/move", headers={**site, "content-type": kind},
-                        content=b'{"action": 0}'), 403)
+        _refused(
+            c.post(f"/api/games/{gid}/move", headers={**site, "content-type": kind}, content=b'{"action": 0}'), 403
+        )
     registry = server.config.app.state.registry
     assert list(registry.plays) == [gid] and c.get(f"/api/games/{gid}/moves").text == before
 
@@ -112,20 +118,41 @@ def test_a_server_open_to_the_network_asks_every_request_for_the_token(serve):
 
 
 # ----- hosts ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("header", "host"), [
-    ("127.0.0.1:8765", "127.0.0.1"), ("LOCALHOST", "localhost"), ("[::1]:8765", "::1"), ("[::1]", "::1"),
-    ("example.org:80", "example.org"), ("[::1", ""), ("::1", ""), ("[::1]x", ""), ("", ""),
-])
+@pytest.mark.parametrize(
+    ("header", "host"),
+    [
+        ("127.0.0.1:8765", "127.0.0.1"),
+        ("LOCALHOST", "localhost"),
+        ("[::1]:8765", "::1"),
+        ("[::1]", "::1"),
+        ("example.org:80", "example.org"),
+        ("[::1", ""),
+        ("::1", ""),
+        ("[::1]x", ""),
+        ("", ""),
+    ],
+)
 def test_host_of_reads_a_host_header(header, host):
     from training.web.app import host_of
 
     assert host_of(header) == host
 
 
-@pytest.mark.parametrize(("host", "loopback"), [
-    ("127.0.0.1", True), ("127.3.2.1", True), ("localhost", True), ("::1", True), ("[::1]", True),
-    ("0.0.0.0", False), ("::", False), ("192.168.1.5", False), ("example.org", False), ("", False),
-])
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.3.2.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("192.168.1.5", False),
+        ("example.org", False),
+        ("", False),
+    ],
+)
 def test_which_hosts_are_loopback(host, loopback):
     from training.web import allowed_hosts, is_loopback
 
@@ -197,8 +224,12 @@ def test_a_loopback_host_needs_no_flag_and_prints_a_valid_url(no_listening, caps
 
 @pytest.mark.skipif(not _ipv6_loopback(), reason="this machine has no IPv6 loopback")
 def test_python_m_training_web_serves_on_ipv6_loopback():
-    proc = subprocess.Popen([sys.executable, "-m", "training.web", "--game", "olix", "--host", "::1", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "training.web", "--game", "olix", "--host", "::1", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         line = proc.stdout.readline()
         url = re.search(r"open (http://\[::1\]:\d+/) to play", line)
@@ -226,27 +257,30 @@ def _game(c) -> str:
     return gid
 
 
-@pytest.mark.parametrize(("raw", "status", "words"), [
-    (b"[" * 100_000 + b"]" * 100_000, 400, ["nested too deeply"]),
-    (b'{"action": ' + b"[" * 5_000 + b"]" * 5_000 + b"}", 400, ["nested too deeply"]),
-    (b'{"action": ' + b"[" * 500 + b"]" * 500 + b"}", 422, ["integer"]),
-    (b'{"action": {"a": {"b": {"c": {"d": 1}}}}}', 422, ["integer"]),
-    (b'{"action": ' + b"7" * 5_000 + b"}", 400, ["not JSON", "digits"]),
-    (b'{"action": ' + b"7" * 4_000 + b"}", 422, ["out of range", "of 4000 digits"]),
-    (b'{"action": -' + b"7" * 4_000 + b"}", 422, ["out of range"]),
-    (b'{"action": 1e999}', 422, ["integer"]),
-    (b'{"action": NaN}', 422, ["integer"]),
-    (b'{"action": null}', 422, ["integer"]),
-    (b'{"move": null}', 400, ["string"]),
-    (b'{"move": {"b2": 1}}', 400, ["string"]),
-    (b'{"move": "b2", "ply": "1"}', 400, ["ply", "whole number"]),
-    (b'{"move": "b2", "ply": 1.0}', 400, ["ply", "whole number"]),
-    (b'{"move": "b2", "ply": ' + b"9" * 4_000 + b"}", 409, ["of 4000 digits"]),
-    (b'{"move": "b2", "seat": [0]}', 400, ["seat", "whole number"]),
-    (b'{"move": "b2", "' + b"k" * 100_000 + b'": 1}', 400, ["unknown fields"]),
-    (b'{"move": "\\ud800"}', 422, ["illegal move"]),
-    (b"\x00\x01\x02", 400, ["not JSON"]),
-])
+@pytest.mark.parametrize(
+    ("raw", "status", "words"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, 400, ["nested too deeply"]),
+        (b'{"action": ' + b"[" * 5_000 + b"]" * 5_000 + b"}", 400, ["nested too deeply"]),
+        (b'{"action": ' + b"[" * 500 + b"]" * 500 + b"}", 422, ["integer"]),
+        (b'{"action": {"a": {"b": {"c": {"d": 1}}}}}', 422, ["integer"]),
+        (b'{"action": ' + b"7" * 5_000 + b"}", 400, ["not JSON", "digits"]),
+        (b'{"action": ' + b"7" * 4_000 + b"}", 422, ["out of range", "of 4000 digits"]),
+        (b'{"action": -' + b"7" * 4_000 + b"}", 422, ["out of range"]),
+        (b'{"action": 1e999}', 422, ["integer"]),
+        (b'{"action": NaN}', 422, ["integer"]),
+        (b'{"action": null}', 422, ["integer"]),
+        (b'{"move": null}', 400, ["string"]),
+        (b'{"move": {"b2": 1}}', 400, ["string"]),
+        (b'{"move": "b2", "ply": "1"}', 400, ["ply", "whole number"]),
+        (b'{"move": "b2", "ply": 1.0}', 400, ["ply", "whole number"]),
+        (b'{"move": "b2", "ply": ' + b"9" * 4_000 + b"}", 409, ["of 4000 digits"]),
+        (b'{"move": "b2", "seat": [0]}', 400, ["seat", "whole number"]),
+        (b'{"move": "b2", "' + b"k" * 100_000 + b'": 1}', 400, ["unknown fields"]),
+        (b'{"move": "\\ud800"}', 422, ["illegal move"]),
+        (b"\x00\x01\x02", 400, ["not JSON"]),
+    ],
+)
 def test_a_malformed_move_is_a_4xx_with_a_short_message(serve, raw, status, words):
     server = serve(_table())
     c = httpx.Client(base_url=server.url, timeout=60, headers={TOKEN: server.token})
@@ -257,13 +291,16 @@ def test_a_malformed_move_is_a_4xx_with_a_short_message(serve, raw, status, word
     assert c.get(f"/api/games/{gid}/moves").text == before
 
 
-@pytest.mark.parametrize(("raw", "status", "words"), [
-    (b'{"seat": ' + b"[" * 5_000 + b"]" * 5_000 + b"}", 400, ["nested too deeply"]),
-    (b'{"seat": ' + b"1" * 4_000 + b"}", 400, ["0..1", "digits"]),
-    (b'{"seat": [[[[[[[[1]]]]]]]]}', 400, ["0..1"]),
-    (b'{"seat": 0.0}', 400, ["0..1"]),
-    (b"[]", 400, ["JSON object"]),
-])
+@pytest.mark.parametrize(
+    ("raw", "status", "words"),
+    [
+        (b'{"seat": ' + b"[" * 5_000 + b"]" * 5_000 + b"}", 400, ["nested too deeply"]),
+        (b'{"seat": ' + b"1" * 4_000 + b"}", 400, ["0..1", "digits"]),
+        (b'{"seat": [[[[[[[[1]]]]]]]]}', 400, ["0..1"]),
+        (b'{"seat": 0.0}', 400, ["0..1"]),
+        (b"[]", 400, ["JSON object"]),
+    ],
+)
 def test_a_malformed_new_game_is_a_4xx(serve, raw, status, words):
     server = serve(_table())
     c = httpx.Client(base_url=server.url, timeout=60, headers={TOKEN: server.token})
@@ -283,16 +320,19 @@ def test_a_bad_position_index_is_a_4xx(serve):
     _refused(c.get(f"/api/replays/{'x' * 5_000}/0"), 404, "no replay session")
 
 
-@pytest.mark.parametrize("text", [
-    '# dorix {"num_players": ' + "[" * 5_000 + "]" * 5_000 + "}\n1. b2\n",
-    '# dorix {"num_players": ' + "2" * 4_000 + "}\n1. b2\n",
-    '# dorix {"num_players": 1e999}\n1. b2\n',
-    '# dorix {"num_players": 2, "": 1}\n1. b2\n',
-    "# dorix " + "{" * 100_000 + "\n",
-    "# dorix {}\n" + "1. b2\n" * 2 + "9" * 5_000 + ". c3\n",
-    "# olix {}\n1. " + "a" * 100_000 + "\n",
-    "\x00" * 1000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '# dorix {"num_players": ' + "[" * 5_000 + "]" * 5_000 + "}\n1. b2\n",
+        '# dorix {"num_players": ' + "2" * 4_000 + "}\n1. b2\n",
+        '# dorix {"num_players": 1e999}\n1. b2\n',
+        '# dorix {"num_players": 2, "": 1}\n1. b2\n',
+        "# dorix " + "{" * 100_000 + "\n",
+        "# dorix {}\n" + "1. b2\n" * 2 + "9" * 5_000 + ". c3\n",
+        "# olix {}\n1. " + "a" * 100_000 + "\n",
+        "\x00" * 1000,
+    ],
+)
 def test_a_malformed_move_list_is_a_4xx(serve, text):
     server = serve(_table())
     c = httpx.Client(base_url=server.url, timeout=60, headers={TOKEN: server.token})
@@ -304,8 +344,7 @@ def test_a_malformed_move_list_is_a_4xx(serve, text):
 def _raw(server, head: str, body: bytes = b"") -> tuple[int, bytes]:
     """The status and the body of the answer to a request written by hand (``head``: its first lines)."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
-        s.sendall(f"{head}\r\nHost: 127.0.0.1\r\n{TOKEN}: {server.token}\r\nConnection: close\r\n\r\n".encode()
-                  + body)
+        s.sendall(f"{head}\r\nHost: 127.0.0.1\r\n{TOKEN}: {server.token}\r\nConnection: close\r\n\r\n".encode() + body)
         answer = b""
         while chunk := s.recv(65536):
             answer += chunk

@@ -1,7 +1,8 @@
 """``python -m training.web``: serve the game (and replays) in the browser; see :mod:`training.web`.
 
-It is ``python -m training.play ... --web`` (the same options, plus ``--replay``, ``--host``, ``--port``);
-with only ``--replay FILE``, the game is the one the file's first line names."""
+It is ``python -m training.play ... --web`` (the same options, with the browser ones: ``--replay``,
+``--host``, ``--allow-remote``, ``--port``, ``--max-games``, ``--idle-minutes``); with only
+``--replay FILE``, the game is the one the file's first line names."""
 
 from __future__ import annotations
 
