@@ -67,6 +67,8 @@ def main(argv: list | None = None) -> None:
     run = json.loads((d / "run.json").read_text())
     game_name, options = run["game"], run["game_options"]
     game = model_game(game_name, options, run)
+    # the model's metadata first (a previous model's meta.json would name its own version), the test after
+    (d / "meta.json").write_text(json.dumps({"game": game_name, "game_options": options, **version_record(game)}) + "\n")
     spec = f"sample:{d}" if args.sampled else str(d)
     base, _ = round_robin(game, [spec, "random", "greedy"], args.games, args.seed)
     mcts_spec = f"mcts:{args.mcts_sims}"
