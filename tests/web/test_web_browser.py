@@ -73,6 +73,9 @@ def test_a_full_game_clicked_in_the_page_ends_in_the_engines_position(name, opti
     page.on("pageerror", lambda e: errors.append(str(e)))
     started = time.monotonic()
     position, moves, result = play_full_game(page, server.url, seed=7)
+    # the title names the game and its options as a reader writes them, not as JSON
+    settings = ", ".join(f"{k} {v}" for k, v in game.info.options.items())
+    assert page.text_content("#title") == f"{name} ({settings}) against random"
     page.close()
     assert not errors, errors
     replayed = GameRecord.from_text(game, "\n".join(moves)).last

@@ -35,6 +35,12 @@ function setStatus(text) { $("status").textContent = text || ""; }
 // that change something, and on all of them by a server open to the network), so no other site can play.
 const TOKEN = (document.querySelector('meta[name="boardgames-token"]') || {}).content || "";
 
+// A game and its options as a reader writes them: "barc (start alternating, max_turns 200)".
+function gameTitle(game, options) {
+  const parts = Object.entries(options || {}).map(([key, value]) => `${key} ${value}`);
+  return parts.length ? `${game} (${parts.join(", ")})` : game;
+}
+
 async function api(method, path, body, contentType) {
   const options = { method, headers: { "X-Boardgames-Token": TOKEN } };
   if (body !== undefined) {
@@ -282,7 +288,7 @@ async function newGame(seat) {
 async function startPlay() {
   $("play-controls").hidden = false;
   const config = await api("GET", "/api/config");
-  $("title").textContent = `${config.game} ${JSON.stringify(config.options)} against ${config.agent}`;
+  $("title").textContent = `${gameTitle(config.game, config.options)} against ${config.agent}`;
   document.title = `${config.game}: play`;
   config.seat_names.forEach((name, i) => {
     const option = document.createElement("option");
@@ -346,7 +352,7 @@ async function openReplay(text, name) {
     page.replayId = view.id;
     page.view = view;
     history.replaceState(null, "", `/replay#${view.id}`);
-    $("title").textContent = `replay: ${view.name} (${view.game} ${JSON.stringify(view.options)})`;
+    $("title").textContent = `replay: ${view.name} (${gameTitle(view.game, view.options)})`;
     render();
   } catch (e) {
     showError(`This move list cannot be replayed: ${e.message}`);
@@ -378,7 +384,7 @@ async function startReplay() {
     page.replayId = id;
     try {
       page.view = await api("GET", `/api/replays/${id}/0`);
-      $("title").textContent = `replay: ${page.view.name} (${page.view.game} ${JSON.stringify(page.view.options)})`;
+      $("title").textContent = `replay: ${page.view.name} (${gameTitle(page.view.game, page.view.options)})`;
       render();
     } catch (e) {
       showError(e.message);
