@@ -144,7 +144,12 @@ def check_config(cfg: dict) -> None:
     """SettingError naming the setting and its range for a value of ``cfg`` (a run's merged settings)
     out of range: the ``[algo]`` sizes and rates (:data:`ALGO_COUNTS`, :data:`ALGO_NUMBERS`, the layer
     widths of ``net_arch`` and ``conv_dilations``), the rollout size, the ``[opponents]`` weights and the
-    ``[pretrain]`` settings. The ``[train]`` counts are checked where they are read (:func:`count_setting`)."""
+    ``[pretrain]`` settings, and the ``[train]`` counts as :func:`count_setting` reads them."""
+    train = cfg.get("train", {})
+    for name in ("total_steps", "n_envs", "checkpoint_every", "snapshot_every", "max_snapshots", "eval_every",
+                 "eval_games"):
+        if name in train:
+            count_setting(train, name, 0, minimum=0 if name == "eval_every" else 1)
     algo = cfg.get("algo", {})
     for name, (low, high) in ALGO_COUNTS.items():
         if name in algo:
@@ -287,6 +292,8 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
     if resume:
         from training.agents import model_path
 
+        if str(resume).endswith(".zip"):  # a kill may have left the zip under its temporary name: put it in place
+            checkpoint_manifest(resume)
         try:
             resume = model_path(resume)
         except FileNotFoundError as e:

@@ -351,6 +351,7 @@ class AlphaZeroRun:
 
         s = self.settings
         self.command = _command_of(argv)
+        remove_stale_temps(self.run_dir)  # what killed processes left (after load_checkpoint's renames, if any)
         writer = SummaryWriter(str(self.run_dir / "tb"), purge_step=self.iteration or None)
         bar = tqdm(
             total=s.iterations,
