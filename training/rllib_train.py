@@ -285,7 +285,11 @@ def run(args: argparse.Namespace) -> None:
         make_random_player(algo)
         out.mkdir(parents=True, exist_ok=True)
         if saved is not None:
-            algo.restore_from_path(str((out / "checkpoint").resolve()))
+            try:
+                algo.restore_from_path(str((out / "checkpoint").resolve()))
+            except Exception as e:  # RLlib raises many kinds on a damaged folder: the project's error, naming it
+                raise SettingError(f"--resume {out}: {out / 'checkpoint'} cannot be restored "
+                                   f"({type(e).__name__}: {str(e)[:300]})") from None
             print(f"resumed {out} at iteration {algo.iteration}")
             keep_csv_rows(out / "strength.csv", STRENGTH_FIELDS, lambda r: number(r["iteration"]) <= algo.iteration)
         print(f"{game_name} {options}: {settings.env_runners} env runners x {settings.envs_per_runner} games, "
