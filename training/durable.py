@@ -67,7 +67,7 @@ def fault_point(label: str) -> None:
     if log:
         with open(log, "a") as f:
             f.write(f"{_points} {label}\n")
-    if target and int(target) == _points:
+    if target and target.strip().isdigit() and int(target) == _points:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
