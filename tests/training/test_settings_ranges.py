@@ -76,7 +76,7 @@ def test_shipped_alphazero_models_pass_and_a_hostile_file_is_refused_before_it_i
 
     for name, path in shipped_models().items():
         if name.endswith("_az"):
-            check_saved_network(path)
+            check_saved_network(path / "alphazero.json")
     source = shipped_models()["dorix_2p_az"]
     for change, message in [({"blocks": 100000}, "network.blocks must be a whole number <= 64, got 100000"),
                             ({"channels": 0}, "network.channels must be a whole number >= 1, got 0"),

@@ -142,11 +142,10 @@ def load_network(path: str | Path) -> tuple[AlphaZeroNet, dict]:
     from training.alphazero.settings import check_saved_network
     from training.safe_load import ModelFileError, load_weights
 
-    check_saved_network(path)  # every size in range before anything is built from the file
-
     folder = Path(path)
     if folder.name == CONFIG:
         folder = folder.parent
+    check_saved_network(folder / CONFIG)  # every size in range before anything is built from the file
     not_a_network = f"{folder} is not an AlphaZero network of this project"
     try:
         meta = json.loads((folder / CONFIG).read_text())

@@ -170,19 +170,15 @@ def check_network_config(config: dict, where: str = "network") -> None:
                            f"{MAX_PARAMETERS:,}")
 
 
-def check_saved_network(path) -> None:
-    """Check the ``alphazero.json`` of a saved network folder (``path``: the folder or the file) before
-    anything is built from it: the network's configuration (:func:`check_network_config`) and the search
-    settings it carries (``simulations``, ``c``); SettingError naming the file and the value. A file that
-    cannot be read or is not such a configuration is left to the loader to refuse."""
+def check_saved_network(file) -> None:
+    """Check the ``alphazero.json`` of a saved network (``file``, its path) before anything is built from
+    it: the network's configuration (:func:`check_network_config`) and the search settings it carries
+    (``simulations``, ``c``); SettingError naming the file and the value. A file that cannot be read or is
+    not such a configuration is left to the loader to refuse."""
     import json
     from pathlib import Path
 
-    from training.alphazero.network import CONFIG
-
-    file = Path(path)
-    if file.name != CONFIG:
-        file = file / CONFIG
+    file = Path(file)
     try:
         meta = json.loads(file.read_text())
     except (OSError, ValueError):
