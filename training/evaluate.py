@@ -202,22 +202,64 @@ def fit_elo(names: list, results: list, anchor: str | None = "random", iteration
     return {n: float(r[idx[n]] - shift) for n in names}
 
 
+def _pair_seed(seed: int, i: int, j: int) -> int:
+    """The seed of the match between agents ``i`` and ``j`` of a round robin seeded ``seed``."""
+    return seed * 7919 + 31 * i + j
+
+
+def _play_pair(game: Game, specs: list, names: list, i: int, j: int, games: int, seed: int, save_games: int):
+    """One pair of a round robin in a process of its own (:func:`round_robin` with ``jobs``): the agents
+    are made as the serial loop makes them and reseeded by :func:`play_match` as there, so the games are
+    the same."""
+    import torch
+
+    torch.set_num_threads(1)
+    a, b = make_agent(specs[i], game, seed=seed + i), make_agent(specs[j], game, seed=seed + j)
+    return play_match(game, a, b, games, seed=_pair_seed(seed, i, j), name_a=names[i], name_b=names[j],
+                      save_games=save_games)
+
+
 def round_robin(game: Game, specs: list, games: int, seed: int = 0, first_only: bool = False,
-                names: list | None = None, show_progress: bool = True, save_games: int = 0) -> tuple:
+                names: list | None = None, show_progress: bool = True, save_games: int = 0, jobs: int = 1) -> tuple:
     """Play every pair (or the first agent against each other); returns ``(results, elo)`` (the first
-    ``save_games`` games of each pair kept in its ``records``)."""
+    ``save_games`` games of each pair kept in its ``records``). ``jobs`` > 1 plays the pairs in that many
+    processes at once (the same games as one process: each match is seeded by its pair alone)."""
     from tqdm import tqdm
 
     names = names or [agent_name(s) for s in specs]
+    pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs)) if not first_only or i == 0]
+    if jobs > 1:
+        return _round_robin_in_processes(game, specs, names, pairs, games, seed, show_progress, save_games, jobs)
     agents = [make_agent(s, game, seed=seed + i) for i, s in enumerate(specs)]
-    pairs = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents)) if not first_only or i == 0]
     results = []
     with tqdm(total=games * len(pairs), desc="evaluating", unit="game", disable=not show_progress) as bar:
         for i, j in pairs:
             bar.set_postfix_str(f"{names[i]} vs {names[j]}")
-            results.append(play_match(game, agents[i], agents[j], games, seed=seed * 7919 + 31 * i + j,
+            results.append(play_match(game, agents[i], agents[j], games, seed=_pair_seed(seed, i, j),
                                       name_a=names[i], name_b=names[j], progress=lambda: bar.update(1),
                                       save_games=save_games))
+    return results, fit_elo(names, results)
+
+
+def _round_robin_in_processes(game, specs, names, pairs, games, seed, show_progress, save_games, jobs) -> tuple:
+    """:func:`round_robin`'s pairs played by ``jobs`` worker processes (started afresh: no state shared
+    with this one), the results in the serial loop's order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from tqdm import tqdm
+
+    for i, spec in enumerate(specs):  # a bad spec fails here, before any worker starts
+        make_agent(spec, game, seed=seed + i)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool, \
+            tqdm(total=games * len(pairs), desc="evaluating", unit="game", disable=not show_progress) as bar:
+        futures = {pool.submit(_play_pair, game, specs, names, i, j, games, seed, save_games): k
+                   for k, (i, j) in enumerate(pairs)}
+        results = [None] * len(pairs)
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            bar.update(games)
     return results, fit_elo(names, results)
 
 

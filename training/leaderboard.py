@@ -146,12 +146,12 @@ def write_docs_section(key: str, body: str, docs: Path = DOCS) -> None:
 
 
 def leaderboard(game: Game, specs: list, games: int, seed: int = 0, bootstrap: int = 100,
-                show_progress: bool = True) -> tuple:
+                show_progress: bool = True, jobs: int = 1) -> tuple:
     """Play the round robin of ``specs`` and rate them: ``(results, rows)``."""
     names = [agent_name(s) for s in specs]
     if len(set(names)) != len(names):
         raise ValueError(f"two agents would have the same name in the table: {names}")
-    results, elo = round_robin(game, specs, games, seed, names=names, show_progress=show_progress)
+    results, elo = round_robin(game, specs, games, seed, names=names, show_progress=show_progress, jobs=jobs)
     anchor = "random" if "random" in names else None
     intervals = bootstrap_elo(names, results, bootstrap, seed, anchor=anchor)
     return results, ranking(elo, intervals, results)
@@ -174,6 +174,8 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--out", default=None, help="output folder (default runs/leaderboard/<game>[_<n>p])")
     p.add_argument("--write-docs", action="store_true", help="update this game's section of docs/leaderboard.md")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--jobs", type=positive_int, default=1,
+                   help="pairs played at once in processes of their own (the same games as one process)")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     options = game_options_of(args)
@@ -183,7 +185,7 @@ def main(argv: list | None = None) -> None:
     if len(specs) < 3:
         p.error(f"a leaderboard needs three agents or more (with two, training.evaluate says it all), got {specs}")
     try:
-        results, rows = leaderboard(game, specs, args.games, args.seed, args.bootstrap, not args.no_progress)
+        results, rows = leaderboard(game, specs, args.games, args.seed, args.bootstrap, not args.no_progress, args.jobs)
     except (ValueError, FileNotFoundError) as e:
         p.error(str(e))
     today = datetime.date.today().isoformat()

@@ -77,3 +77,15 @@ def test_command_line_writes_its_files_and_refuses_two_agents(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["--game", "dorix", "--agents", "random", "greedy", "--out", str(tmp_path)])
     assert np.isfinite(float((tmp_path / "leaderboard.csv").read_text().splitlines()[1].split(",")[2]))
+
+
+def test_pairs_played_in_processes_are_the_games_of_one_process():
+    from envs.registry import make_game
+    from training.evaluate import round_robin
+
+    game = make_game("barc", max_turns=30)
+    specs = ["random", "greedy", "mcts:20"]
+    serial, _ = round_robin(game, specs, 6, seed=3, show_progress=False)
+    parallel, _ = round_robin(game, specs, 6, seed=3, show_progress=False, jobs=2)
+    as_rows = [[(r.a, r.b, r.wins, r.draws, r.losses) for r in results] for results in (serial, parallel)]
+    assert as_rows[0] == as_rows[1] and len(as_rows[0]) == 3
