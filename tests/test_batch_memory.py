@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from envs.vector import BatchedGames
-from envs.vector.memory import HUGE_PAGE, batch_tile, batch_zeros
+from envs.vector.memory import HUGE_PAGE, batch_tile, batch_zeros, readonly_view
 
 LINUX = sys.platform.startswith("linux") and hasattr(mmap, "MADV_HUGEPAGE")
 
@@ -56,7 +56,8 @@ def test_batch_tile_is_np_tile():
 def test_large_batches_play_on_huge_page_arrays():
     batch = BatchedGames("adix", 400, seed=3, obs_dtype="uint8", threads=False)  # masks 2.3 MB
     reference = BatchedGames("adix", 400, seed=3, obs_dtype="uint8", threads=False)
-    reference.masks = np.array(reference.masks)  # ordinary memory
+    reference._masks = np.array(reference._masks)  # ordinary memory (the batch's own masks, and their view)
+    reference.masks = readonly_view(reference._masks)
     reference.obs = np.array(reference.obs)
     reference.states = np.array(reference.states)
     if LINUX:

@@ -423,9 +423,10 @@ def test_the_masks_handed_out_cannot_be_written(packed):
     # them that cannot be made writeable again, so no caller can make an illegal action pass
     from envs.vector.batch import LearnerBatch
 
-    for batch in (BatchedGames("olix", 4, threads=False, illegal_action="raise", packed_masks=packed),
-                  LearnerBatch("olix", 4, opponent="random", threads=False, illegal_action="raise",
+    for batch in (BatchedGames("dorix", 4, threads=False, illegal_action="raise", packed_masks=packed),
+                  LearnerBatch("dorix", 4, opponent="random", threads=False, illegal_action="raise",
                                packed_masks=packed)):
+        batch.reset()
         with pytest.raises(ValueError, match="read-only"):
             batch.masks[...] = 255 if packed else True
         with pytest.raises(ValueError, match="WRITEABLE"):
@@ -436,5 +437,6 @@ def test_the_masks_handed_out_cannot_be_written(packed):
         with pytest.raises(IllegalActionError):
             batch.step(illegal)
         assert np.array_equal(batch.states, before)
-        batch.step(batch.random_actions())  # the batch still plays, and writes its masks
+        legal = np.array([int(np.flatnonzero(row)[0]) for row in batch.bool_masks().reshape(4, -1)])
+        batch.step(legal)  # the batch still plays, and writes its masks
         assert batch.bool_masks().any(axis=-1).all()

@@ -499,7 +499,7 @@ class LearnerBatch:
     def __getstate__(self) -> dict:
         """Pickling and deep copies: the rules module and its compiled loops are rebuilt on loading."""
         state = self.__dict__.copy()
-        del state["_rules"], state["k"], state["_learner_step"]
+        del state["_rules"], state["k"], state["_learner_step"], state["masks"]  # masks: a view, made again
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -507,6 +507,9 @@ class LearnerBatch:
         self.__dict__.setdefault("obs_dtype", np.float32)  # pickled before these options existed
         self.__dict__.setdefault("threads", 1)
         self.__dict__.setdefault("packed_masks", False)
+        if "_masks" not in self.__dict__:  # pickled when the masks were handed out as they are
+            self._masks = np.array(self.__dict__.pop("masks"))
+        self.masks = readonly_view(self._masks)
         self._load_kernels()
 
     def _load_kernels(self) -> None:
