@@ -35,7 +35,8 @@ def main(argv: list | None = None) -> None:
             seconds = time.perf_counter() - t0
             rows.append({"start": start, "turns": turns, "south_forces": forced[0], "north_forces": forced[1],
                          "seconds": round(seconds, 3)})
-            verdict = "forced victory: " + ", ".join(n for n, f in zip(("South", "North"), forced) if f) if any(forced) else "no forced victory"
+            sides = ", ".join(n for n, f in zip(("South", "North"), forced) if f)
+            verdict = f"forced victory: {sides}" if sides else "no forced victory"
             print(f"{start:12s} within {turns} turn(s): {verdict} ({seconds:.2f} s)", flush=True)
             if any(forced):
                 break

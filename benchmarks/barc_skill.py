@@ -82,7 +82,8 @@ def ratings(pairs: list, agents: list, bootstrap: int = 200) -> list:
 def summary_markdown(start: str, rows: list, pairs: list) -> str:
     """The figures as Markdown: the ranking, then every pair."""
     lines = [f"Start: `{start}`.", "", "| rank | agent | Elo | 95% interval |", "|---:|---|---:|---|"]
-    lines += [f"| {i} | {r['agent']} | {r['elo']:+.0f} | [{r['low']:+.0f}, {r['high']:+.0f}] |" for i, r in enumerate(rows, 1)]
+    lines += [f"| {i} | {r['agent']} | {r['elo']:+.0f} | [{r['low']:+.0f}, {r['high']:+.0f}] |"
+              for i, r in enumerate(rows, 1)]
     lines += ["", "| pair (A vs B) | A wins | draws | B wins | decisive | mean turns | median turns | turn limit |",
               "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for p in pairs:
@@ -97,7 +98,8 @@ def main(argv: list | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.barc_skill", description=__doc__.split("\n\n")[0])
     parser.add_argument("--start", default="alternating", help="the start position (envs.barc.game.START_NAMES)")
     parser.add_argument("--games", type=int, default=200, help="games per pair (default 200)")
-    parser.add_argument("--agents", nargs="+", default=DEFAULT_AGENTS, help="the round robin's agents, the first the anchor")
+    parser.add_argument("--agents", nargs="+", default=DEFAULT_AGENTS,
+                        help="the round robin's agents, the first the anchor")
     parser.add_argument("--selfplay", default="mcts:400", help="the agent whose self-play is measured ('' for none)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None, help="output folder (default runs/barc_skill/<start>)")

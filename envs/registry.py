@@ -1,6 +1,7 @@
 """The list of games in the library: name -> environment module.
 
-Each module ``envs.<name>_v<N>`` (the game's current version) provides ``make_game(**options) -> Game`` (the rules engine alone),
+Each module ``envs.<name>_v<N>`` (the game's current version)
+provides ``make_game(**options) -> Game`` (the rules engine alone),
 ``raw_env(**options)`` and ``env(**options)`` (PettingZoo AEC), and for the games whose seats act at
 once (``GameInfo.acting_seats`` > 1, see :func:`parallel_games`) ``parallel_env(**options)`` (PettingZoo
 Parallel). Shared tests, training, evaluation and benchmarks

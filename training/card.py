@@ -59,8 +59,8 @@ def main(argv: list | None = None) -> None:
     import torch
 
     from training.agents import make_agent
-    from training.model_version import model_game, version_record
     from training.evaluate import agent_name, fit_elo, format_table, play_match, round_robin, save_results
+    from training.model_version import model_game, version_record
 
     torch.set_num_threads(1)
     d = Path(args.model_dir)
@@ -68,7 +68,8 @@ def main(argv: list | None = None) -> None:
     game_name, options = run["game"], run["game_options"]
     game = model_game(game_name, options, run)
     # the model's metadata first (a previous model's meta.json would name its own version), the test after
-    (d / "meta.json").write_text(json.dumps({"game": game_name, "game_options": options, **version_record(game)}) + "\n")
+    first_meta = {"game": game_name, "game_options": options, **version_record(game)}
+    (d / "meta.json").write_text(json.dumps(first_meta) + "\n")
     spec = f"sample:{d}" if args.sampled else str(d)
     base, _ = round_robin(game, [spec, "random", "greedy"], args.games, args.seed)
     mcts_spec = f"mcts:{args.mcts_sims}"

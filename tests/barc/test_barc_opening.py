@@ -98,9 +98,13 @@ def test_from_the_corners_start_each_side_forces_victory_on_turn_two():
 
 def test_the_search_finds_a_victory_one_turn_away_by_hand():
     # South tops a1, b1 and c2: c2-c1 completes the row a1-b1-c1, e2-d3 the diagonal b1-c2-d3; North's pawns
-    # stand on ranks 5 and 6, too far to reach c1 or d3 (to cancel) or a1, b1, c2 (to cover). North in turn completes b6-c6-d6 with c5-c6, d6-e6-f6
-    # with e5-e6 or the diagonal b6-c5-d4 with e5-d4, beyond South's reach. Nobody is aligned yet.
-    s = make_game("barc").from_text("barc -.1.-.1.-.1/1.-.1.-.1.-/0.-.-.-.-.0/-.-.-.-.-.-/-.-.0.-.0.-/0.0.-.-.-.- turn=4")
+    # stand on ranks 5 and 6, too far to reach c1 or d3 (to cancel) or a1, b1, c2 (to cover). North in turn
+    # completes b6-c6-d6 with c5-c6, d6-e6-f6 with e5-e6 or the diagonal b6-c5-d4 with e5-d4, beyond South's
+    # reach. Nobody is aligned yet.
+    s = make_game("barc").from_text(
+        "barc -.1.-.1.-.1/1.-.1.-.1.-/0.-.-.-.-.0/-.-.-.-.-.-/-.-.0.-.0.-/0.0.-.-.-.- turn=4"
+    )
     assert {s.action_to_text(int(a), 0) for a in F.forcing_orders(s.data, 0, 1)} == {"c2-c1", "e2-d3"}
-    assert {s.action_to_text(int(a), 1) for a in F.forcing_orders(s.data, 1, 1)} == {"c5-c6", "e5-e6", "e5-d4"}
+    north = {s.action_to_text(int(a), 1) for a in F.forcing_orders(s.data, 1, 1)}
+    assert north == {"c5-c6", "e5-e6", "e5-d4"}
     assert F.forced_depth(s.data, 0, 2) == 1
