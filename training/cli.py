@@ -40,7 +40,7 @@ def check_number(name: str, value, low: float, high: float, low_open: bool = Fal
     """``value`` when it is a finite number in ``[low, high]`` (``(low, high]`` with ``low_open``); else
     :class:`SettingError` naming the setting ``name`` and its range."""
     span = f"{'(' if low_open else '['}{low:g}, {high:g}]"
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    ok = (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and math.isfinite(value))
     if not ok or value < low or (low_open and value == low) or value > high:
         raise SettingError(f"{name} must be a number in {span}, got {value!r}")
     return value

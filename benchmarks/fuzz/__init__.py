@@ -14,6 +14,14 @@ step and malformed inputs mixed in that must be refused with the state unchanged
 * :mod:`benchmarks.fuzz.run`: the command line (chunks, jobs, progress bar, ``--out``, ``--resume``,
   ``--replay``).
 
+``python -m benchmarks.fuzz --surfaces --seconds 300`` runs the other campaign, over what the project
+reads and serves beyond the games (:mod:`benchmarks.fuzz.surfaces`):
+
+* :mod:`benchmarks.fuzz.model_files`: shipped model files (SB3, AlphaZero, RLlib) mutated and loaded;
+* :mod:`benchmarks.fuzz.run_folders`: tiny training runs damaged or killed at a write point, resumed;
+* :mod:`benchmarks.fuzz.web_server`: malformed requests to the web server while games are played;
+* :mod:`benchmarks.fuzz.child`: each load and resume in a forked child bounded in time and memory.
+
 docs/reliability.md lists every check and the figures of the last full campaign.
 """
 

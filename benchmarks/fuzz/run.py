@@ -4,6 +4,8 @@
                               [--paths engine aec parallel gym batched vector] [--seed 0] [--rate 0.25]
                               [--jobs 1] [--chunk 20000] [--out fuzz.json [--resume]] [--no-progress]
     python -m benchmarks.fuzz --replay <config> <path> <seed>     # one game again, failures printed
+    python -m benchmarks.fuzz --surfaces [--seconds 300] [--parts models runs server] [--seed 0] [--out f.json]
+    python -m benchmarks.fuzz --replay <part> <kind> <seed>       # one try of the surfaces campaign again
 
 ``--turns`` decisions per config through the engine path, ``--api-turns`` (default ``--turns`` / 10)
 through each other path. The work is cut into chunks of ``--chunk`` turns, each with its own seed
@@ -12,6 +14,9 @@ through each other path. The work is cut into chunks of ``--chunk`` turns, each 
 lacks. Every fuzzed game has its own seed, printed with its failures: ``--replay`` plays it again.
 Prints a table (turns, games, inputs tried, failures per config and path) and the failures kept;
 the exit status is 1 when any check failed.
+
+``--surfaces`` runs the other campaign, over model files, training run folders and the web server
+(:mod:`benchmarks.fuzz.surfaces`), bounded by ``--seconds``.
 """
 
 from __future__ import annotations
@@ -216,7 +221,14 @@ def _select(names: list[str] | None) -> list[Config]:
 
 
 def replay(label: str, path: str, seed: int, rate: float) -> int:
-    """Play the fuzzed game of seed ``seed`` again, printing each failure; the number of failures."""
+    """Play the fuzzed game of seed ``seed`` again, printing each failure; the number of failures (a part
+    of the surfaces campaign as ``label``: that try again, :func:`benchmarks.fuzz.surfaces.replay`)."""
+    from benchmarks.fuzz.surfaces import PARTS as SURFACE_PARTS
+
+    if label in SURFACE_PARTS:
+        from benchmarks.fuzz.surfaces import replay as replay_surface
+
+        return replay_surface(label, path, seed)
     config = {c.label: c for c in configs()}.get(label) or _select([label])[0]
     tally = Tally(config.label, path)
     play_one(PATHS[path](config), tally, seed, rate, verbose=True)
@@ -240,6 +252,9 @@ def main(argv=None) -> int:
     p.add_argument("--resume", action="store_true", help="run only the chunks --out lacks")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--replay", nargs=3, metavar=("CONFIG", "PATH", "SEED"), help="play one fuzzed game again")
+    p.add_argument("--surfaces", action="store_true", help="fuzz model files, run folders and the web server")
+    p.add_argument("--seconds", type=float, default=300.0, help="--surfaces: the campaign's time bound")
+    p.add_argument("--parts", nargs="*", choices=["models", "runs", "server"], help="--surfaces: the parts to run")
     args = p.parse_args(argv)
     for name, value in (("--turns", args.turns), ("--chunk", args.chunk), ("--jobs", args.jobs)):
         if value < 1:
@@ -248,8 +263,16 @@ def main(argv=None) -> int:
         p.error(f"--api-turns must be 0 or more, got {args.api_turns}")
     if not 0.0 <= args.rate <= 1.0:
         p.error(f"--rate must be in [0, 1], got {args.rate}")
+    if args.surfaces and not args.replay:
+        if args.seconds <= 0:
+            p.error(f"--seconds must be positive, got {args.seconds}")
+        from benchmarks.fuzz.surfaces import main as surfaces_main
+
+        return surfaces_main(args)
     if args.replay:
         label, path, seed = args.replay
+        if label in ("models", "runs", "server"):
+            return 1 if replay(label, path, int(seed), args.rate) else 0
         if path not in PATHS:
             p.error(f"unknown path {path!r}; paths: {' '.join(PATHS)}")
         return 1 if replay(label, path, int(seed), args.rate) else 0

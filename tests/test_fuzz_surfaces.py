@@ -1,0 +1,182 @@
+"""The short version of the surfaces campaign (benchmarks/fuzz/surfaces.py, docs/reliability.md) that CI
+runs: a few seeded tries of every kind over model files, training run folders and the web server, with
+no failure but the known findings listed below, and faults planted in a loader, a trainer's resume and
+the server that the campaign must report."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import numpy as np
+import pytest
+
+from benchmarks.fuzz import model_files, run_folders, surfaces, web_server
+from benchmarks.fuzz.child import run_in_child
+
+pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[web-test]')")
+needs_fork = pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the campaign forks its tries")
+
+DORIX = {"sb3": ("dorix_2p",), "alphazero": ("dorix_2p_az",), "rllib": ("rllib_dorix_2p",)}
+KNOWN_FINDINGS = {
+    "training/model_version.py": "env_version (or options) of another type in a model's metadata: int() and "
+    "make_game(**options) raise TypeError, OverflowError or Python's ValueError",
+    "json/decoder.py": "alphazero.json, meta.json or an SB3 zip's data nested deeper than the recursion limit: "
+    "RecursionError",
+    "training/rllib/policy_file.py": "an RLlib policy file's layers and weights are used unchecked: KeyError, "
+    "TypeError, RuntimeError, Python's ValueError",
+    "torch/nn/modules/linear.py": "the same: layer sizes built as written (overflow, terabytes asked for)",
+    "stable_baselines3/": "an SB3 zip's plain data fields (policy_kwargs...) reach SB3 unchecked",
+    "numpy/_core/numeric.py": "an SB3 zip's observation space of 10^9 x 4 x 22: its bounds are allocated (each "
+    "size is checked, not their product)",
+}
+"""Findings of the campaign in training/ (reported, not fixed here), matched by where the exception came
+from: remove an entry once its cause is fixed, and the test holds the loaders to it."""
+
+
+def unknown_failures(tallies) -> list:
+    return [
+        f
+        for t in tallies
+        for f in t.examples
+        if not (t.part == "models" and any(where in f.problem for where in KNOWN_FINDINGS))
+    ]
+
+
+def _report(failures) -> str:
+    return "\n".join(str(f) for f in failures)
+
+
+class _Quiet:
+    def update(self, tallies, force=False):
+        pass
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory):
+    """Copies of the Dorix models of each kind, loaded once (the children forked afterwards start at once)."""
+    import torch
+
+    torch.set_num_threads(1)
+    found = model_files.Sources(tmp_path_factory.mktemp("models"), DORIX)
+    model_files.warm_up(found)
+    return found
+
+
+@pytest.fixture(scope="module")
+def refs(tmp_path_factory):
+    """The tiny reference runs (AlphaZero and PPO, made once)."""
+    return run_folders.References(tmp_path_factory.mktemp("refs"))
+
+
+# ----- the short campaign -----------------------------------------------------------------------------
+@needs_fork
+def test_model_files_campaign_finds_nothing_unknown(sources, tmp_path):
+    tallies = []
+    surfaces.models_part(tmp_path, 0.0, 11, 8, tallies, _Quiet(), sources)
+    assert [t.kind for t in tallies] == ["sb3", "alphazero", "rllib"]
+    assert all(t.tries == 8 for t in tallies)
+    outcomes = {k for t in tallies for k in t.outcomes}
+    assert "loaded" in outcomes and any(k.startswith("refused ") for k in outcomes)
+    unknown = unknown_failures(tallies)
+    assert not unknown, _report(unknown)
+
+
+@needs_fork
+def test_run_folders_campaign_finds_nothing(refs, tmp_path):
+    tallies = []
+    surfaces.runs_part(tmp_path, 0.0, 5, 1, tallies, _Quiet(), refs=refs)
+    assert [t.kind for t in tallies] == list(run_folders.KINDS) and all(t.tries == 1 for t in tallies)
+    assert sum(t.failures for t in tallies) == 0, _report(f for t in tallies for f in t.examples)
+
+
+def test_server_campaign_finds_nothing():
+    tallies = []
+    surfaces.server_part(time.monotonic() + 120, 3, 120, tallies, _Quiet(), ["dorix-num_players2"])
+    requests, games = tallies
+    assert requests.tries == 120 and games.tries >= 1 and games.outcomes.get("moves", 0) > 0
+    assert sum(v for k, v in requests.outcomes.items() if k.startswith("4")) == 120
+    assert requests.failures == games.failures == 0, _report(requests.examples + games.examples)
+
+
+def test_a_malformed_request_replays():
+    assert surfaces.replay("server", "request@dorix-num_players2", 12345) == 0
+
+
+# ----- planted faults ---------------------------------------------------------------------------------
+@needs_fork
+def test_a_loader_that_unpickles_is_caught(sources, tmp_path, monkeypatch):
+    """A weights reader that unpickles (torch.load with weights_only=False): the trap's marker file is
+    found, whatever the loader answers."""
+    import torch
+
+    from training import safe_load
+
+    monkeypatch.setattr(safe_load, "weights_or_reason", lambda source: (torch.load(source, weights_only=False), None))
+    folder = tmp_path / "dorix_2p_az"
+    shutil.copytree(sources.folder("dorix_2p_az"), folder)
+    marker = tmp_path / "marker"
+    state = torch.load(folder / "alphazero.pt", weights_only=True)
+    (folder / "alphazero.pt").write_bytes(model_files.trap_torch(marker, np.random.default_rng(0), state))
+    plan = {
+        "kind": "alphazero",
+        "folder": str(folder),
+        "spec": str(folder),
+        "game": sources.games["dorix_2p_az"],
+        "with_game": True,
+        "marker": str(marker),
+        "mutations": ["a trap beside the weights"],
+    }
+    result = run_in_child(model_files.load_and_play, plan, timeout=model_files.LOAD_TIMEOUT)
+    outcome, problems = model_files.judge(plan, result, marker.exists())
+    assert "payload ran" in [check for check, _ in problems], (outcome, problems)
+
+
+@needs_fork
+def test_a_resume_that_leaves_temporary_files_is_caught(refs, tmp_path, monkeypatch):
+    """AlphaZero's resume without its clearing of what killed processes left: a kill just before the
+    first checkpoint's manifest leaves the set's temporary files, which the campaign reports."""
+    from training.alphazero import train
+
+    monkeypatch.setattr(train, "remove_stale_temps", lambda folder: [])
+    point = refs.az_points.index("before checkpoint.json") + 1
+    outcome, problems, what = run_folders.kill_try("alphazero-kill", 1, refs, tmp_path, point=point)
+    assert any("temporary files left" in p for _, p in problems), (outcome, problems, what)
+
+
+def test_a_server_error_is_caught(monkeypatch):
+    """A server whose JSON reader lets deeply nested JSON through to a 500 (as before it was hardened):
+    the campaign reports those answers, with their requests."""
+    from training.web import app
+    from training.web.session import MoveRefused
+
+    real = app._json_object
+
+    async def regressed(request, keys):
+        try:
+            return await real(request, keys)
+        except MoveRefused as e:
+            if "nested too deeply" in str(e):
+                raise RecursionError("planted") from None
+            raise
+
+    monkeypatch.setattr(app, "_json_object", regressed)
+    tallies = []
+    surfaces.server_part(time.monotonic() + 120, 4, 150, tallies, _Quiet(), ["dorix-num_players2"])
+    requests, games = tallies
+    assert requests.outcomes.get("500", 0) > 0 and requests.failures == requests.outcomes["500"]
+    assert all("answered 500" in f.problem and "deep" in f.input for f in requests.examples)
+    assert games.failures == 0
+
+
+def test_request_building_is_seeded():
+    """The same seed builds the same request (what a reproducer relies on)."""
+    from envs.registry import make_game
+
+    game = make_game("dorix", num_players=2)
+    own = [{"id": "0" * 16, "ply": 0, "seat": 0, "legal": [1, 2], "texts": ["a1", "b1"], "moves": ""}]
+    ctx = web_server.Context(1234, "t" * 43, game, own, ("1" * 16, 5), ["2" * 16])
+    for seed in range(200):
+        a, b = web_server.build_request(seed, ctx), web_server.build_request(seed, ctx)
+        assert a["head"] == b["head"] and a["body"] == b["body"] and a["chunks"] == b["chunks"]
+        assert a["category"] in web_server.CATEGORIES
