@@ -21,6 +21,8 @@ DORIX = {"sb3": ("dorix_2p",), "alphazero": ("dorix_2p_az",), "rllib": ("rllib_d
 KNOWN_FINDINGS = {
     "training/model_version.py": "env_version (or options) of another type in a model's metadata: int() and "
     "make_game(**options) raise TypeError, OverflowError or Python's ValueError",
+    "envs/registry.py": "make_agent(spec) without a game, an alphazero.json whose game is no game's name: "
+    "KeyError from current_version",
     "json/decoder.py": "alphazero.json, meta.json or an SB3 zip's data nested deeper than the recursion limit: "
     "RecursionError",
     "training/rllib/policy_file.py": "an RLlib policy file's layers and weights are used unchecked: KeyError, "

@@ -44,7 +44,7 @@ PARTS = {
 }
 SHARES = {"models": 0.35, "runs": 0.4, "server": 0.25}
 """Each part's share of ``--seconds``."""
-MAX_NOTES = 5
+MAX_NOTES = 12
 
 
 @dataclass
@@ -93,7 +93,8 @@ class SurfaceTally:
         """Keep ``failure`` (the first few of each kind); ``new_try``: the first problem of its try, which
         counts the try as failed."""
         self.failures += int(new_try)
-        found = re.findall(r"\(at ([^()]+?):\d+\)", failure.problem)
+        found = re.findall(r"\(at ([^()]+?):\d+\)|^\w+ from (\S+?):\d+,", failure.problem)
+        found = [a or b for a, b in found]
         cause = f"{failure.check} at {found[-1]}" if found else failure.check
         self.causes[cause] = self.causes.get(cause, 0) + 1
         same = sum(1 for f in self.examples if (f.check, f.problem[:50]) == (failure.check, failure.problem[:50]))

@@ -838,6 +838,10 @@ def session(
             record(tally_requests, seed, "a replay made", "a replay that no valid request made", f"session@{label}", "")
         client.close()
         log_errors = errors
+    tally_requests.note(
+        f"session {label}: {time.monotonic() - start:.0f} s, {sent:,} requests, "
+        f"{sum(1 for r in results if r[1] != 'refused'):,} live games"
+    )
     if not port_closed(port):
         record(tally_requests, seed, "server did not stop", f"127.0.0.1:{port} still answers", f"session@{label}", "")
     if log_errors.count:
