@@ -19,18 +19,7 @@ needs_fork = pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="t
 
 DORIX = {"sb3": ("dorix_2p",), "alphazero": ("dorix_2p_az",), "rllib": ("rllib_dorix_2p",)}
 KNOWN_FINDINGS = {
-    "training/model_version.py": "env_version (or options) of another type in a model's metadata: int() and "
-    "make_game(**options) raise TypeError, OverflowError or Python's ValueError",
-    "envs/registry.py": "make_agent(spec) without a game, an alphazero.json whose game is no game's name: "
-    "KeyError from current_version",
-    "json/decoder.py": "alphazero.json, meta.json or an SB3 zip's data nested deeper than the recursion limit: "
-    "RecursionError",
-    "training/rllib/policy_file.py": "an RLlib policy file's layers and weights are used unchecked: KeyError, "
-    "TypeError, RuntimeError, Python's ValueError",
-    "torch/nn/modules/linear.py": "the same: layer sizes built as written (overflow, terabytes asked for)",
     "stable_baselines3/": "an SB3 zip's plain data fields (policy_kwargs...) reach SB3 unchecked",
-    "numpy/_core/numeric.py": "an SB3 zip's observation space of 10^9 x 4 x 22: its bounds are allocated (each "
-    "size is checked, not their product)",
 }
 """Findings of the campaign in training/ (reported, not fixed here), matched by where the exception came
 from: remove an entry once its cause is fixed, and the test holds the loaders to it."""

@@ -172,7 +172,7 @@ def model_metadata(path: Path) -> dict:
             if file.is_file():
                 try:
                     data = json.loads(file.read_text())
-                except (OSError, ValueError):
+                except (OSError, ValueError, RecursionError):
                     continue
                 if isinstance(data, dict) and "game" in data:
                     return data

@@ -13,6 +13,7 @@ from __future__ import annotations
 from envs.core.game import Game
 
 VERSION_KEY = "env_version"
+MAX_VERSION = 1000
 
 
 class ModelVersionError(ValueError):
@@ -25,8 +26,15 @@ def version_record(game: Game) -> dict:
 
 
 def model_version(meta: dict) -> int:
-    """The environment version recorded in a model's metadata (0 when none was recorded)."""
-    return int(meta.get(VERSION_KEY, 0))
+    """The environment version recorded in a model's metadata (0 when none was recorded);
+    :class:`ModelVersionError` when what is recorded is not a version number."""
+    from envs.core.game import is_integer
+
+    version = meta.get(VERSION_KEY, 0)
+    if not is_integer(version) or not 0 <= version <= MAX_VERSION:
+        shown = str(version)[:80]
+        raise ModelVersionError(f"the model's {VERSION_KEY} is not a version number (0..{MAX_VERSION}): {shown!r}")
+    return int(version)
 
 
 def env_name(game_name: str, version: int) -> str:
@@ -39,11 +47,19 @@ def env_name(game_name: str, version: int) -> str:
 def model_game(game_name: str, options: dict, meta: dict) -> Game:
     """The game a model with metadata ``meta`` was trained on: ``game_name`` with ``options`` at the
     recorded version (an older version's module supplies its own defaults, e.g. barc_v0's start)."""
-    from envs.registry import current_version, make_game
+    from envs.core.errors import GameOptionError
+    from envs.registry import ENV_MODULES, current_version, make_game
 
+    if not isinstance(game_name, str) or game_name not in ENV_MODULES:
+        raise ModelVersionError(f"the model names no game of this library: {str(game_name)[:80]!r}")
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise ModelVersionError(f"the model's game options are not a table of options: {str(options)[:80]!r}")
     version = model_version(meta)
     name = game_name if version == current_version(game_name) else f"{game_name}-v{version}"
-    return make_game(name, **options)
+    try:
+        return make_game(name, **options)
+    except (GameOptionError, TypeError, ValueError, OverflowError) as e:
+        raise ModelVersionError(f"the model's game {name} {str(options)[:80]} cannot be made: {e}") from None
 
 
 def check_model_version(meta: dict, game: Game, model: str) -> None:

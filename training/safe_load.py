@@ -37,11 +37,15 @@ from __future__ import annotations
 import importlib
 import io
 import json
+import math
 import os
 import pickle
 import re
 import zipfile
 from pathlib import Path
+
+MAX_SPACE_SIZE = 10**7
+"""The most entries an observation or action space read from a file may have (its bounds are allocated)."""
 
 NEVER_UNPICKLED = "unpickling runs code chosen by the file, and model files are never unpickled here"
 """Why a file that needs unpickling is refused (every refusal says it)."""
@@ -141,10 +145,13 @@ def load_sb3(model_class, path: str | Path, env=None, device: str = "cpu", **kwa
             raise ModelFileError(f"{not_a_model}: the archive has no {' and no '.join(missing)}")
         try:
             data = json.loads(archive.read("data").decode())
-        except (UnicodeDecodeError, ValueError, zipfile.BadZipFile, OSError, EOFError) as e:
+        except (UnicodeDecodeError, ValueError, zipfile.BadZipFile, OSError, EOFError, RecursionError) as e:
             raise ModelFileError(f"{not_a_model}: its data entry is not JSON ({type(e).__name__})") from None
         if not isinstance(data, dict):
             raise ModelFileError(f"{not_a_model}: its data entry is not a JSON object")
+        kwargs = data.get("policy_kwargs", {})
+        if not isinstance(kwargs, dict):
+            raise ModelFileError(f"{not_a_model}: its policy_kwargs are not a table of settings")
         custom_objects = rebuild_serialized(data, model_class, env, not_a_model)
         for info in archive.infolist():  # what SB3 reads with torch.load: weights-only readable, or refused
             if os.path.splitext(info.filename)[1] == ".pth":
@@ -277,6 +284,7 @@ def _space(value: dict, env_space=None):
             not isinstance(shape, list)
             or not all(isinstance(d, int) and not isinstance(d, bool) and 0 < d < 2**31 for d in shape)
             or len(shape) > 8
+            or math.prod(shape) > MAX_SPACE_SIZE
         ):
             raise ValueError("a Box without a valid shape")
         if (

@@ -150,7 +150,7 @@ def load_network(path: str | Path) -> tuple[AlphaZeroNet, dict]:
     try:
         meta = json.loads((folder / CONFIG).read_text())
         net = AlphaZeroNet(**meta["network"])
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
         raise ModelFileError(f"{not_a_network} ({type(e).__name__}: {e})") from None
     state = load_weights(folder / WEIGHTS, f"{not_a_network} ({WEIGHTS})")
     try:

@@ -181,7 +181,7 @@ def check_saved_network(file) -> None:
     file = Path(file)
     try:
         meta = json.loads(file.read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return
     if not isinstance(meta, dict) or not isinstance(meta.get("network"), dict):
         return

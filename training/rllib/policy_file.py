@@ -95,25 +95,59 @@ def policy_file(path: str | Path) -> Path:
     return p
 
 
+MAX_LAYER_SIZE = 1 << 20
+"""The most inputs or outputs a layer read from a policy file may have (the weights are allocated)."""
+
+
+def _size(layer: dict, key: str) -> int:
+    """A linear layer's ``in`` or ``out`` size as written in the file; PolicyFileError unless it is a whole
+    number in 1..:data:`MAX_LAYER_SIZE`."""
+    from envs.core.game import is_integer
+
+    value = layer.get(key)
+    if not is_integer(value) or not 1 <= value <= MAX_LAYER_SIZE:
+        raise PolicyFileError(f"a linear layer's {key!r} size is not a whole number in 1..{MAX_LAYER_SIZE}: "
+                              f"{str(value)[:40]!r}")
+    return int(value)
+
+
 class PolicyNet:
-    """The exported acting path as a torch network: flat observation -> action logits."""
+    """The exported acting path as a torch network: flat observation -> action logits. Every layer and
+    weight read from the file is checked (kind, sizes, tensors of the layer's shape): PolicyFileError
+    naming what is wrong."""
 
     def __init__(self, layers: list, state: dict):
+        if not isinstance(layers, list) or not isinstance(state, dict):
+            raise PolicyFileError("its layers are not a list, or its weights not a table")
+        try:
+            self._build(layers, state)
+        except PolicyFileError:
+            raise
+        except (KeyError, TypeError, RuntimeError, IndexError, ValueError, OverflowError, AttributeError) as e:
+            raise PolicyFileError(f"its layers and weights do not make a network ({type(e).__name__}: "
+                                  f"{str(e)[:120]})") from None
+
+    def _build(self, layers: list, state: dict) -> None:
         import torch
 
         made = []
         for i, layer in enumerate(layers):
             kind = layer["type"]
             if kind == "linear":
-                linear = torch.nn.Linear(int(layer["in"]), int(layer["out"]))
-                linear.weight.data.copy_(state[f"{i}.weight"])
-                linear.bias.data.copy_(state[f"{i}.bias"])
+                n_in, n_out = _size(layer, "in"), _size(layer, "out")
+                weight, bias = state[f"{i}.weight"], state[f"{i}.bias"]
+                if not isinstance(weight, torch.Tensor) or not isinstance(bias, torch.Tensor) or \
+                        tuple(weight.shape) != (n_out, n_in) or tuple(bias.shape) != (n_out,):
+                    raise PolicyFileError(f"layer {i}'s weights are not tensors of its shape ({n_out} x {n_in})")
+                linear = torch.nn.Linear(n_in, n_out)
+                linear.weight.data.copy_(weight)
+                linear.bias.data.copy_(bias)
                 made.append(linear)
             elif kind in ACTIVATIONS:
                 made.append({"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU, "silu": torch.nn.SiLU,
                              "elu": torch.nn.ELU}[kind]())
             else:
-                raise PolicyFileError(f"unknown layer type {kind!r}")
+                raise PolicyFileError(f"unknown layer type {str(kind)[:40]!r}")
         self.net = torch.nn.Sequential(*made).eval()
         linears = [m for m in made if isinstance(m, torch.nn.Linear)]
         if not linears:
@@ -138,7 +172,10 @@ def load_policy_file(path: str | Path) -> tuple[PolicyNet, dict]:
     data = load_weights(p, f"{p} is not an RLlib policy file of this project", PolicyFileError)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PolicyFileError(f"{p} is not an RLlib policy file of this project (no {FORMAT!r} format tag)")
-    net = PolicyNet(data["layers"], data["state_dict"])
+    try:
+        net = PolicyNet(data.get("layers"), data.get("state_dict"))
+    except PolicyFileError as e:
+        raise PolicyFileError(f"{p} is not an RLlib policy file of this project: {e}") from None
     meta = {k: data[k] for k in ("game", "options", "extra", "env_version") if k in data}
     return net, meta
 
