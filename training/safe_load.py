@@ -149,8 +149,7 @@ def load_sb3(model_class, path: str | Path, env=None, device: str = "cpu", **kwa
             raise ModelFileError(f"{not_a_model}: its data entry is not JSON ({type(e).__name__})") from None
         if not isinstance(data, dict):
             raise ModelFileError(f"{not_a_model}: its data entry is not a JSON object")
-        kwargs = data.get("policy_kwargs", {})
-        if not isinstance(kwargs, dict):
+        if not isinstance(data.get("policy_kwargs", {}), dict):
             raise ModelFileError(f"{not_a_model}: its policy_kwargs are not a table of settings")
         custom_objects = rebuild_serialized(data, model_class, env, not_a_model)
         for info in archive.infolist():  # what SB3 reads with torch.load: weights-only readable, or refused
