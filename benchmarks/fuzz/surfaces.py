@@ -118,6 +118,12 @@ def record_failure(
     tally.record(failure, new_try)
 
 
+def record_problems(tally: SurfaceTally, seed: int, problems: list, where: str, what: str) -> None:
+    """Each ``(check, problem)`` of one try as a failure of ``tally``, the try counted once."""
+    for i, (check, problem) in enumerate(problems):
+        record_failure(tally, seed, check, problem, where, what, new_try=i == 0)
+
+
 def _seeds(seed: int, part: str, kind: str):
     rng = np.random.default_rng([seed, zlib.crc32(part.encode()), zlib.crc32(kind.encode())])
     while True:
@@ -170,16 +176,8 @@ def models_part(root: Path, deadline: float, seed: int, tries, tallies, progress
     def one(tally, try_seed):
         outcome, problems, plan = model_files.run_try(tally.kind, try_seed, sources, work)
         tally.count(outcome)
-        for i, (check, problem) in enumerate(problems):
-            record_failure(
-                tally,
-                try_seed,
-                check,
-                problem,
-                f"a copy of models/{plan['source']}; make_agent({'game' if plan['with_game'] else 'no game'})",
-                "; ".join(plan["mutations"]),
-                new_try=i == 0,
-            )
+        where = f"a copy of models/{plan['source']}; make_agent({'game' if plan['with_game'] else 'no game'})"
+        record_problems(tally, try_seed, problems, where, "; ".join(plan["mutations"]))
 
     _round_robin("models", tuple(sources.names), deadline, seed, tries, one, tallies, progress)
 
@@ -197,18 +195,8 @@ def runs_part(root: Path, deadline: float, seed: int, tries, tallies, progress, 
     def one(tally, try_seed):
         outcome, problems, what = run_folders.run_try(tally.kind, try_seed, refs, work)
         tally.count(outcome)
-        for i, (check, problem) in enumerate(problems):
-            record_failure(
-                tally,
-                try_seed,
-                check,
-                problem,
-                "a tiny Dorix run (training.alphazero)"
-                if tally.kind.startswith("alphazero")
-                else "a tiny Dorix run (training.train)",
-                what,
-                new_try=i == 0,
-            )
+        trainer = "training.alphazero" if tally.kind.startswith("alphazero") else "training.train"
+        record_problems(tally, try_seed, problems, f"a tiny Dorix run ({trainer})", what)
 
     _round_robin("runs", kinds, deadline, seed, tries, one, tallies, progress)
 
