@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	# torch first, pinned to the CPU wheel: an unpinned torch would pull gigabytes of CUDA packages
 	$(BIN)/pip install --quiet torch==2.13.0
-	# web: the browser server (training.web); web-test: httpx and Playwright for tests/web (Playwright's wheel
+	# web: the browser server (boardgames.training.play.web); web-test: httpx and Playwright for tests/web (Playwright's wheel
 	# carries its driver; the browser is the system's Chromium, see the chromium target: never `playwright install`)
 	$(BIN)/pip install --quiet -e ".[train,dev,openspiel,web,web-test]"
 	touch $(STAMP)
@@ -43,10 +43,11 @@ chromium:
 	fi
 
 demo: setup
-	$(BIN)/python -m training.demo
+	$(BIN)/boardgames demo
 
 test: setup chromium
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 --dist loadfile -q
 	$(MAKE) test-rllib
 
@@ -60,7 +61,7 @@ lint: setup
 bench: setup
 	# the peers compared against (OpenSpiel, pgx on the CPU): extras of the benchmark only
 	$(BIN)/pip install --quiet -e ".[bench]"
-	$(BIN)/python -m benchmarks.run
+	$(BIN)/boardgames bench
 
 clean:
 	rm -rf $(VENV) $(RLLIB_VENV) build *.egg-info .pytest_cache

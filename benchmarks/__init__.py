@@ -1,1 +1,1 @@
-"""Speed measurements (``python -m benchmarks.run``)."""
+"""Speed measurements (``boardgames bench``)."""

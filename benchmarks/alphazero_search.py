@@ -1,11 +1,11 @@
-"""Network-guided search speed: this library's compiled PUCT (:class:`envs.search.EvaluatorSearch`)
+"""Network-guided search speed: this library's compiled PUCT (:class:`boardgames.envs.search.EvaluatorSearch`)
 against OpenSpiel's Python ``MCTSBot`` driving the same network, the search OpenSpiel's own AlphaZero
 (``open_spiel.python.algorithms.alpha_zero``) plays and trains with.
 
-    python -m benchmarks.alphazero_search [--games dorix olix adix] [--simulations 64] [--trees 64]
+    python -m boardgames.benchmarks.alphazero_search [--games dorix olix adix] [--simulations 64] [--trees 64]
                                           [--out FILE.json]
 
-Per game (default options; 2 players for Dorix), with the network ``training.alphazero`` builds from the
+Per game (default options; 2 players for Dorix), with the network ``boardgames.training.alphazero`` builds from the
 game's config (untrained: speed does not depend on the weights), from the starting position:
 
 * ``ours_batched``: ``--trees`` searches at once (self-play's batch), leaves through the network in one
@@ -28,11 +28,11 @@ import time
 import numpy as np
 import torch
 
-from envs.registry import make_game
-from envs.search import EvaluatorSearch
-from training.alphazero.evaluator import NetworkEvaluator
-from training.alphazero.network import AlphaZeroNet
-from training.alphazero.train import load_settings
+from boardgames.envs.registry import make_game
+from boardgames.envs.search import EvaluatorSearch
+from boardgames.training.alphazero.evaluator import NetworkEvaluator
+from boardgames.training.alphazero.network import AlphaZeroNet
+from boardgames.training.alphazero.train import load_settings
 
 DEFAULT_OPTIONS = {"dorix": {"num_players": 2}}
 
@@ -58,7 +58,7 @@ def openspiel(name: str, options: dict, net, simulations: int) -> float | None:
     try:
         from open_spiel.python.algorithms import mcts
 
-        from envs.interop import openspiel as osp
+        from boardgames.envs.interop import openspiel as osp
     except ImportError:
         return None
     game = osp.load_game(name, **options)
@@ -90,7 +90,9 @@ def openspiel(name: str, options: dict, net, simulations: int) -> float | None:
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.alphazero_search", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m boardgames.benchmarks.alphazero_search", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--games", nargs="*", default=["dorix", "olix", "adix"])
     p.add_argument("--simulations", type=int, default=64)
     p.add_argument("--trees", type=int, default=64)

@@ -91,7 +91,7 @@ def batched_turns(
     packed_masks: bool = False,
 ):
     """A function stepping a BatchedGames of ``size`` games with random legal actions; turns played."""
-    from envs.vector import BatchedGames
+    from boardgames.envs.vector import BatchedGames
 
     batch = BatchedGames(
         game, size, observe=observe, seed=0, threads=threads, obs_dtype=obs_dtype, packed_masks=packed_masks
@@ -115,7 +115,7 @@ def batch_stepper(batch, warmups: int = 0):
 
 
 def compiled_playouts(game, size: int = 1024, turns: int = 64):
-    from envs.vector import BatchedGames
+    from boardgames.envs.vector import BatchedGames
 
     batch = BatchedGames(game, size, observe=False, seed=0, threads=False)
 

@@ -1,10 +1,10 @@
 """A/B of a game's ``legal_mask`` kernel against the reference kernel of ``tests/test_mask_kernels.py``
 (its previous version), single thread, CPU time (for a loaded machine):
 
-    python -m benchmarks.mask_ab [GAME=adix] [SIZES=256,1024] [ROUNDS=5] [SECONDS=0.3] [OBS_DTYPE=uint8]
+    python -m boardgames.benchmarks.mask_ab [GAME=adix] [SIZES=256,1024] [ROUNDS=5] [SECONDS=0.3] [OBS_DTYPE=uint8]
 
 Per batch size, two figures per variant: ``mask`` (ns per ``legal_mask`` call over positions from random
-play, compiled loop) and ``step`` (:class:`envs.vector.BatchedGames` turns/s with random legal actions
+play, compiled loop) and ``step`` (:class:`boardgames.envs.vector.BatchedGames` turns/s with random legal actions
 and observations of ``OBS_DTYPE``; the reference variant gets a copy of the rules module whose
 ``legal_mask`` is the reference). The variants alternate, each round ``SECONDS`` of
 ``time.process_time``; the best round of each is printed."""
@@ -18,11 +18,11 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
-import envs.vector.batch as batch_module
-from benchmarks.ab import best_rates
-from benchmarks.loops import batch_stepper
-from envs.registry import make_game
-from envs.vector import BatchedGames
+import boardgames.envs.vector.batch as batch_module
+from boardgames.benchmarks.ab import best_rates
+from boardgames.benchmarks.loops import batch_stepper
+from boardgames.envs.registry import make_game
+from boardgames.envs.vector import BatchedGames
 
 
 def _reference(name: str):

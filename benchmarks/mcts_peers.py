@@ -1,17 +1,18 @@
 """Our MCTS baseline against OpenSpiel's, on our own games: simulations per second from the same positions.
 
-    python -m benchmarks.mcts_peers [--simulations 200] [--rounds 3] [--games dorix olix] [--out FILE.json]
+    python -m boardgames.benchmarks.mcts_peers [--simulations 200] [--rounds 3] [--games dorix olix] [--out FILE.json]
 
 For every game and player count (the player counts of its ``CONFORMANCE_OPTIONS``), from two positions
 (the start, and the position after 10 uniformly random decisions, seeded), it times one search of
 ``--simulations`` simulations, with random rollouts played to the end of the game, by
 
-* ``ours``: :class:`envs.agents.PythonMCTSAgent`, our search in Python on the engine (``clone()`` +
+* ``ours``: :class:`boardgames.envs.agents.PythonMCTSAgent`, our search in Python on the engine (``clone()`` +
   ``apply_actions``; decoupled UCT at the simultaneous game's joint moves), the ``mcts:N`` baseline
-  until the compiled search (:mod:`envs.search`, measured by :mod:`benchmarks.search`) replaced it;
+  until the compiled search (:mod:`boardgames.envs.search`, measured by :mod:`boardgames.benchmarks.search`) replaced
+  it;
 * ``openspiel``: OpenSpiel's Python ``MCTSBot`` with its ``RandomRolloutEvaluator`` (one rollout, no
   length limit), ``solve=False`` so that it runs every simulation, on the same game registered with
-  OpenSpiel (:mod:`envs.interop.openspiel`); for the simultaneous game, on
+  OpenSpiel (:mod:`boardgames.envs.interop.openspiel`); for the simultaneous game, on
   ``pyspiel.convert_to_turn_based`` of it (``MCTSBot`` takes only sequential games), searching for the
   first seat. OpenSpiel's C++ ``pyspiel.MCTSBot`` crashes on every Python game (its own
   ``python_tic_tac_toe`` too, OpenSpiel 2.0.2), so it is not measured.
@@ -28,8 +29,8 @@ import time
 
 import numpy as np
 
-from envs.agents import PythonMCTSAgent
-from envs.registry import env_module, game_names, make_game
+from boardgames.envs.agents import PythonMCTSAgent
+from boardgames.envs.registry import env_module, game_names, make_game
 
 
 def _positions(name: str, options: dict, seed: int = 0) -> list[tuple[str, list]]:
@@ -66,7 +67,7 @@ def _openspiel(name: str, options: dict, decisions: list, simulations: int, seed
     import pyspiel
     from open_spiel.python.algorithms import mcts
 
-    from envs.interop import openspiel as osp
+    from boardgames.envs.interop import openspiel as osp
 
     game = osp.load_game(name, **options)
     simultaneous = game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
@@ -116,7 +117,7 @@ def main(argv=None) -> None:
     parser.add_argument("--out", help="also write the rows to this JSON file")
     args = parser.parse_args(argv)
     try:
-        import envs.interop.openspiel  # noqa: F401
+        import boardgames.envs.interop.openspiel  # noqa: F401
     except ImportError as e:
         parser.exit(1, f"{e}\n")
     print(f"simulations per second, {args.simulations} simulations per search, random rollouts to the end")

@@ -1,10 +1,10 @@
 """A/B of the batched observation paths, single thread, CPU time (for a loaded machine):
 
-    python -m benchmarks.obs_dtype_ab [GAMES=dorix,olix,adix,barc] [SIZES=64,1024] [ROUNDS=5] [SECONDS=0.4]
+    python -m boardgames.benchmarks.obs_dtype_ab [GAMES=dorix,olix,adix,barc] [SIZES=64,1024] [ROUNDS=5] [SECONDS=0.4]
 
-:class:`envs.vector.BatchedGames` turns/s with random legal actions, for float32 observations, uint8
+:class:`boardgames.envs.vector.BatchedGames` turns/s with random legal actions, for float32 observations, uint8
 ones through the quantizing loops (float buffer + ``quantize``: the path before the games' kernels
-wrote uint8 themselves; obtained by making ``envs.vector.kernels.writes_uint8`` say no), uint8 written
+wrote uint8 themselves; obtained by making ``boardgames.envs.vector.loops.writes_uint8`` say no), uint8 written
 directly, and no observations. The variants alternate, each round ``SECONDS`` of ``time.process_time``
 (the time other jobs take the core away is not counted), and the best round of each is printed as a
 markdown table."""
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import sys
 
-import envs.vector.kernels as kernels
-from benchmarks.ab import best_rates
-from benchmarks.loops import batch_stepper
-from envs.vector import BatchedGames
+import boardgames.envs.vector.loops as kernels
+from boardgames.benchmarks.ab import best_rates
+from boardgames.benchmarks.loops import batch_stepper
+from boardgames.envs.vector import BatchedGames
 
 VARIANTS = ["float32", "uint8 quantize", "uint8 direct", "no obs"]
 

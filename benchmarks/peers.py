@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 
-from benchmarks.loops import pettingzoo_turns
+from boardgames.benchmarks.loops import pettingzoo_turns
 
 
 def openspiel_turns(with_obs: bool, seed: int):

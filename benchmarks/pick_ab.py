@@ -1,11 +1,12 @@
-"""A/B of the batched random pick: the whole-mask scan (:func:`envs.vector.sampling.sample_actions`, what
+"""A/B of the batched random pick: the whole-mask scan (:func:`boardgames.envs.compiled.sampling.sample_actions`, what
 :meth:`BatchedGames.random_actions` did before the lists of legal actions) against the lists written by
-the step (the games' ``legal_mask_listed`` / :func:`envs.vector.sampling.pick_listed`), single thread, CPU
+the step (the games' ``legal_mask_listed`` / :func:`boardgames.envs.compiled.sampling.pick_listed`), single thread, CPU
 time:
 
-    python -m benchmarks.pick_ab [GAMES=adix,barc] [SIZES=256,1024] [ROUNDS=5] [SECONDS=0.4] [OBS=uint8|none]
+    python -m boardgames.benchmarks.pick_ab [GAMES=adix,barc] [SIZES=256,1024] [ROUNDS=5] [SECONDS=0.4] [OBS=uint8|none]
 
-:class:`envs.vector.BatchedGames` turns/s, ``step(random_actions())``, observations of ``OBS`` (uint8, float32
+:class:`boardgames.envs.vector.BatchedGames` turns/s, ``step(random_actions())``, observations of ``OBS`` (uint8,
+float32
 or none). The variants alternate, each round ``SECONDS`` of ``time.process_time``; the best round of each
 is printed as a markdown table. Both variants play the same games (same draws)."""
 
@@ -13,9 +14,9 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks.ab import best_rates
-from benchmarks.loops import batch_stepper
-from envs.vector import BatchedGames
+from boardgames.benchmarks.ab import best_rates
+from boardgames.benchmarks.loops import batch_stepper
+from boardgames.envs.vector import BatchedGames
 
 VARIANTS = ["whole-mask scan", "lists"]
 

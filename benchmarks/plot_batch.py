@@ -1,9 +1,9 @@
 """Throughput of the batched self-play step against the batch size, per game, as a PNG plot.
 
-    python -m benchmarks.plot_batch [--sizes 1 4 16 64 256 1024 4096] [--games olix adix]
+    python -m boardgames.benchmarks.plot_batch [--sizes 1 4 16 64 256 1024 4096] [--games olix adix]
         [--seconds 0.5] [--rounds 3] [--threaded] [--out docs/images/batch_throughput.png]
 
-For every game: turns/s of :class:`envs.vector.BatchedGames` with random legal actions, with float32
+For every game: turns/s of :class:`boardgames.envs.vector.BatchedGames` with random legal actions, with float32
 observations (the default), with uint8 observations (``obs_dtype="uint8"``), with uint8 observations and
 packed masks (``packed_masks=True``) and without observations, at each batch size; OpenSpiel's raw
 ``connect_four`` (``legal_actions`` + ``apply_action``, no observation) as a line where it is installed,
@@ -22,8 +22,8 @@ import argparse
 import json
 from pathlib import Path
 
-from benchmarks.loops import batched_turns, timed
-from envs.registry import game_names, make_game
+from boardgames.benchmarks.loops import batched_turns, timed
+from boardgames.envs.registry import game_names, make_game
 
 VARIANTS = {
     "float32 obs": dict(),
@@ -52,7 +52,7 @@ def measure(games, sizes, seconds: float, rounds: int, threaded: bool = False) -
                     )
                 )
     try:
-        from benchmarks.peers import openspiel_turns
+        from boardgames.benchmarks.peers import openspiel_turns
 
         tasks.append((("openspiel raw", None, None), openspiel_turns(False, 0)))
     except ImportError:
@@ -61,7 +61,7 @@ def measure(games, sizes, seconds: float, rounds: int, threaded: bool = False) -
         try:
             import pgx  # noqa: F401
 
-            from benchmarks.peers import pgx_turns
+            from boardgames.benchmarks.peers import pgx_turns
 
             tasks += [((PGX, "peer", size), pgx_turns(size)) for size in sizes if size >= 16]
         except ImportError:

@@ -21,8 +21,8 @@ def ppo_frames_per_second(
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from envs.core.single_agent import SingleAgentEnv
-    from envs.vector.sb3 import BatchedVecEnv
+    from boardgames.envs.adapters.single_agent import SingleAgentEnv
+    from boardgames.envs.vector.sb3 import BatchedVecEnv
 
     settings = dict(settings or PPO_SETTINGS)
     torch.set_num_threads(1)
@@ -67,8 +67,8 @@ def profile_learn(game_name: str = "dorix", frames: int = 8192, n_envs: int = 12
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from envs.core.single_agent import SingleAgentEnv
-    from envs.vector.sb3 import BatchedVecEnv
+    from boardgames.envs.adapters.single_agent import SingleAgentEnv
+    from boardgames.envs.vector.sb3 import BatchedVecEnv
 
     torch.set_num_threads(1)
     parts = {  # (parts of the file name, "|" between, and function name) in the profile -> what it is

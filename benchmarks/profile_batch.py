@@ -1,13 +1,13 @@
 """Where a batched step's time goes, per game: nanoseconds per game and step in each rules kernel.
 
-    python -m benchmarks.profile_batch [--games dorix barc] [--size 256] [--seconds 1] [--obs-dtype uint8]
+    python -m boardgames.benchmarks.profile_batch [--games dorix barc] [--size 256] [--seconds 1] [--obs-dtype uint8]
 
-Positions are sampled from random play (a :class:`envs.vector.BatchedGames` advanced a random number of
+Positions are sampled from random play (a :class:`boardgames.envs.vector.BatchedGames` advanced a random number of
 steps); then, over those positions, compiled loops time each part of a batched step alone: the
 game's ``legal_mask`` (every seat that acts), ``observe`` (same seats; into float32 planes, or with
 ``--obs-dtype uint8`` into uint8 ones, which the games' kernels write directly), ``apply_action`` /
 ``apply_joint`` on copies, and the batch's random legal pick. Compare with the ``batched`` figures of
-``python -m benchmarks.run``: a batched step is about the sum of these parts.
+``boardgames bench``: a batched step is about the sum of these parts.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import time
 import numpy as np
 from numba import njit
 
-from envs.registry import game_names, make_game
-from envs.vector import BatchedGames
-from envs.vector.batch import kernels_of
-from envs.vector.sampling import pick_legal
+from boardgames.envs.compiled.sampling import pick_legal
+from boardgames.envs.registry import game_names, make_game
+from boardgames.envs.vector import BatchedGames
+from boardgames.envs.vector.batch import kernels_of
 
 
 def _kernels(rules, observe, acting: int):

@@ -1,9 +1,9 @@
 """RLlib sampling and training throughput with 1, 2... env runners (docs/scale-out.md quotes it).
 
-    python -m benchmarks.rllib_throughput --game dorix --players 2 --runners 1 2
-    python -m benchmarks.rllib_throughput --game barc --runners 1 2 --address auto   # on a cluster
+    python -m boardgames.benchmarks.rllib_throughput --game dorix --players 2 --runners 1 2
+    python -m boardgames.benchmarks.rllib_throughput --game barc --runners 1 2 --address auto   # on a cluster
 
-For each env-runner count it builds the run's PPO algorithm (:func:`training.rllib.config.build_config`)
+For each env-runner count it builds the run's PPO algorithm (:func:`boardgames.training.rllib.config.build_config`)
 and measures, after one warm-up iteration:
 
 * whole training iterations (sampling, then the PPO update in the driver): env steps per second,
@@ -24,8 +24,8 @@ import os
 import time
 from pathlib import Path
 
-from training.cli import add_game_arguments, game_options_of, positive_int
-from training.rllib.config import RLlibSettings, build_config
+from boardgames.training.cli import add_game_arguments, game_options_of, positive_int
+from boardgames.training.rllib.config import RLlibSettings, build_config
 
 
 def measure(game: str, options: dict, runners: int, sample_steps: int, iterations: int, envs_per_runner: int) -> dict:
@@ -51,11 +51,17 @@ def measure(game: str, options: dict, runners: int, sample_steps: int, iteration
         t0 = time.perf_counter()
         counts = algo.env_runner_group.foreach_env_runner(collect, local_env_runner=runners == 0)
         sample_s = time.perf_counter() - t0
-        return {"runners": runners, "sampled": int(sum(counts)), "sample_s": round(sample_s, 2),
-                "sample_steps_per_s": round(sum(counts) / sample_s), "train_iterations": iterations,
-                "train_steps_per_s": round((end - start) / train_s),
-                "iteration_s": round(train_s / iterations, 2), "of_which_sampling_s": round(sampling / iterations, 2),
-                "of_which_learning_s": round(learning / iterations, 2)}
+        return {
+            "runners": runners,
+            "sampled": int(sum(counts)),
+            "sample_s": round(sample_s, 2),
+            "sample_steps_per_s": round(sum(counts) / sample_s),
+            "train_iterations": iterations,
+            "train_steps_per_s": round((end - start) / train_s),
+            "iteration_s": round(train_s / iterations, 2),
+            "of_which_sampling_s": round(sampling / iterations, 2),
+            "of_which_learning_s": round(learning / iterations, 2),
+        }
     finally:
         algo.stop()
 
@@ -63,7 +69,9 @@ def measure(game: str, options: dict, runners: int, sample_steps: int, iteration
 def main(argv=None) -> None:
     import ray
 
-    p = argparse.ArgumentParser(prog="python -m benchmarks.rllib_throughput", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m boardgames.benchmarks.rllib_throughput", description=__doc__.split("\n\n")[0]
+    )
     add_game_arguments(p)
     p.add_argument("--runners", type=int, nargs="+", default=[1, 2], help="env-runner counts to measure")
     p.add_argument("--sample-steps", type=positive_int, default=4000, help="env steps each runner collects")
@@ -74,7 +82,7 @@ def main(argv=None) -> None:
     options = game_options_of(args)
     import torch
 
-    torch.set_num_threads(1)  # the learner runs in this process: one thread, as training.rllib_train
+    torch.set_num_threads(1)  # the learner runs in this process: one thread, as boardgames.training.rllib.train
     if args.address:
         ray.init(address=args.address, logging_level="ERROR")
     else:
@@ -82,14 +90,19 @@ def main(argv=None) -> None:
     rows = []
     try:
         print(f"{args.game} {options}: {os.cpu_count()} CPUs here, cluster CPUs {ray.cluster_resources().get('CPU')}")
-        print(f"{'runners':>8} {'sampled':>9} {'sample s':>9} {'sample steps/s':>15} {'train steps/s':>14} "
-              f"{'iteration s':>12} {'sampling s':>11} {'learning s':>11}")
+        print(
+            f"{'runners':>8} {'sampled':>9} {'sample s':>9} {'sample steps/s':>15} {'train steps/s':>14} "
+            f"{'iteration s':>12} {'sampling s':>11} {'learning s':>11}"
+        )
         for n in args.runners:
             row = measure(args.game, options, n, args.sample_steps, args.iterations, args.envs_per_runner)
             rows.append(row)
-            print(f"{n:>8} {row['sampled']:>9,} {row['sample_s']:>9.1f} {row['sample_steps_per_s']:>15,} "
-                  f"{row['train_steps_per_s']:>14,} {row['iteration_s']:>12} {row['of_which_sampling_s']:>11} "
-                  f"{row['of_which_learning_s']:>11}", flush=True)
+            print(
+                f"{n:>8} {row['sampled']:>9,} {row['sample_s']:>9.1f} {row['sample_steps_per_s']:>15,} "
+                f"{row['train_steps_per_s']:>14,} {row['iteration_s']:>12} {row['of_which_sampling_s']:>11} "
+                f"{row['of_which_learning_s']:>11}",
+                flush=True,
+            )
     finally:
         ray.shutdown()
     out = Path("benchmarks/results/rllib_throughput.json")

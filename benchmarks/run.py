@@ -1,6 +1,6 @@
 """Random-play speed of every registered game and of its peers, measured side by side in one run.
 
-    python -m benchmarks.run [--seconds 1] [--rounds 3] [--games dorix olix] [--all-options] [--sizes 1 64 1024]
+    boardgames bench [--seconds 1] [--rounds 3] [--games dorix olix] [--all-options] [--sizes 1 64 1024]
                              [--ppo-frames 8192 --ppo-envs 128 --ppo-net 64 64 --ppo-epochs 2 | --no-ppo]
                              [--out benchmarks/results/latest.json]
 
@@ -10,7 +10,7 @@ For each game (its default options; every option set of its ``CONFORMANCE_OPTION
 * (a) ``pettingzoo``: the PettingZoo API as a user's loop drives it (AEC: ``agent_iter`` / ``last`` /
   ``step``; the games with a Parallel environment: the Parallel API, one turn of every seat per ``step``);
 * (b) ``engine``: the raw engine in Python (``legal_actions`` + ``apply`` on the Game/State interface);
-* (c) ``batched N``: :class:`envs.vector.BatchedGames` at each batch size N, one compiled call per step
+* (c) ``batched N``: :class:`boardgames.envs.vector.BatchedGames` at each batch size N, one compiled call per step
   of all N games, masks and observations refreshed (random actions drawn by its compiled sampler);
   ``batched N no obs``: the same without observations; ``batched N uint8``: with uint8 observations
   (``obs_dtype="uint8"``, which the games' observe kernels write directly); these on one thread. And
@@ -29,8 +29,8 @@ installed: they are optional extras of the benchmark, never dependencies of the 
 choices in the Python loops use the same cheap picker for our games and for the peers.
 
 Then MaskablePPO frames per second (``--ppo-frames`` frames, default options of the first game):
-:class:`envs.vector.sb3.BatchedVecEnv` against SB3's ``DummyVecEnv`` of
-:class:`envs.core.single_agent.SingleAgentEnv`, same hyperparameters, random opponents.
+:class:`boardgames.envs.vector.sb3.BatchedVecEnv` against SB3's ``DummyVecEnv`` of
+:class:`boardgames.envs.adapters.single_agent.SingleAgentEnv`, same hyperparameters, random opponents.
 
 Every figure and every ratio to a peer is printed and written to ``--out`` (JSON), and, per game, issue
 20's targets: the best batched figure *with observations* (float32 or uint8, serial or threaded, at any
@@ -47,10 +47,10 @@ import platform
 
 import numba
 
-from benchmarks.loops import batched_turns, compiled_playouts, engine_turns, pettingzoo_turns, timed
-from benchmarks.peers import peer_tasks
-from benchmarks.ppo import PPO_SETTINGS, ppo_frames_per_second
-from envs.registry import env_module, game_names, parallel_games
+from boardgames.benchmarks.loops import batched_turns, compiled_playouts, engine_turns, pettingzoo_turns, timed
+from boardgames.benchmarks.peers import peer_tasks
+from boardgames.benchmarks.ppo import PPO_SETTINGS, ppo_frames_per_second
+from boardgames.envs.registry import env_module, game_names, parallel_games
 
 # Targets of issue 8 (ratios to peers measured in the same run).
 TARGETS = {
@@ -74,9 +74,9 @@ ISSUE_REFERENCE = {
 # ----- main ---------------------------------------------------------------------------------------------
 def _threaded_sizes(sizes: list, extra: list) -> list:
     """The batch sizes measured on threads: the largest of ``sizes`` (the old column) and every size of
-    ``sizes`` + ``extra`` with more than one chunk of rows (:data:`envs.vector.kernels.CHUNK`: smaller
+    ``sizes`` + ``extra`` with more than one chunk of rows (:data:`boardgames.envs.vector.loops.CHUNK`: smaller
     batches run on one thread), ascending. Smaller batches keep their output arrays in the cache."""
-    from envs.vector.kernels import CHUNK
+    from boardgames.envs.vector.loops import CHUNK
 
     return sorted({max(sizes)} | {n for n in list(sizes) + list(extra) if n > CHUNK})
 

@@ -1,18 +1,18 @@
 """The compiled search against the Python MCTS and OpenSpiel's MCTSBot: simulations per second from the
 same positions, and the win rates of compiled and Python MCTS against the random agent.
 
-    python -m benchmarks.search [--simulations 200] [--big 1600] [--rounds 3] [--games dorix olix]
+    python -m boardgames.benchmarks.search [--simulations 200] [--big 1600] [--rounds 3] [--games dorix olix]
                                 [--winrate-games 0] [--out FILE.json]
 
 For every game and player count (those of its ``CONFORMANCE_OPTIONS``), from the positions of
-:mod:`benchmarks.mcts_peers` (the start, and the position after 10 seeded random decisions), it times
+:mod:`boardgames.benchmarks.mcts_peers` (the start, and the position after 10 seeded random decisions), it times
 one search of ``--simulations`` simulations, random rollouts to the end of the game, by
 
-* ``compiled``: :class:`envs.search.MCTS` (UCT over the numba rules kernels; decoupled UCT at the
+* ``compiled``: :class:`boardgames.envs.search.MCTS` (UCT over the numba rules kernels; decoupled UCT at the
   simultaneous game's joint moves), and the same with ``--big`` simulations (``compiled_big``);
-* ``python``: :class:`envs.agents.PythonMCTSAgent`, the Python search it replaced as ``mcts:N``;
+* ``python``: :class:`boardgames.envs.agents.PythonMCTSAgent`, the Python search it replaced as ``mcts:N``;
 * ``openspiel``: OpenSpiel's Python ``MCTSBot`` on the game registered with OpenSpiel, as in
-  :mod:`benchmarks.mcts_peers` (skipped without the ``[openspiel]`` extra).
+  :mod:`boardgames.benchmarks.mcts_peers` (skipped without the ``[openspiel]`` extra).
 
 It prints simulations per second (the best of ``--rounds`` searches) and the compiled search's speed-up
 over each. With ``--winrate-games N`` it also plays N games (seats alternating) of compiled and of Python
@@ -28,11 +28,11 @@ import time
 
 import numpy as np
 
-from benchmarks.mcts_peers import _openspiel, _positions
-from envs.agents import MCTSAgent, PythonMCTSAgent, RandomAgent
-from envs.core.play import play_game
-from envs.registry import env_module, game_names, make_game
-from envs.search import MCTS
+from boardgames.benchmarks.mcts_peers import _openspiel, _positions
+from boardgames.envs.agents import MCTSAgent, PythonMCTSAgent, RandomAgent
+from boardgames.envs.agents.play import play_game
+from boardgames.envs.registry import env_module, game_names, make_game
+from boardgames.envs.search import MCTS
 
 
 def _state(name: str, options: dict, decisions: list):
@@ -68,7 +68,7 @@ def _player_counts(name: str) -> list[dict]:
 
 def _openspiel_available() -> bool:
     try:
-        import envs.interop.openspiel  # noqa: F401
+        import boardgames.envs.interop.openspiel  # noqa: F401
     except ImportError:
         return False
     return True
@@ -88,7 +88,8 @@ def measure(games, simulations: int, big: int, rounds: int, log=print) -> list[d
                 row["python"] = max(_python(name, options, decisions, simulations, r) for r in range(rounds))
                 row["openspiel"] = (
                     max(_openspiel(name, options, decisions, simulations, r) for r in range(rounds))
-                    if with_openspiel else None
+                    if with_openspiel
+                    else None
                 )
                 row["vs_python"] = row["compiled"] / row["python"]
                 row["vs_openspiel"] = row["compiled"] / row["openspiel"] if row["openspiel"] else None

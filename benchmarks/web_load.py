@@ -1,10 +1,10 @@
-"""Load test of the browser server (:mod:`training.web`): many clients playing whole games at once.
+"""Load test of the browser server (:mod:`boardgames.training.play.web`): many clients playing whole games at once.
 
-    python -m benchmarks.web_load                                   # 50 clients, 2 games each, Barc
-    python -m benchmarks.web_load --clients 50 --games 3 --abandoned 100 --out load.json
-    python -m benchmarks.web_load --game dorix --players 3 --clients 20 --games 1
+    python -m boardgames.benchmarks.web_load                                   # 50 clients, 2 games each, Barc
+    python -m boardgames.benchmarks.web_load --clients 50 --games 3 --abandoned 100 --out load.json
+    python -m boardgames.benchmarks.web_load --game dorix --players 3 --clients 20 --games 1
 
-It starts the server as a subprocess (``python -m training.web --port 0`` on 127.0.0.1, a free port: it
+It starts the server as a subprocess (``boardgames web --port 0`` on 127.0.0.1, a free port: it
 listens on loopback only and is stopped at the end), reads the token from the page as a browser does,
 then runs ``--clients`` clients at once, each playing ``--games`` whole games against the server's
 agent: it creates a game, plays a uniformly random legal move from those the server offers (with the
@@ -61,12 +61,12 @@ def percentiles(values: list) -> dict:
 
 
 def start_server(game: str, players: int | None, opponent: str, max_games: int, timeout: float = 120.0):
-    """``python -m training.web`` for ``game`` on 127.0.0.1 and a free port, as a subprocess; returns
+    """``boardgames web`` for ``game`` on 127.0.0.1 and a free port, as a subprocess; returns
     ``(process, url)`` once it prints its URL (the address is bound by then)."""
     cmd = [
         sys.executable,
         "-m",
-        "training.web",
+        "boardgames.training.play.web",
         "--game",
         game,
         "--opponent",
@@ -98,7 +98,7 @@ def start_server(game: str, players: int | None, opponent: str, max_games: int, 
 
 def check_loopback(url: str) -> None:
     """ValueError unless ``url`` names a loopback host: this benchmark loads only this machine."""
-    from training.web import is_loopback
+    from boardgames.training.play.web import is_loopback
 
     host = urlsplit(url).hostname or ""
     if not is_loopback(host):
@@ -182,7 +182,7 @@ async def new_game(client, tally: Tally, deadline: float):
 def same_game(game, move_list: str, position: str) -> bool:
     """Whether the engine's replay of ``move_list`` (the ``--save-moves`` format, or the page's move list)
     ends in ``position``."""
-    from envs.core.replay import GameRecord
+    from boardgames.envs.tools.replay import GameRecord
 
     return GameRecord.from_text(game, move_list).last.to_text() == position
 
@@ -341,7 +341,7 @@ def main(argv=None) -> int:
     if args.clients < 1 or args.games < 1 or args.abandoned < 0:
         p.error("--clients and --games are at least 1, --abandoned at least 0")
 
-    from envs.registry import make_game
+    from boardgames.envs.registry import make_game
 
     game = make_game(args.game, **({"num_players": args.players} if args.players else {}))
     proc, url = start_server(args.game, args.players, args.opponent, args.max_games)

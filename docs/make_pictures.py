@@ -3,7 +3,7 @@
     python docs/make_pictures.py            # every game
     python docs/make_pictures.py dorix      # only some
 
-Each position comes from games between greedy agents (``training.agents``, fixed seeds, so the
+Each position comes from games between greedy agents (``boardgames.training.agent_kinds``, fixed seeds, so the
 pictures are reproducible): the longest of 6, at about 70% of its length (the longest of 30 random
 games when greedy ones all end within 10 moves). Its notation is printed.
 """
@@ -19,8 +19,8 @@ if str(ROOT) not in sys.path:
 
 from PIL import Image  # noqa: E402
 
-from envs.core.replay import GameRecord, play_record, random_record  # noqa: E402
-from envs.registry import game_names, make_game  # noqa: E402
+from boardgames.envs.registry import game_names, make_game  # noqa: E402
+from boardgames.envs.tools.replay import GameRecord, play_record, random_record  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 SEEDS = 6
@@ -29,7 +29,7 @@ MIN_MOVES = 10
 
 def mid_game(name: str, fraction: float = 0.7) -> GameRecord:
     """The first moves of a greedy-against-greedy game of ``name``, up to about ``fraction`` of its length."""
-    from training.agents import make_agent
+    from boardgames.training.agent_kinds import make_agent
 
     game = make_game(name)
     games = [

@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from envs.core.spec import SECTIONS, fill_sections, marked_sections  # noqa: E402
-from envs.registry import game_names  # noqa: E402
+from boardgames.envs.core.spec import SECTIONS, fill_sections, marked_sections  # noqa: E402
+from boardgames.envs.registry import game_names  # noqa: E402
 
 RULES = ROOT / "docs" / "rules"
 
@@ -36,7 +36,7 @@ def generated(name: str) -> str:
     missing = [s for s in SECTIONS if s not in marked_sections(text)]
     if missing:
         raise SystemExit(f"{page(name)}: no <!-- spec:{missing[0]} --> ... <!-- /spec:{missing[0]} --> block")
-    spec = importlib.import_module(f"envs.{name}.spec").SPEC
+    spec = importlib.import_module(f"boardgames.envs.{name}.spec").SPEC
     return fill_sections(text, spec)
 
 

@@ -1,11 +1,10 @@
 """RL environments for Dorix, Olix, ADIX and Sylvie Barc's 6x6 duel.
 
-``from envs import dorix_v0; env = dorix_v0.env()`` (PettingZoo AEC). The game list lives in
-:mod:`envs.registry`; the shared Game/State interface in :mod:`envs.core`.
+``from boardgames.envs import dorix_v0; env = dorix_v0.env()`` (PettingZoo AEC). The game list lives in
+:mod:`boardgames.envs.registry`; the shared Game/State interface in :mod:`boardgames.envs.core`.
 """
 
-__version__ = "0.1.0"  # the package version: pyproject.toml reads it from here ([tool.setuptools.dynamic])
-
-from envs.registration import register_all
+from boardgames import __version__  # noqa: F401  (the version of the package, also boardgames.__version__)
+from boardgames.envs.registration import register_all
 
 register_all()

@@ -1,6 +1,6 @@
 """ADIX: the rock-paper-scissors duel of cubes by Echamier Games, on a 9x9 arena, for 2 players.
 
-| Import            | `from envs import adix_v0`                          |
+| Import            | `from boardgames.envs import adix_v0`                          |
 |-------------------|-----------------------------------------------------|
 | Actions           | Discrete(5670), masked                              |
 | Parallel API      | No (AEC; turn-based)                                |
@@ -25,9 +25,9 @@ offender gets -1, the other 0, with a warning), `"raise"` (`IllegalActionError`,
 or `"random"` (a random legal action is played); a value that is no action at all always raises.
 """
 
-from envs.adix.game import DEFAULT_MAX_TURNS, AdixGame
-from envs.adix.spec import SPEC
-from envs.core.env_module import aec_env_functions, doc_sections
+from boardgames.envs.adapters.env_module import aec_env_functions, doc_sections
+from boardgames.envs.adix.game import DEFAULT_MAX_TURNS, AdixGame
+from boardgames.envs.adix.spec import SPEC
 
 # the action, observation and notation sections, from envs/adix/spec.py
 __doc__ = SPEC.fill_doc(__doc__ + doc_sections())

@@ -1,4 +1,4 @@
-"""Barc duel, version 0: replaced by :mod:`envs.barc_v1`; kept so that older results can be reproduced.
+"""Barc duel, version 0: replaced by :mod:`boardgames.envs.barc_v1`; kept so that older results can be reproduced.
 
 `barc_v0` is the Barc duel from the first ruling's start, now named `"corners"`: South on a1, b1, a2,
 e1, f1, f2 and North on the half-turn image. From that start each side has first moves that reach
@@ -9,8 +9,8 @@ functions are `barc_v1`'s with `start="corners"` as the default: `barc_v0.parall
 `barc_v1.parallel_env(start="corners")`, and models trained on one version are refused on the other.
 """
 
-from envs.barc.game import DEFAULT_MAX_TURNS, BarcGame
-from envs.core.env_module import parallel_env_functions
+from boardgames.envs.adapters.env_module import parallel_env_functions
+from boardgames.envs.barc.game import DEFAULT_MAX_TURNS, BarcGame
 
 CONFORMANCE_OPTIONS = [dict(), dict(max_turns=12)]
 

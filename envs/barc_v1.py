@@ -1,6 +1,6 @@
 """Barc duel: Sylvie Barc's simultaneous-move game on a 6x6 board, for 2 players.
 
-| Import            | `from envs import barc_v1`                                      |
+| Import            | `from boardgames.envs import barc_v1`                                      |
 |-------------------|-----------------------------------------------------------------|
 | Actions           | Discrete(1441), masked                                          |
 | Parallel API      | Yes: `parallel_env()`; `env()` is its AEC form                  |
@@ -32,9 +32,9 @@ plays a random legal order instead; `"raise"` raises `IllegalActionError` and le
 was. A missing, malformed or out-of-range action always raises. `raw_env` is the Parallel class itself.
 """
 
-from envs.barc.game import DEFAULT_MAX_TURNS, DEFAULT_START, BarcGame
-from envs.barc.spec import SPEC
-from envs.core.env_module import doc_sections, parallel_env_functions
+from boardgames.envs.adapters.env_module import doc_sections, parallel_env_functions
+from boardgames.envs.barc.game import DEFAULT_MAX_TURNS, DEFAULT_START, BarcGame
+from boardgames.envs.barc.spec import SPEC
 
 HISTORY = (
     "v1 (the alternating start of ruling B1, revised: from v0's start each side could force victory on "

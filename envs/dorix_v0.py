@@ -1,6 +1,6 @@
 """Dorix: the 4x4 stacking game by Loic Lamy, for 2, 3 or 4 players (teams at 4).
 
-| Import            | `from envs import dorix_v0`                          |
+| Import            | `from boardgames.envs import dorix_v0`                          |
 |-------------------|------------------------------------------------------|
 | Actions           | Discrete(276), masked                                |
 | Parallel API      | No (AEC; turn-based)                                 |
@@ -22,9 +22,9 @@ game unchanged) or `"random"` (a random legal action is played); a value that is
 always raises.
 """
 
-from envs.core.env_module import aec_env_functions, doc_sections
-from envs.dorix.game import DEFAULT_MAX_TURNS, DorixGame
-from envs.dorix.spec import SPEC
+from boardgames.envs.adapters.env_module import aec_env_functions, doc_sections
+from boardgames.envs.dorix.game import DEFAULT_MAX_TURNS, DorixGame
+from boardgames.envs.dorix.spec import SPEC
 
 # the action, observation and notation sections, from envs/dorix/spec.py
 __doc__ = SPEC.fill_doc(__doc__ + doc_sections(rewards=None))

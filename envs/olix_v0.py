@@ -1,6 +1,6 @@
 """Olix: Reiner Knizia's placement game on an 11x11 grid, for 2 players.
 
-| Import            | `from envs import olix_v0`           |
+| Import            | `from boardgames.envs import olix_v0`           |
 |-------------------|--------------------------------------|
 | Actions           | Discrete(121), masked                |
 | Parallel API      | No (AEC; turn-based)                 |
@@ -24,9 +24,9 @@ convention: the game ends, the offender gets -1, the other 0, with a warning), `
 that is no action at all always raises.
 """
 
-from envs.core.env_module import aec_env_functions, doc_sections
-from envs.olix.game import DEFAULT_MAX_TURNS, OlixGame
-from envs.olix.spec import SPEC
+from boardgames.envs.adapters.env_module import aec_env_functions, doc_sections
+from boardgames.envs.olix.game import DEFAULT_MAX_TURNS, OlixGame
+from boardgames.envs.olix.spec import SPEC
 
 # the action, observation and notation sections, from envs/olix/spec.py
 __doc__ = SPEC.fill_doc(__doc__ + doc_sections())

@@ -1,11 +1,12 @@
-"""Registers every game with PettingZoo's and Gymnasium's registries (done on ``import envs``).
+"""Registers every game with PettingZoo's and Gymnasium's registries (done on ``import boardgames.envs``).
 
 * PettingZoo: ``pettingzoo.make("aec", "boardgames/dorix-v0", num_players=3)``, and for the games whose
-  seats act at once (:func:`envs.registry.parallel_games`) also ``pettingzoo.make("parallel", "boardgames/barc-v1")``;
+  seats act at once (:func:`boardgames.envs.registry.parallel_games`) also
+  ``pettingzoo.make("parallel", "boardgames/barc-v1")``;
 * Gymnasium (single-agent, the other seats played by opponents):
   ``gymnasium.make("boardgames/dorix-v0", game_options={"num_players": 3}, opponent="greedy")``;
 * Gymnasium vector: ``gymnasium.make_vec("boardgames/dorix-v0", num_envs=256)`` builds the compiled
-  batch :class:`envs.vector.BatchedVectorEnv` (random opponents or a batch callback, autoreset in the
+  batch :class:`boardgames.envs.vector.BatchedVectorEnv` (random opponents or a batch callback, autoreset in the
   same step); ``vectorization_mode="sync"`` or ``"async"`` vectorizes :class:`SingleAgentEnv` instead.
 
 Entry points are strings; which games get a Parallel entry is read from their GameInfo. Every version of a
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import gymnasium
 
-from envs.registry import ENV_MODULES, current_version, env_modules, parallel_games
+from boardgames.envs.registry import ENV_MODULES, current_version, env_modules, parallel_games
 
 NAMESPACE = "boardgames"
 
@@ -28,7 +29,7 @@ def env_id(name: str, version: int | None = None) -> str:
 
 
 def register_all() -> None:
-    """Register every game in ``envs.registry`` once."""
+    """Register every game in ``boardgames.envs.registry`` once."""
     from pettingzoo.env_registry.registration import aec_registry, register  # PettingZoo >= 1.27
 
     for name in ENV_MODULES:
@@ -43,7 +44,7 @@ def register_all() -> None:
                 kwargs = {"game": name if version == current_version(name) else f"{name}-v{version}"}
                 gymnasium.register(
                     id=eid,
-                    entry_point="envs.core.single_agent:SingleAgentEnv",
-                    vector_entry_point="envs.vector.gym_vector:BatchedVectorEnv",
+                    entry_point="boardgames.envs.adapters.single_agent:SingleAgentEnv",
+                    vector_entry_point="boardgames.envs.vector.gym_vector:BatchedVectorEnv",
                     kwargs=kwargs,
                 )

@@ -15,18 +15,18 @@ import inspect
 from functools import cache
 from types import ModuleType
 
-from envs.core.errors import GameOptionError
-from envs.core.game import Game
+from boardgames.envs.core.errors import GameOptionError
+from boardgames.envs.core.game import Game
 
 ENV_MODULES = {
-    "dorix": "envs.dorix_v0",
-    "olix": "envs.olix_v0",
-    "adix": "envs.adix_v0",
-    "barc": "envs.barc_v1",
+    "dorix": "boardgames.envs.dorix_v0",
+    "olix": "boardgames.envs.olix_v0",
+    "adix": "boardgames.envs.adix_v0",
+    "barc": "boardgames.envs.barc_v1",
 }
 """Each game's current environment module (the newest version: ``make_game("barc")`` is ``barc_v1``'s)."""
 
-OLDER_VERSIONS = {"barc": {0: "envs.barc_v0"}}
+OLDER_VERSIONS = {"barc": {0: "boardgames.envs.barc_v0"}}
 """Environment modules replaced by a newer version, kept importable and registered for reproducing older
 results: game -> {version: module}."""
 
@@ -47,7 +47,7 @@ def game_names() -> list[str]:
 
 
 def env_module(name: str) -> ModuleType:
-    """The environment module of game ``name`` (e.g. ``envs.dorix_v0``): its current version, or the version
+    """The environment module of game ``name`` (e.g. ``boardgames.envs.dorix_v0``): its current version, or the version
     a ``-v<N>`` suffix names (``"barc-v0"``, as in the registry id ``boardgames/barc-v0``)."""
     game, dash, version = name.rpartition("-v")
     if dash and game in ENV_MODULES and version.isdigit():
@@ -84,7 +84,7 @@ def _acts_at_once(name: str) -> bool:
 
 def parallel_games() -> frozenset[str]:
     """The games with a PettingZoo Parallel environment: those whose seats act at once, as their
-    :class:`~envs.core.game.GameInfo` says (with their default options)."""
+    :class:`~boardgames.envs.core.game.GameInfo` says (with their default options)."""
     return frozenset(name for name in ENV_MODULES if _acts_at_once(name))
 
 

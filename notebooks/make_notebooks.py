@@ -7,7 +7,7 @@ Every game notebook has the same sections, written once here: the rules shown on
 (positions in the game's notation, listed per game in ``RULE_PICTURES``), a random game (move list
 and GIF), a scripted position played from notation through the PettingZoo environment, a small agent
 trained with MaskablePPO, its learning curve, and a match against baselines; the random game is also
-shown as an inline replay (``training.web.notebook``). A game registered
+shown as an inline replay (``boardgames.training.play.web.notebook``). A game registered
 without an entry in ``RULE_PICTURES`` still gets a notebook (its start and a mid-game position).
 
 With ``NOTEBOOK_QUICK=1`` in the environment the notebooks use tiny step and game counts (the test
@@ -27,7 +27,7 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from envs.registry import env_module, game_names  # noqa: E402
+from boardgames.envs.registry import env_module, game_names  # noqa: E402
 
 START_BARC = "barc 0.1.0.1.0.1/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/0.1.0.1.0.1 turn=0"
 ADIX_START = (
@@ -142,7 +142,7 @@ RULE_PICTURES = {
         "train_note": (
             "Expect little from so short a run on ADIX: measured on the development machine, 30,000 steps "
             "gave 7% wins, 89% draws and 4% losses against random over 100 games (most games reach the turn "
-            "limit). Longer self-play runs (`python -m training.train --game adix`) are needed."
+            "limit). Longer self-play runs (`boardgames train --game adix`) are needed."
         ),
     },
     "barc": {
@@ -191,7 +191,7 @@ def _intro(name: str) -> str:
     body = paragraphs[0] if paragraphs else ""
     return (
         f"# {title}\n\n{body}\n\nFull rules: [`docs/rules/{name}.md`](../docs/rules/{name}.md). "
-        f"Environment: `envs.{name}_v0`.\n\n"
+        f"Environment: `boardgames.envs.{name}_v0`.\n\n"
         "This notebook shows the rules on pictures, a random game, a position played from notation, a small "
         "agent trained with MaskablePPO and a match against baselines. Set `NOTEBOOK_QUICK=1` to run it in "
         "seconds (tiny step counts, as the test suite does)."
@@ -212,8 +212,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Image, display
 
-from envs.core.replay import GameRecord, random_record
-from envs.registry import env_module, make_game
+from boardgames.envs.tools.replay import GameRecord, random_record
+from boardgames.envs.registry import env_module, make_game
 
 QUICK = os.environ.get("NOTEBOOK_QUICK") == "1"
 OUT = Path(tempfile.gettempdir()) / "boardgame_notebooks"
@@ -283,7 +283,7 @@ print("GIF:", gif, "-", len(record) + 1, "frames")
 display(Image(filename=gif))"""
 
 INLINE_REPLAY = """\
-from training.web.notebook import InlineReplay
+from boardgames.training.play.web.notebook import InlineReplay
 
 InlineReplay(random_record(game, seed=0, max_moves=30), scale=0.4)  # the same seed: the same first moves"""
 
@@ -292,7 +292,7 @@ POSITION = {position!r}
 MOVES = {moves!r}
 module = env_module(GAME)
 if game.info.simultaneous:
-    from envs.core.replay import parse_move
+    from boardgames.envs.tools.replay import parse_move
 
     env = module.parallel_env(render_mode="rgb_array", **OPTIONS)
     env.reset(seed=0, options={{"position": POSITION}})
@@ -336,16 +336,16 @@ def game_notebook(name: str) -> nbformat.NotebookNode:
         new_markdown_cell(
             "## A random game\n\nBoth sides play uniformly random legal moves. The game "
             "is printed as a move list in notation and saved as an animated GIF, one frame "
-            "per turn (`envs.core.replay`)."
+            "per turn (`boardgames.envs.tools.replay`)."
         )
     )
     cells.append(new_code_cell(RANDOM_GAME))
     cells.append(
         new_markdown_cell(
             "The first moves of the same game as an inline replay: step with the buttons, the slider, the arrow "
-            "keys or a click on a move (`training.web.notebook`: plain HTML and JavaScript in the output, no "
-            "server). `python -m training.web --replay FILE` shows a saved move list the same way in the browser, "
-            "and `python -m training.play --game GAME --web` plays against an agent there."
+            "keys or a click on a move (`boardgames.training.play.web.notebook`: plain HTML and JavaScript in the output, no "
+            "server). `boardgames web --replay FILE` shows a saved move list the same way in the browser, "
+            "and `boardgames play --game GAME --web` plays against an agent there."
         )
     )
     cells.append(new_code_cell(INLINE_REPLAY))
@@ -377,7 +377,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.monitor import Monitor
 
-from envs.core.single_agent import SingleAgentEnv
+from boardgames.envs.adapters.single_agent import SingleAgentEnv
 
 torch.set_num_threads(1)
 STEPS = 512 if QUICK else {steps}
@@ -401,9 +401,9 @@ plt.legend()
 plt.show()"""
 
 MATCH = """\
-from envs.core.replay import play_record
-from training.agents import PolicyAgent, make_agent
-from training.evaluate import fit_elo, format_table, play_match
+from boardgames.envs.tools.replay import play_record
+from boardgames.training.agent_kinds import PolicyAgent, make_agent
+from boardgames.training.evaluation.evaluate import fit_elo, format_table, play_match
 
 GAMES = 4 if QUICK else MATCH_GAMES
 learner = PolicyAgent(model.policy, name="ppo")
@@ -427,9 +427,9 @@ def training_cells(name: str) -> list:
     return [
         new_markdown_cell(
             "## Training a small agent\n\nOne learning seat (chosen at random each game) plays "
-            "against random opponents through the single-agent wrapper `envs.core.single_agent`; "
+            "against random opponents through the single-agent wrapper `boardgames.envs.adapters.single_agent`; "
             "sb3-contrib's MaskablePPO reads the legal moves from `action_masks()`. A few minutes on "
-            "a CPU (seconds with `NOTEBOOK_QUICK=1`). `python -m training.train` does the same with "
+            "a CPU (seconds with `NOTEBOOK_QUICK=1`). `boardgames train` does the same with "
             "self-play, checkpoints and TensorBoard logs (see `docs/training.md`)." + ("\n\n" + note if note else "")
         ),
         new_code_cell(TRAIN.format(steps=steps)),
@@ -440,9 +440,9 @@ def training_cells(name: str) -> list:
         new_code_cell(CURVE),
         new_markdown_cell(
             "## A match against the baselines\n\nThe trained agent plays the random and the greedy "
-            "baselines (`training.evaluate.play_match`, sides swapped from game to game); the table "
+            "baselines (`boardgames.training.evaluation.evaluate.play_match`, sides swapped from game to game); the table "
             "gives 95% confidence intervals on its win rate. One game against greedy is shown as a "
-            "move list and a GIF. `python -m training.evaluate` plays whole round robins with Elo "
+            "move list and a GIF. `boardgames evaluate` plays whole round robins with Elo "
             "ratings (see the benchmarking notebook)."
         ),
         new_code_cell(MATCH),
@@ -463,10 +463,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
-from envs.core.replay import random_record
-from envs.registry import game_names, make_game
-from training.agents import make_agent
-from training.evaluate import format_table, round_robin, wilson_interval
+from boardgames.envs.tools.replay import random_record
+from boardgames.envs.registry import game_names, make_game
+from boardgames.training.agent_kinds import make_agent
+from boardgames.training.evaluation.evaluate import format_table, round_robin, wilson_interval
 
 torch.set_num_threads(1)
 QUICK = os.environ.get("NOTEBOOK_QUICK") == "1"
@@ -592,12 +592,12 @@ plt.show()"""
 def benchmark_notebook() -> nbformat.NotebookNode:
     cells = [
         new_markdown_cell(
-            "# Benchmarking agents on these games\n\nThe baseline agents of `training.agents` (uniform "
+            "# Benchmarking agents on these games\n\nThe baseline agents of `boardgames.training.agent_kinds` (uniform "
             "random, greedy one-move lookahead, MCTS with random rollouts) and the trained models shipped in "
-            "`models/` are compared on every registered game with `training.evaluate`: each pair plays "
+            "`models/` are compared on every registered game with `boardgames.training.evaluation.evaluate`: each pair plays "
             "a number of games with the sides swapped from game to game; the tables give wins, draws and "
             "losses with 95% confidence intervals, and an Elo rating per agent (random = 0). The same runs "
-            "from the command line: `python -m training.evaluate --game dorix --agents random greedy mcts "
+            "from the command line: `boardgames evaluate --game dorix --agents random greedy mcts "
             "--games 200`.\n\nWith `NOTEBOOK_QUICK=1` every count is tiny (the test suite runs it that way); "
             "without it the notebook takes a few minutes on a CPU."
         ),

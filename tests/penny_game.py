@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.errors import IllegalActionError
+from boardgames.envs.core.errors import IllegalActionError
 
 
 class _PennyGame:
@@ -13,7 +13,7 @@ class _PennyGame:
     scores when the squares match, seat 1 when they differ."""
 
     def __init__(self):
-        from envs.core.game import GameInfo
+        from boardgames.envs.core.game import GameInfo
 
         self.info = GameInfo(
             name="pennies", num_seats=2, num_actions=3, observation_shape=(6,), max_turns=3, simultaneous=True
@@ -23,7 +23,7 @@ class _PennyGame:
         return _PennyState(self, np.array([0, 0, 0, -1, -1], dtype=np.int64))
 
     def from_text(self, text):
-        from envs.core.errors import NotationError
+        from boardgames.envs.core.errors import NotationError
 
         parts = text.split()
         if len(parts) != 4 or parts[0] != "pennies":
@@ -34,8 +34,8 @@ class _PennyGame:
 
 
 def _penny_state_class():
-    from envs.core.game import State
-    from envs.core.rendering import BoardCanvas
+    from boardgames.envs.core.game import State
+    from boardgames.envs.core.rendering import BoardCanvas
 
     class PennyState(State):
         def current_seats(self):
@@ -100,5 +100,3 @@ def _penny_state_class():
 
 
 _PennyState = _penny_state_class()
-
-

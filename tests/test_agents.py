@@ -1,4 +1,4 @@
-"""The baseline agents of envs.agents: hand-checked heuristic values, greedy takes an immediate win in
+"""The baseline agents of boardgames.envs.agents: hand-checked heuristic values, greedy takes an immediate win in
 every game, the spec parser, and envs resolving agent specs without training."""
 
 from __future__ import annotations
@@ -9,13 +9,20 @@ import sys
 import numpy as np
 import pytest
 
-import training.agents
-from envs import agents as A
-from envs.agents import HEURISTICS, GreedyAgent, MCTSAgent, RandomAgent, make_baseline_agent, parse_baseline_spec
-from envs.barc import rules as barc_rules
-from envs.barc.heuristic import LINES as BARC_LINES
-from envs.core.single_agent import SingleAgentEnv, resolve_policy
-from envs.registry import game_names, make_game
+import boardgames.training.agent_kinds
+from boardgames.envs import agents as A
+from boardgames.envs.adapters.single_agent import SingleAgentEnv, resolve_policy
+from boardgames.envs.agents import (
+    HEURISTICS,
+    GreedyAgent,
+    MCTSAgent,
+    RandomAgent,
+    make_baseline_agent,
+    parse_baseline_spec,
+)
+from boardgames.envs.barc import rules as barc_rules
+from boardgames.envs.barc.heuristic import LINES as BARC_LINES
+from boardgames.envs.registry import game_names, make_game
 
 # ----- heuristics on hand-built positions ----------------------------------------------------------
 
@@ -171,7 +178,7 @@ def test_single_agent_env_resolves_baseline_specs():
     assert type(resolve_policy("random", game)) is RandomAgent
     assert type(resolve_policy("greedy", game)) is GreedyAgent
     assert resolve_policy("mcts:3", game).simulations == 3
-    with pytest.raises(ValueError, match="training.agents.make_agent"):
+    with pytest.raises(ValueError, match="boardgames.training.agent_kinds.make_agent"):
         resolve_policy("models/dorix_2p", game)
     env = SingleAgentEnv("barc", opponent="greedy", learner_seat=0)
     env.reset(seed=0)
@@ -181,14 +188,14 @@ def test_single_agent_env_resolves_baseline_specs():
 
 def test_training_agents_reexports_the_baselines():
     for name in ("Agent", "RandomAgent", "GreedyAgent", "MCTSAgent", "HEURISTICS"):
-        assert getattr(training.agents, name) is getattr(A, name)
-    agent = training.agents.make_agent("mcts:9", make_game("adix"), seed=0)
+        assert getattr(boardgames.training.agent_kinds, name) is getattr(A, name)
+    agent = boardgames.training.agent_kinds.make_agent("mcts:9", make_game("adix"), seed=0)
     assert type(agent) is MCTSAgent and agent.simulations == 9
 
 
 def test_envs_resolves_agents_without_importing_training():
     code = (
-        "import sys; from envs.core.single_agent import SingleAgentEnv; import envs.agents\n"
+        "import sys; from boardgames.envs.adapters.single_agent import SingleAgentEnv; import boardgames.envs.agents\n"
         "for spec in ('random', 'greedy', 'mcts:2'):\n"
         "    env = SingleAgentEnv('dorix', opponent=spec, learner_seat=1); env.reset(seed=0)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'training'))"

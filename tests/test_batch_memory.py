@@ -1,4 +1,4 @@
-"""envs.vector.memory: the batches' large arrays on 2 MiB-aligned memory marked for huge pages."""
+"""boardgames.envs.vector.memory: the batches' large arrays on 2 MiB-aligned memory marked for huge pages."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import sys
 import numpy as np
 import pytest
 
-from envs.vector import BatchedGames
-from envs.vector.memory import HUGE_PAGE, batch_tile, batch_zeros, readonly_view
+from boardgames.envs.vector import BatchedGames
+from boardgames.envs.vector.memory import HUGE_PAGE, batch_tile, batch_zeros, readonly_view
 
 LINUX = sys.platform.startswith("linux") and hasattr(mmap, "MADV_HUGEPAGE")
 

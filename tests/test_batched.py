@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from numba import njit
 
-from envs.core.errors import IllegalActionError
-from envs.core.game import Game, GameInfo
-from envs.core.kernel_state import KernelState
-from envs.core.single_agent import SingleAgentEnv
-from envs.registry import env_module, game_names
-from envs.vector import BatchedGames, BatchedVectorEnv, LearnerBatch
+from boardgames.envs.adapters.single_agent import SingleAgentEnv
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.core.game import Game, GameInfo
+from boardgames.envs.core.kernel_state import KernelState
+from boardgames.envs.registry import env_module, game_names
+from boardgames.envs.vector import BatchedGames, BatchedVectorEnv, LearnerBatch
 
 CASES = [
     pytest.param(name, options, id=f"{name}-" + "-".join(f"{k}{v}" for k, v in options.items()) if options else name)
@@ -296,7 +296,7 @@ def test_gymnasium_vector_env():
 
 
 def test_sb3_vec_env_with_maskable_ppo():
-    sb3 = pytest.importorskip("envs.vector.sb3")
+    sb3 = pytest.importorskip("boardgames.envs.vector.sb3")
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
@@ -421,11 +421,12 @@ def test_threaded_batch_plays_the_same_games():
 def test_the_masks_handed_out_cannot_be_written(packed):
     # the step checks actions against the batch's own masks; the ones handed out are a read-only view of
     # them that cannot be made writeable again, so no caller can make an illegal action pass
-    from envs.vector.batch import LearnerBatch
+    from boardgames.envs.vector.batch import LearnerBatch
 
-    for batch in (BatchedGames("dorix", 4, threads=False, illegal_action="raise", packed_masks=packed),
-                  LearnerBatch("dorix", 4, opponent="random", threads=False, illegal_action="raise",
-                               packed_masks=packed)):
+    for batch in (
+        BatchedGames("dorix", 4, threads=False, illegal_action="raise", packed_masks=packed),
+        LearnerBatch("dorix", 4, opponent="random", threads=False, illegal_action="raise", packed_masks=packed),
+    ):
         batch.reset()
         with pytest.raises(ValueError, match="read-only"):
             batch.masks[...] = 255 if packed else True

@@ -13,12 +13,12 @@ import numba
 import numpy as np
 import pytest
 
-from envs.registry import game_names
-from envs.vector import BatchedGames, LearnerBatch
-from envs.vector import threads as threads_module
-from envs.vector.batch import obs_to_float
-from envs.vector.kernels import CHUNK, quantize
-from envs.vector.threads import resolve_threads, run_threaded
+from boardgames.envs.registry import game_names
+from boardgames.envs.vector import BatchedGames, LearnerBatch
+from boardgames.envs.vector import threads as threads_module
+from boardgames.envs.vector.batch import obs_to_float
+from boardgames.envs.vector.loops import CHUNK, quantize
+from boardgames.envs.vector.threads import resolve_threads, run_threaded
 
 ROWS = 3 * CHUNK + 5  # several chunks, the last one short: what the threads share out
 POOL = numba.config.NUMBA_NUM_THREADS
@@ -186,7 +186,7 @@ def test_run_threaded_restores_the_setting():
 
 
 def test_vector_env_with_uint8_observations():
-    from envs.vector import BatchedVectorEnv
+    from boardgames.envs.vector import BatchedVectorEnv
 
     envs = BatchedVectorEnv("dorix", num_envs=8, obs_dtype="uint8", seed=0)
     floats = BatchedVectorEnv("dorix", num_envs=8, seed=0)

@@ -1,5 +1,5 @@
-"""The bit-board helpers and word stores of envs/core/bits.py and the observation cell writer of
-envs/core/kernels.py: compiled (LLVM's cttz, ctlz, ctpop; 8-byte stores; the inlined table copy) against
+"""The bit-board helpers and word stores of envs/compiled/bits.py and the observation cell writer of
+envs/compiled/cells.py: compiled (LLVM's cttz, ctlz, ctpop; 8-byte stores; the inlined table copy) against
 their plain Python definitions, which ``NUMBA_DISABLE_JIT=1`` runs, and against answers worked out by hand."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from envs.core.bits import bit_count, highest_bit, index, lowest_bit, store_bytes, write_run
-from envs.core.kernels import byte_entries, write_cell
+from boardgames.envs.compiled.bits import bit_count, highest_bit, index, lowest_bit, store_bytes, write_run
+from boardgames.envs.compiled.cells import byte_entries, write_cell
 
 
 @njit

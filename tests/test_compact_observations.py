@@ -1,5 +1,5 @@
 """uint8 observations written directly by each game's ``observe`` kernel (``WRITES_UINT8``): the same
-bytes as the reference path (the float32 observation, then :func:`envs.vector.kernels.quantize`), for
+bytes as the reference path (the float32 observation, then :func:`boardgames.envs.vector.loops.quantize`), for
 every game, option set and seat, on positions from random play (terminal ones included), with the
 output filled with garbage first; and batches using the direct kernels (self-play and learner batches)
 give the same games and bytes as batches using the quantizing loops. Runs under NUMBA_DISABLE_JIT=1 too
@@ -14,12 +14,12 @@ import pytest
 from numba import njit
 from random_rows import random_rows
 
-from envs.core.kernels import obs_flag, obs_value
-from envs.registry import env_module, game_names, make_game
-from envs.vector import BatchedGames, LearnerBatch
-from envs.vector import kernels as kernels_module
-from envs.vector.batch import kernels_of
-from envs.vector.kernels import CHUNK, quantize, writes_uint8
+from boardgames.envs.compiled.cells import obs_flag, obs_value
+from boardgames.envs.registry import env_module, game_names, make_game
+from boardgames.envs.vector import BatchedGames, LearnerBatch
+from boardgames.envs.vector import loops as kernels_module
+from boardgames.envs.vector.batch import kernels_of
+from boardgames.envs.vector.loops import CHUNK, quantize, writes_uint8
 
 POSITIONS = 200  # per option set
 ROWS = CHUNK + 7

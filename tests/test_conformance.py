@@ -1,6 +1,6 @@
 """The conformance suite every registered game runs: PettingZoo's own API, seed and render tests, and
 random playouts through the shared Game/State interface with the game's invariants checked after
-every action. A game joins by being listed in ``envs.registry`` with its ``CONFORMANCE_OPTIONS``."""
+every action. A game joins by being listed in ``boardgames.envs.registry`` with its ``CONFORMANCE_OPTIONS``."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
-from envs.core.errors import IllegalActionError
-from envs.registry import env_module, game_names
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.registry import env_module, game_names
 
 CASES = [
     pytest.param(name, options, id=f"{name}-" + "-".join(f"{k}{v}" for k, v in options.items()) if options else name)
@@ -153,7 +153,7 @@ def test_illegal_action_raises_and_leaves_state_alone(name, options):
 
 @pytest.mark.parametrize("name", game_names())
 def test_malformed_position_is_rejected(name):
-    from envs.core.errors import NotationError
+    from boardgames.envs.core.errors import NotationError
 
     module = env_module(name)
     game = module.make_game(**module.CONFORMANCE_OPTIONS[0])
@@ -164,8 +164,8 @@ def test_malformed_position_is_rejected(name):
 
 @pytest.mark.parametrize("name", game_names())
 def test_wrong_seats_and_options_are_named(name):
-    from envs.core.errors import GameOptionError
-    from envs.registry import make_game
+    from boardgames.envs.core.errors import GameOptionError
+    from boardgames.envs.registry import make_game
 
     state = make_game(name).new_initial_state()
     seats = state.game.info.num_seats
@@ -185,7 +185,7 @@ def test_runs_without_jit(name):
     options = env_module(name).CONFORMANCE_OPTIONS[0]
     code = (
         "import numpy as np\n"
-        "from envs.registry import make_game\n"
+        "from boardgames.envs.registry import make_game\n"
         f"g = make_game({name!r}, **{options!r})\n"
         "rng = np.random.default_rng(0)\n"
         "for _ in range(2):\n"

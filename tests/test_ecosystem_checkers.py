@@ -15,10 +15,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-import envs
-from envs.core.illegal import IllegalActionWarning
-from envs.registration import env_id
-from envs.registry import env_module, game_names, parallel_games
+import boardgames.envs
+from boardgames.envs.adapters.illegal import IllegalActionWarning
+from boardgames.envs.registration import env_id
+from boardgames.envs.registry import env_module, game_names, parallel_games
 
 # the module (``pettingzoo.test.state_test`` as an attribute is the function of the same name)
 pettingzoo_state = importlib.import_module("pettingzoo.test.state_test")
@@ -94,4 +94,4 @@ def test_rllib_pre_check_passes(name, players):
 
 def test_envs_package_registers_every_id():
     assert {env_id(n) for n in game_names()} <= set(gymnasium.registry)
-    assert envs is not None
+    assert boardgames.envs is not None

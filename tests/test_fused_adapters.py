@@ -1,5 +1,5 @@
 """The compiled turn kernels of the PettingZoo adapters (one compiled call per turn, generated from each
-game's kernels by envs/core/fused.py) against the plain ones, which call the State methods one by one:
+game's kernels by envs/compiled/turns.py) against the plain ones, which call the State methods one by one:
 for the same actions every game gives the same observations, masks, rewards, terminations, truncations
 and infos, with the same errors for bad actions, the state untouched by them, and nothing the
 environment handed out is written again afterwards."""
@@ -11,11 +11,11 @@ import copy
 import numpy as np
 import pytest
 
-import envs.core.aec_env as aec_env
-import envs.core.parallel_env as parallel_env
-from envs.core.errors import IllegalActionError
-from envs.core.fused import plain_joint_kernels, plain_turn_kernels
-from envs.registry import env_module, game_names
+import boardgames.envs.adapters.aec_env as aec_env
+import boardgames.envs.adapters.parallel_env as parallel_env
+from boardgames.envs.compiled.turns import plain_joint_kernels, plain_turn_kernels
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.registry import env_module, game_names
 
 PARALLEL = [n for n in game_names() if env_module(n).make_game().info.simultaneous]
 AEC = [n for n in game_names() if not env_module(n).make_game().info.simultaneous]
@@ -93,7 +93,7 @@ def _play_parallel(name: str, illegal_action: str, fused: bool, monkeypatch) -> 
 
 
 @pytest.mark.parametrize("illegal_action", ["void", "raise", "lose", "random"])
-@pytest.mark.filterwarnings("ignore::envs.core.illegal.IllegalActionWarning")
+@pytest.mark.filterwarnings("ignore::boardgames.envs.adapters.illegal.IllegalActionWarning")
 @pytest.mark.parametrize("name", PARALLEL)
 def test_parallel_fused_path_gives_what_the_one_by_one_path_gives(name, illegal_action, monkeypatch):
     fused = _play_parallel(name, illegal_action, True, monkeypatch)
@@ -141,8 +141,18 @@ def _play_aec(name: str, fused: bool, monkeypatch) -> list:
                 legal = np.flatnonzero(state.legal_mask(raw._seat[agent]))
                 a = int(rng.choice(legal))
                 env.step(np.int64(a) if rng.random() < 0.5 else a)
-                log.append(_snapshot((raw.rewards, raw._cumulative_rewards, raw.terminations, raw.truncations,
-                                      raw.infos, raw.agent_selection)))
+                log.append(
+                    _snapshot(
+                        (
+                            raw.rewards,
+                            raw._cumulative_rewards,
+                            raw.terminations,
+                            raw.truncations,
+                            raw.infos,
+                            raw.agent_selection,
+                        )
+                    )
+                )
             env.reset(seed=game)
         for given, snapshot in handed_out:
             assert _same(given, snapshot), "the environment wrote into something it had handed out"
@@ -203,7 +213,7 @@ def test_barc_table_driven_kernels_agree_with_the_rule_by_rule_ones():
     """Barc's legal_mask (ray tables) gives exactly the orders is_legal_order allows, and both give B2
     written out rule by rule; the one-pass victories used by apply_joint gives victory() of both seats
     and B5 written out; on positions from random play."""
-    from envs.barc import rules as R
+    from boardgames.envs.barc import rules as R
 
     env = env_module("barc").parallel_env()
     rng = np.random.default_rng(11)
@@ -276,7 +286,7 @@ def _adix_legal_by_the_rule(R, data, seat, abs_action) -> bool:
 def test_adix_table_driven_legal_mask_agrees_with_is_legal_abs():
     """ADIX's legal_mask (ray and mirror tables) gives exactly the actions is_legal_abs allows, and both
     give A4-A9 written out rule by rule, for both seats, on positions from random play."""
-    from envs.adix import rules as R
+    from boardgames.envs.adix import rules as R
 
     env = env_module("adix").env()
     rng = np.random.default_rng(13)
@@ -289,11 +299,14 @@ def test_adix_table_driven_legal_mask_agrees_with_is_legal_abs():
             if positions % 4 == 0:
                 for seat in range(2):
                     R.legal_mask(data, seat, mask)
-                    expected = [bool(R.is_legal_abs(data, seat, R.absolute_action(a, seat)))
-                                for a in range(R.NUM_ACTIONS)]
+                    expected = [
+                        bool(R.is_legal_abs(data, seat, R.absolute_action(a, seat))) for a in range(R.NUM_ACTIONS)
+                    ]
                     assert mask.tolist() == expected
-                    by_rule = [_adix_legal_by_the_rule(R, data, seat, _adix_board_action(R, a, seat))
-                               for a in range(R.NUM_ACTIONS)]
+                    by_rule = [
+                        _adix_legal_by_the_rule(R, data, seat, _adix_board_action(R, a, seat))
+                        for a in range(R.NUM_ACTIONS)
+                    ]
                     assert expected == by_rule
             positions += 1
             obs, _, term, trunc, _ = env.last()
@@ -304,8 +317,8 @@ def test_adix_table_driven_legal_mask_agrees_with_is_legal_abs():
 def test_compiled_kernels_only_for_kernel_states_that_keep_the_kernel_methods():
     """A KernelState subclass that overrides a method the compiled kernels stand in for (its own
     observation, say) gets the plain kernels, which call its methods; any other State too."""
-    from envs.core.fused import compiled, joint_kernels, turn_kernels
-    from envs.dorix.game import DorixState
+    from boardgames.envs.compiled.turns import compiled, joint_kernels, turn_kernels
+    from boardgames.envs.dorix.game import DorixState
 
     class OwnObservation(DorixState):
         __slots__ = ()

@@ -9,10 +9,10 @@ import json
 import numpy as np
 import pytest
 
-from benchmarks.fuzz import batched, inputs
-from benchmarks.fuzz.report import configs
-from benchmarks.fuzz.run import PATHS, applies, main, replay, run_chunk
-from envs.core.game import State
+from boardgames.benchmarks.fuzz import batched, inputs
+from boardgames.benchmarks.fuzz.report import configs
+from boardgames.benchmarks.fuzz.run import PATHS, applies, main, replay, run_chunk
+from boardgames.envs.core.game import State
 
 SHORT_TURNS = {"engine": 300, "aec": 150, "parallel": 150, "gym": 150, "batched": 96, "vector": 96}
 CASES = [
@@ -44,7 +44,7 @@ def test_short_campaign_finds_nothing(label, path, short_batches):
 def test_planted_broken_invariant_is_reported_and_replayed(monkeypatch):
     """Olix's invariants made to fail from turn 5 on: the engine path reports it, with a seed that
     replays it."""
-    from envs.olix.game import OlixState
+    from boardgames.envs.olix.game import OlixState
 
     def broken(state):
         assert state.turn < 5, "planted: turn 5 reached"
@@ -59,7 +59,7 @@ def test_planted_broken_invariant_is_reported_and_replayed(monkeypatch):
 
 def test_planted_notation_fault_is_reported(monkeypatch):
     """A Dorix reader that adds one to the turn from turn 3 on: the notation round trip reports it."""
-    from envs.dorix.game import DorixGame
+    from boardgames.envs.dorix.game import DorixGame
 
     real = DorixGame.from_text
 
@@ -94,7 +94,7 @@ def test_planted_accepted_illegal_action_is_reported(monkeypatch):
 
 def test_planted_adapter_mask_fault_is_reported(monkeypatch):
     """An AEC adapter whose handed-out mask has one action too many: the AEC path reports the mask."""
-    from envs.core.aec_env import TurnBasedAECEnv
+    from boardgames.envs.adapters.aec_env import TurnBasedAECEnv
 
     real = TurnBasedAECEnv.observe
 

@@ -11,8 +11,8 @@ import time
 import numpy as np
 import pytest
 
-from benchmarks.fuzz import model_files, run_folders, surfaces, web_server
-from benchmarks.fuzz.child import run_in_child
+from boardgames.benchmarks.fuzz import model_files, run_folders, surfaces, web_server
+from boardgames.benchmarks.fuzz.child import run_in_child
 
 pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[web-test]')")
 needs_fork = pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the campaign forks its tries")
@@ -101,7 +101,7 @@ def test_a_loader_that_unpickles_is_caught(sources, tmp_path, monkeypatch):
     found, whatever the loader answers."""
     import torch
 
-    from training import safe_load
+    from boardgames.training.storage import safe_load
 
     monkeypatch.setattr(safe_load, "weights_or_reason", lambda source: (torch.load(source, weights_only=False), None))
     folder = tmp_path / "dorix_2p_az"
@@ -127,7 +127,7 @@ def test_a_loader_that_unpickles_is_caught(sources, tmp_path, monkeypatch):
 def test_a_resume_that_leaves_temporary_files_is_caught(refs, tmp_path, monkeypatch):
     """AlphaZero's resume without its clearing of what killed processes left: a kill just before the
     first checkpoint's manifest leaves the set's temporary files, which the campaign reports."""
-    from training.alphazero import train
+    from boardgames.training.alphazero import train
 
     monkeypatch.setattr(train, "remove_stale_temps", lambda folder: [])
     point = refs.az_points.index("before checkpoint.json") + 1
@@ -138,8 +138,8 @@ def test_a_resume_that_leaves_temporary_files_is_caught(refs, tmp_path, monkeypa
 def test_a_server_error_is_caught(monkeypatch):
     """A server whose JSON reader lets deeply nested JSON through to a 500 (as before it was hardened):
     the campaign reports those answers, with their requests."""
-    from training.web import app
-    from training.web.session import MoveRefused
+    from boardgames.training.play.web import app
+    from boardgames.training.play.web.session import MoveRefused
 
     real = app._json_object
 
@@ -162,7 +162,7 @@ def test_a_server_error_is_caught(monkeypatch):
 
 def test_request_building_is_seeded():
     """The same seed builds the same request (what a reproducer relies on)."""
-    from envs.registry import make_game
+    from boardgames.envs.registry import make_game
 
     game = make_game("dorix", num_players=2)
     own = [{"id": "0" * 16, "ply": 0, "seat": 0, "legal": [1, 2], "texts": ["a1", "b1"], "moves": ""}]

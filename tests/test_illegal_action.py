@@ -1,4 +1,4 @@
-"""The ``illegal_action`` option of every environment (envs/core/illegal.py): "lose" (the default,
+"""The ``illegal_action`` option of every environment (envs/adapters/illegal.py): "lose" (the default,
 PettingZoo classic's convention), "raise", "random" and Barc's "void"; values that are no action at
 all raise whatever the mode; actions as numpy scalars and 0-d arrays (what MaskablePPO.predict gives)
 are accepted everywhere."""
@@ -12,13 +12,13 @@ import warnings
 import numpy as np
 import pytest
 
-from envs import barc_v0, dorix_v0, olix_v0
-from envs.core.errors import GameOptionError, IllegalActionError
-from envs.core.game import action_index
-from envs.core.illegal import IllegalActionWarning, loser_returns
-from envs.core.single_agent import SingleAgentEnv
-from envs.registry import make_game
-from envs.vector.batch import BatchedGames, LearnerBatch
+from boardgames.envs import barc_v0, dorix_v0, olix_v0
+from boardgames.envs.adapters.illegal import IllegalActionWarning, loser_returns
+from boardgames.envs.adapters.single_agent import SingleAgentEnv
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError
+from boardgames.envs.core.game import action_index
+from boardgames.envs.registry import make_game
+from boardgames.envs.vector.batch import BatchedGames, LearnerBatch
 
 # 2-player Dorix, seat 0 to move; b2 is topped by seat 1, so placing there (action 5) is illegal
 TWO_P = "dorix -.-.-.-/-.-.1.-/-.1.-.-/1.0.0.- hands=13,12 move=0 turn=5"

@@ -11,9 +11,9 @@ import pytest
 from numba import njit
 from random_rows import random_rows
 
-from envs.adix import rules as adix
-from envs.registry import make_game
-from envs.vector.batch import kernels_of
+from boardgames.envs.adix import rules as adix
+from boardgames.envs.registry import make_game
+from boardgames.envs.vector.batch import kernels_of
 
 
 @njit

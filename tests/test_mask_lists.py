@@ -1,8 +1,8 @@
 """Lists of legal actions (written by ADIX's and Barc's ``legal_mask_listed`` as they set the mask) and the
-draw that reads them, ``envs.vector.sampling.pick_listed``: the same mask as ``legal_mask``, the list
+draw that reads them, ``boardgames.envs.compiled.sampling.pick_listed``: the same mask as ``legal_mask``, the list
 equal to the mask's legal actions in increasing order, and the same actions and generator states as
 :func:`pick_legal` (checked against a frozen reference in ``tests/test_pick_equivalence.py``), on
-thousands of positions from random play and on random masks; and :class:`envs.vector.BatchedGames`
+thousands of positions from random play and on random masks; and :class:`boardgames.envs.vector.BatchedGames`
 random play with the lists equal to the whole-mask scan."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 from random_rows import random_masks
 from test_mask_kernels import _positions
 
-from envs.vector import BatchedGames
-from envs.vector.kernels import list_legal
-from envs.vector.sampling import pick_legal, pick_listed
+from boardgames.envs.compiled.sampling import pick_legal, pick_listed
+from boardgames.envs.vector import BatchedGames
+from boardgames.envs.vector.loops import list_legal
 
 
 @pytest.mark.parametrize("name, turn_bias", [("adix", 0.0), ("adix", 0.7), ("barc", 0.0)])
@@ -59,9 +59,9 @@ def test_barc_mask_is_every_order_checked_alone():
 def test_list_bounds_hold_every_legal_action():
     """``LEGAL_LIST``: room for the count and every action a seat can have (ADIX: every action of the
     squares of its 10 cubes, and the 7 entries its last run of eight may write past them, see
-    envs.core.bits.write_run; Barc: 6 stacks at most, 8 directions, 5 distances, and STAY)."""
-    from envs.adix import rules as adix
-    from envs.barc import rules as barc
+    boardgames.envs.compiled.bits.write_run; Barc: 6 stacks at most, 8 directions, 5 distances, and STAY)."""
+    from boardgames.envs.adix import rules as adix
+    from boardgames.envs.barc import rules as barc
 
     assert adix.LEGAL_LIST == 1 + 10 * 70 + 7 and adix.TEAMMATES + 1 == 10
     assert barc.LEGAL_LIST == 1 + 6 * 8 * 5 + 1

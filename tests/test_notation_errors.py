@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from envs.core.errors import NotationError
-from envs.registry import make_game
+from boardgames.envs.core.errors import NotationError
+from boardgames.envs.registry import make_game
 
 BARC_START = "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0"
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from envs.core.errors import NotationError
-from envs.core.squares import BoardSquares, split_position
+from boardgames.envs.core.errors import NotationError
+from boardgames.envs.core.squares import BoardSquares, split_position
 
 FIELDS = ("move", "turn", "limit")
 

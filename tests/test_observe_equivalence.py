@@ -12,15 +12,15 @@ import pytest
 from numba import njit
 from random_rows import random_rows
 
-from envs.adix import observe as AO
-from envs.adix import rules as A
-from envs.barc import observe as BO
-from envs.barc import rules as B
-from envs.dorix import observe as DO
-from envs.dorix import rules as D
-from envs.olix import observe as OO
-from envs.olix import rules as O
-from envs.registry import env_module, make_game
+from boardgames.envs.adix import observe as AO
+from boardgames.envs.adix import rules as A
+from boardgames.envs.barc import observe as BO
+from boardgames.envs.barc import rules as B
+from boardgames.envs.dorix import observe as DO
+from boardgames.envs.dorix import rules as D
+from boardgames.envs.olix import observe as OO
+from boardgames.envs.olix import rules as O
+from boardgames.envs.registry import env_module, make_game
 
 POSITIONS = 300  # per option set
 

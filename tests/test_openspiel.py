@@ -1,4 +1,4 @@
-"""Every game runs under OpenSpiel (``envs.interop.openspiel``, the ``[openspiel]`` extra): loaded by name,
+"""Every game runs under OpenSpiel (``boardgames.envs.interop.openspiel``, the ``[openspiel]`` extra): loaded by name,
 OpenSpiel's own random simulation test (with serialization) and its ``MCTSBot`` on every game and player
 count, and the OpenSpiel view agrees with the engine move for move. Skipped where OpenSpiel is absent."""
 
@@ -16,9 +16,9 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
-from envs.core.errors import IllegalActionError  # noqa: E402
-from envs.interop import openspiel as osp  # noqa: E402
-from envs.registry import env_module, game_names, make_game  # noqa: E402
+from boardgames.envs.core.errors import IllegalActionError  # noqa: E402
+from boardgames.envs.interop import openspiel as osp  # noqa: E402
+from boardgames.envs.registry import env_module, game_names, make_game  # noqa: E402
 
 CASES = [
     pytest.param(name, options, id=osp.game_string(name, **options))
@@ -82,7 +82,7 @@ def test_load_game_by_name_in_a_fresh_process():
     """Only the import registers the games; the process ends cleanly (OpenSpiel keeps the Python creators)."""
     code = (
         "import pyspiel\n"
-        "import envs.interop.openspiel\n"
+        "import boardgames.envs.interop.openspiel\n"
         "game = pyspiel.load_game('boardgames_dorix(players=4)')\n"
         "pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)\n"
         "print(game, game.num_players())\n"
@@ -96,9 +96,9 @@ def test_importing_envs_needs_no_openspiel():
     code = (
         "import sys\n"
         "sys.modules['pyspiel'] = None  # as if OpenSpiel were not installed\n"
-        "import envs, envs.interop, envs.agents\n"
+        "import boardgames.envs, boardgames.envs.interop, boardgames.envs.agents\n"
         "try:\n"
-        "    import envs.interop.openspiel\n"
+        "    import boardgames.envs.interop.openspiel\n"
         "except ImportError as e:\n"
         "    print(e)\n"
     )

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import envs
+import boardgames.envs
 
 try:
     import tomllib
@@ -34,10 +34,10 @@ def test_license_file_is_the_mit_license_pyproject_names():
 
 def test_version_has_one_source_and_a_changelog_entry():
     assert "version" not in PROJECT and "version" in PROJECT["dynamic"]
-    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "envs.__version__"}
-    assert re.fullmatch(r"\d+\.\d+\.\d+", envs.__version__)
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "boardgames.envs.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", boardgames.envs.__version__)
     changelog = (ROOT / "CHANGELOG.md").read_text()
-    assert "## [Unreleased]" in changelog and f"## [{envs.__version__}]" in changelog
+    assert "## [Unreleased]" in changelog and f"## [{boardgames.envs.__version__}]" in changelog
 
 
 def test_packages_are_marked_typed():
@@ -48,11 +48,14 @@ def test_packages_are_marked_typed():
 
 def test_python_floor_matches_the_classifiers_and_the_ruff_target():
     floor = re.fullmatch(r">=3\.(\d+)", PROJECT["requires-python"]).group(1)
-    versions = sorted(int(c.rsplit(".", 1)[1]) for c in PROJECT["classifiers"]
-                      if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
+    versions = sorted(
+        int(c.rsplit(".", 1)[1])
+        for c in PROJECT["classifiers"]
+        if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)
+    )
     assert versions[0] == int(floor)
     assert PYPROJECT["tool"]["ruff"]["target-version"] == f"py3{floor}"
-    # below 3.11 the training configs are read with tomli (training/train.py)
+    # below 3.11 the training configs are read with tomli (training/sb3/train.py)
     train = PROJECT["optional-dependencies"]["train"]
     assert any(d.startswith("tomli") and "python_version < '3.11'" in d for d in train)
 
@@ -82,8 +85,23 @@ def _build_wheel(tmp_path: Path) -> Path:
             shutil.copy2(path, src / name)
     dist = tmp_path / "dist"
     # offline: the setuptools of this environment builds it (no build isolation, no index)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
-                    "--wheel-dir", str(dist), str(src)], check=True, cwd=tmp_path)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--wheel-dir",
+            str(dist),
+            str(src),
+        ],
+        check=True,
+        cwd=tmp_path,
+    )
     (wheel,) = dist.glob("boardgame_rl_envs-*.whl")
     return wheel
 
@@ -91,43 +109,65 @@ def _build_wheel(tmp_path: Path) -> Path:
 @pytest.mark.slow
 def test_wheel_installs_in_a_fresh_venv_and_loads_a_shipped_model_by_name(tmp_path):
     wheel = _build_wheel(tmp_path)
-    assert wheel.name.startswith(f"boardgame_rl_envs-{envs.__version__}-")
+    assert wheel.name.startswith(f"boardgame_rl_envs-{boardgames.envs.__version__}-")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for expected in ("models/dorix_2p/model.zip", "models/dorix_2p/card.md", "envs/py.typed", "training/py.typed",
-                     "training/configs/dorix.toml"):
+    for expected in (
+        "models/dorix_2p/model.zip",
+        "models/dorix_2p/card.md",
+        "envs/py.typed",
+        "training/py.typed",
+        "training/configs/dorix.toml",
+    ):
         assert expected in names, f"{expected} not in the wheel"
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps",
-                    "--no-index", str(wheel)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        check=True,
+    )
     # the dependencies (numpy, numba, torch, SB3...) come from this environment's site-packages, added
     # after the fresh venv's own: a path line in a .pth file, so this environment's editable install of
     # the project (its own .pth hook) is not run there
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             check=True, capture_output=True, text=True).stdout.strip()
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     deps = [p for p in sys.path if p.endswith("site-packages")]
     (Path(purelib) / "project_dependencies.pth").write_text("\n".join(deps) + "\n")
 
     elsewhere = tmp_path / "elsewhere"  # no models/ folder here: the name must resolve to the installed copy
     elsewhere.mkdir()
     script = (
-        "import envs, training\n"
-        "from envs.registry import make_game\n"
-        "from training.agents import make_agent\n"
+        "import boardgames.envs, training\n"
+        "from boardgames.envs.registry import make_game\n"
+        "from boardgames.training.agent_kinds import make_agent\n"
         "game = make_game('dorix', num_players=2)\n"
         "agent = make_agent('models/dorix_2p', game)\n"
         "state = game.new_initial_state()\n"
         "action = agent(state, state.current_seat)\n"
         "assert state.legal_mask(state.current_seat)[action]\n"
-        "print(envs.__version__, training.__file__, agent.path, agent.name)\n"
+        "print(boardgames.envs.__version__, boardgames.training.__file__, agent.path, agent.name)\n"
     )
     env = {"PATH": "/usr/bin:/bin", "NUMBA_DISABLE_JIT": "1", "HOME": str(tmp_path)}  # one move: no compiling
     done = subprocess.run([str(python), "-I", "-c", script], cwd=elsewhere, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     version, training_file, model_file, name = done.stdout.split()
-    assert version == envs.__version__ and name == "dorix_2p"
+    assert version == boardgames.envs.__version__ and name == "dorix_2p"
     assert Path(training_file).is_relative_to(Path(purelib)), training_file  # the installed copy, not the checkout
     assert Path(model_file) == Path(purelib) / "models" / "dorix_2p" / "model.zip"

@@ -1,4 +1,4 @@
-"""Packed masks (``packed_masks=True``, envs.vector.packed): eight actions to a byte, bit ``a % 8`` of byte
+"""Packed masks (``packed_masks=True``, boardgames.envs.vector.packed): eight actions to a byte, bit ``a % 8`` of byte
 ``a // 8``. Checked by hand on small masks, against numpy's ``packbits`` on every size a game uses, and
 on random games of every game: a batch with packed masks plays the same games, draws the same random
 actions and writes the same observations as one with bool masks, and its masks are theirs packed."""
@@ -12,13 +12,14 @@ import numpy as np
 import pytest
 from numba import njit
 
-from envs.core.bits import load_bytes, nonzero_bits
-from envs.core.errors import IllegalActionError
-from envs.core.views import scratch
-from envs.registry import game_names
-from envs.vector import BatchedGames, LearnerBatch
-from envs.vector.kernels import CHUNK
-from envs.vector.packed import (
+from boardgames.envs.compiled.bits import load_bytes, nonzero_bits
+from boardgames.envs.compiled.sampling import sample_actions, seed_rng
+from boardgames.envs.compiled.views import scratch
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.registry import game_names
+from boardgames.envs.vector import BatchedGames, LearnerBatch
+from boardgames.envs.vector.loops import CHUNK
+from boardgames.envs.vector.packed import (
     first_illegal_packed,
     pack_bools,
     packed_width,
@@ -26,7 +27,6 @@ from envs.vector.packed import (
     unpack_masks,
     unpack_masks_torch,
 )
-from envs.vector.sampling import sample_actions, seed_rng
 
 ROWS = 2 * CHUNK + 3  # two chunks and a short one
 POOL = numba.config.NUMBA_NUM_THREADS

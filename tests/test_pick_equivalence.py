@@ -1,4 +1,4 @@
-"""``envs.vector.sampling.pick_legal`` against a frozen copy of the implementation it replaced: the same
+"""``boardgames.envs.compiled.sampling.pick_legal`` against a frozen copy of the implementation it replaced: the same
 action and the same generator state afterwards, for masks of every size class (the large-mask block
 path included) and densities from none to all legal."""
 
@@ -9,7 +9,7 @@ import pytest
 from numba import njit
 from random_rows import random_masks
 
-from envs.vector.sampling import _BYTES, _S56, pick_legal, rand_below
+from boardgames.envs.compiled.sampling import _BYTES, _S56, pick_legal, rand_below
 
 
 @njit

@@ -1,4 +1,4 @@
-"""The player of ``python -m training.play`` for every game: terminal, window clicks, opponents."""
+"""The player of ``boardgames play`` for every game: terminal, window clicks, opponents."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from penny_game import _PennyGame
 
-from envs.core.replay import random_record
-from envs.registry import game_names, make_game
-from training.play import (
+from boardgames.envs.registry import game_names, make_game
+from boardgames.envs.tools.replay import random_record
+from boardgames.training.play.cli import (
     ClickSelector,
     legal_move_texts,
     play_terminal,
@@ -57,13 +57,13 @@ def test_terminal_player_in_process_plays_to_the_end(name):
 
 
 def test_terminal_player_driven_through_stdin():
-    """``python -m training.play`` as a user sees it: a script types the moves on stdin, one of them
+    """``boardgames play`` as a user sees it: a script types the moves on stdin, one of them
     illegal (explained and asked again), until the game ends."""
     name = "dorix" if "dorix" in GAMES else GAMES[0]
     game = make_game(name)
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "training.play", "--game", name, "--opponent", "random", "--seed", "3"],
+        [sys.executable, "-m", "boardgames.training.play.cli", "--game", name, "--opponent", "random", "--seed", "3"],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -99,7 +99,7 @@ def test_terminal_player_driven_through_stdin():
 
 def test_play_rejects_a_bad_option():
     proc = subprocess.run(
-        [sys.executable, "-m", "training.play", "--game", GAMES[0], "--option", "no_such_option=1"],
+        [sys.executable, "-m", "boardgames.training.play.cli", "--game", GAMES[0], "--option", "no_such_option=1"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -168,7 +168,7 @@ def test_dorix_clicks_place_move_and_reject():
 @pytest.mark.parametrize("name", GAMES)
 def test_window_plays_clicks_then_closes(name):
     pygame = pytest.importorskip("pygame")
-    from training.play import play_window
+    from boardgames.training.play.cli import play_window
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     game = make_game(name)
@@ -198,7 +198,7 @@ def test_window_plays_clicks_then_closes(name):
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:16"])
 def test_terminal_player_against_each_baseline(spec):
-    from training.play import make_opponent
+    from boardgames.training.play.cli import make_opponent
 
     game = make_game(GAMES[0])
     opponent = make_opponent(spec, game, seed=0)
@@ -219,8 +219,8 @@ def test_terminal_player_against_each_baseline(spec):
 
 
 def test_unknown_opponent_is_refused():
-    from envs.core.errors import GameOptionError
-    from training.play import make_opponent
+    from boardgames.envs.core.errors import GameOptionError
+    from boardgames.training.play.cli import make_opponent
 
     with pytest.raises(GameOptionError, match="unknown agent"):
         make_opponent("no-such-agent", make_game(GAMES[0]))
@@ -234,4 +234,3 @@ def test_simultaneous_game_in_the_terminal():
     assert record.last.is_terminal() and [m[0] for m in record.moves] == [0, 1, 2]
     assert sum(line.startswith("Illegal move:") for line in out) == 1
     assert any(line.startswith("1. player_0: a1 | player_1: ") for line in out)
-

@@ -1,14 +1,14 @@
 """The one entry point for a decision (``State.apply_actions``), its text forms, and the one game loop
-(``envs.core.play``), on every game."""
+(``boardgames.envs.agents.play``), on every game."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from envs.core.errors import IllegalActionError
-from envs.core.play import decide, play_game
-from envs.registry import game_names, make_game
+from boardgames.envs.agents.play import decide, play_game
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.registry import game_names, make_game
 
 GAMES = game_names()
 
@@ -139,7 +139,7 @@ def test_a_decision_in_notation_needs_one_move_per_acting_seat():
 
 
 def test_games_side_by_side_batch_the_agents_that_can_and_end_like_one_by_one():
-    from envs.core.play import play_games_side_by_side
+    from boardgames.envs.agents.play import play_games_side_by_side
 
     class First:
         """Plays the lowest legal action; one by one."""

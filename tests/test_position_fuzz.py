@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.errors import NotationError
-from envs.registry import make_game
+from boardgames.envs.core.errors import NotationError
+from boardgames.envs.registry import make_game
 
 GAMES = [
     ("dorix", {"num_players": 2}),

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from envs.core.errors import NotationError
-from envs.registry import make_game
+from boardgames.envs.core.errors import NotationError
+from boardgames.envs.registry import make_game
 
 EMPTY_DORIX = "dorix -.-.-.-/-.-.-.-/-.-.-.-/-.-.-.- hands=15,15 move=0 turn=0"
 # seat 0 tops a1, b2, c3 and d4: the long diagonal a1-d4

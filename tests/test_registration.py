@@ -3,9 +3,9 @@
 import pettingzoo
 import pytest
 
-import envs  # noqa: F401  (registers the games)
-from envs.registration import env_id
-from envs.registry import SIMULTANEOUS_GAMES, game_names
+import boardgames.envs  # noqa: F401  (registers the games)
+from boardgames.envs.registration import env_id
+from boardgames.envs.registry import SIMULTANEOUS_GAMES, game_names
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -50,7 +50,7 @@ def test_gymnasium_make_vec_builds_the_compiled_batch(name):
     import gymnasium
     import numpy as np
 
-    from envs.vector import BatchedVectorEnv
+    from boardgames.envs.vector import BatchedVectorEnv
 
     envs_ = gymnasium.make_vec(env_id(name), num_envs=4)
     assert isinstance(envs_.unwrapped, BatchedVectorEnv) and envs_.num_envs == 4
@@ -65,7 +65,7 @@ def test_gymnasium_make_vec_builds_the_compiled_batch(name):
 def test_gymnasium_make_vec_sync_vectorizes_the_single_agent_env():
     import gymnasium
 
-    from envs.core.single_agent import SingleAgentEnv
+    from boardgames.envs.adapters.single_agent import SingleAgentEnv
 
     envs_ = gymnasium.make_vec(env_id("dorix"), num_envs=2, vectorization_mode="sync")
     assert all(isinstance(e.unwrapped, SingleAgentEnv) for e in envs_.envs)

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from envs.core.rendering import SEAT_COLOURS, BoardCanvas
-from envs.registry import make_game
+from boardgames.envs.core.rendering import SEAT_COLOURS, BoardCanvas
+from boardgames.envs.registry import make_game
 
 
 def _pixel_count(frame: np.ndarray, colour: tuple) -> int:
@@ -41,10 +41,13 @@ def test_adix_repeat_limit_in_plain_words():
     game = make_game("adix")
     base = "adix 4crps4/thpsthpsthpsthpsthpsthpsthpsthpsthps/9/9/9/9/9/ThpsThpsThpsThpsThpsThpsThpsThpsThps/4Crps4"
     state = game.from_text(base + " move=0 turn=4 quiet=4 rep=0:e1:W:2,1:e9:L:1")
-    from envs.adix.render import repeat_limit_lines
+    from boardgames.envs.adix.render import repeat_limit_lines
 
-    assert repeat_limit_lines(state, 0) == ["repeat limit: cube on e1", "tilted west 2 turns in a row;",
-                                            "may not tilt west next turn"]
+    assert repeat_limit_lines(state, 0) == [
+        "repeat limit: cube on e1",
+        "tilted west 2 turns in a row;",
+        "may not tilt west next turn",
+    ]
     assert repeat_limit_lines(state, 1)[1] == "rotated left last turn;"
     text = state.render_text()
     assert "may not tilt west next turn" in text and " x2" not in text

@@ -12,9 +12,9 @@ import pytest
 from penny_game import _PennyGame
 from PIL import Image
 
-from envs.core.errors import IllegalActionError
-from envs.core.replay import GameRecord, move_list, random_record, save_gif
-from envs.registry import game_names, make_game
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.registry import game_names, make_game
+from boardgames.envs.tools.replay import GameRecord, move_list, random_record, save_gif
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = game_names()
@@ -91,7 +91,7 @@ def test_replay_command_reads_a_move_list_and_writes_a_gif(tmp_path):
     moves.write_text(record.to_text())
     gif = tmp_path / "game.gif"
     proc = subprocess.run(
-        [sys.executable, "-m", "envs.core.replay", "--game", GAMES[0], str(moves), "--gif", str(gif)],
+        [sys.executable, "-m", "boardgames.envs.tools.replay", "--game", GAMES[0], str(moves), "--gif", str(gif)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -112,5 +112,3 @@ def test_simultaneous_game_record_gif_and_move_list(tmp_path):
     assert GameRecord.from_states(record.states()).moves == record.moves
     assert GameRecord.from_moves(game, [["a1", "b1"], "player_0: c1 | player_1: c1", (0, 0)]).last.data[1] == 2
     assert Image.open(save_gif(record, tmp_path / "p.gif")).n_frames == 4
-
-

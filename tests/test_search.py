@@ -17,9 +17,9 @@ import sys
 import numpy as np
 import pytest
 
-from envs.agents import MCTSAgent, PythonMCTSAgent, make_baseline_agent
-from envs.registry import make_game
-from envs.search import MCTS, EvaluatorSearch
+from boardgames.envs.agents import MCTSAgent, PythonMCTSAgent, make_baseline_agent
+from boardgames.envs.registry import make_game
+from boardgames.envs.search import MCTS, EvaluatorSearch
 
 # (game, options, position, seat searched, winning first moves)
 WIN_IN_ONE = [
@@ -33,8 +33,13 @@ WIN_IN_ONE = [
     # White's paper teammate on e2 slides up the empty e-file onto Black's rock captain
     ("adix", {}, "adix thps3crps4/9/9/9/9/9/9/4Tpsr4/4Crps4 move=0 turn=20 quiet=0", 0, {"e2xe9"}),
     # South has a1, b1; c2-c1 aligns three, and no North stack can reach c1, a1 or b1 this turn
-    ("barc", {}, "barc 111.-.-.-.-.11/-.-.0.-.-.-/-.-.-.0.-.-/-.-.-.-.-.-/-.-.0.-.0.-/0.0.-.-.-.1 turn=10", 0,
-     {"c2-c1"}),
+    (
+        "barc",
+        {},
+        "barc 111.-.-.-.-.11/-.-.0.-.-.-/-.-.-.0.-.-/-.-.-.-.-.-/-.-.0.-.0.-/0.0.-.-.-.1 turn=10",
+        0,
+        {"c2-c1"},
+    ),
 ]
 
 WIN_IN_TWO = [
@@ -42,28 +47,51 @@ WIN_IN_TWO = [
     # notes say what the winning moves set up, the exhaustive check below proves the forced win.
     # d3 (2 high after the placement) collapses onto its lower neighbours d4, c3 and d2, seat 1 choosing
     # where its two pawns fall; no placement wins this turn, and after d3 seat 0 cannot meet every threat
-    ("dorix", {"num_players": 2}, "dorix 10.0.0.0/-.-.1.1/-.1.01.0/-.01.-.10 hands=7,8 move=1 turn=15 last=c4", 1,
-     {"d3"}),
+    (
+        "dorix",
+        {"num_players": 2},
+        "dorix 10.0.0.0/-.-.1.1/-.1.01.0/-.01.-.10 hands=7,8 move=1 turn=15 last=c4",
+        1,
+        {"d3"},
+    ),
     # 3 players, hands empty: seat 2 moves a pawn onto a3 (from a1, b1 or b4); then whatever seats 0 and 1
     # do, a move of seat 2 completes a diagonal
-    ("dorix", {"num_players": 3},
-     "dorix 11.22.1100.10/002.111.00.-/-.10.000.1/222.02.2222.211 hands=0,0,0 move=2 turn=98 last=b3-d2", 2,
-     {"a1-a3", "b1-a3", "b4-a3"}),
+    (
+        "dorix",
+        {"num_players": 3},
+        "dorix 11.22.1100.10/002.111.00.-/-.10.000.1/222.02.2222.211 hands=0,0,0 move=2 turn=98 last=b3-d2",
+        2,
+        {"a1-a3", "b1-a3", "b4-a3"},
+    ),
     # 4 players: seat 3 places on c2, which it tops (a4-d1 runs through it); seats 0 and 2 cannot meet
     # every threat this leaves in their two turns
-    ("dorix", {"num_players": 4}, "dorix -.2.01.2/-.1.-.01/-.0.3.-/3.-.-.2 hands=7,7,7,8 move=3 turn=11 last=d1", 3,
-     {"c2"}),
+    (
+        "dorix",
+        {"num_players": 4},
+        "dorix -.2.01.2/-.1.-.01/-.0.3.-/3.-.-.2 hands=7,7,7,8 move=3 turn=11 last=d1",
+        3,
+        {"c2"},
+    ),
     # player_0 has c1..h1 with both ends open: b1 or i1 makes an open seven, two cells away from I-8
     ("olix", {}, "olix 11/11/11/11/11/11/11/b1b1b1b1b1b/11/11/2wwwwww3 move=0 turn=12", 0, {"b1", "i1"}),
     # White's rock teammate forks Black's scissors captain (e9) and its scissors last teammate (a5): from
     # e5, c7, a9 or i5 it sees both along clear lines; Black can save one, White takes the other and wins
-    ("adix", {}, "adix 4cspr4/9/9/9/tsph8/9/6Trps2/9/4Crps4 move=0 turn=20 quiet=0", 0,
-     {"g3-e5", "g3-c7", "g3-a9", "g3-i5"}),
+    (
+        "adix",
+        {},
+        "adix 4cspr4/9/9/9/tsph8/9/6Trps2/9/4Crps4 move=0 turn=20 quiet=0",
+        0,
+        {"g3-e5", "g3-c7", "g3-a9", "g3-i5"},
+    ),
     # North (seat 1): c3-d4 (its stack of 2 on c3, one square diagonally) leaves North ways to align or
     # to leave South with two stacks that South cannot all stop in one simultaneous turn
-    ("barc", {},
-     "barc -.1.-.-.-.1/-.-.1.-.-.1/-.-.-.0.-.-/-.-.01.-.-.-/0.1.-.-.-.0/-.0.-.-.-.0 turn=13 last=e2-f2,b5-c5", 1,
-     {"c3-d4"}),
+    (
+        "barc",
+        {},
+        "barc -.1.-.-.-.1/-.-.1.-.-.1/-.-.-.0.-.-/-.-.01.-.-.-/0.1.-.-.-.0/-.0.-.-.-.0 turn=13 last=e2-f2,b5-c5",
+        1,
+        {"c3-d4"},
+    ),
 ]
 
 
@@ -192,8 +220,8 @@ def test_a_search_with_small_edge_arrays_grows_them_and_gets_the_same_result():
 def test_the_search_runs_without_the_jit():
     code = (
         "import numpy as np\n"
-        "from envs.registry import make_game\n"
-        "from envs.search import MCTS, EvaluatorSearch\n"
+        "from boardgames.envs.registry import make_game\n"
+        "from boardgames.envs.search import MCTS, EvaluatorSearch\n"
         f"g = make_game('dorix', num_players=2); s = g.from_text({WIN_IN_ONE[0][2]!r})\n"
         "r = MCTS(g).run(s, 30, seed=4)\n"
         "print(r.counts[0, 0].tolist())\n"
@@ -257,9 +285,13 @@ def test_mcts_baseline_is_the_compiled_search_and_pymcts_the_python_one():
     assert type(make_baseline_agent("mcts:400", game)) is MCTSAgent
     assert type(make_baseline_agent("pymcts:20", game)) is PythonMCTSAgent
     with pytest.raises(ValueError, match="over"):
-        MCTS(game).run(game.from_text(
-            "olix bbbbbbb4/11/11/11/11/11/11/11/11/11/wwwwwwww3 move=0 turn=15 last=h1 marks=O-,L-,I7wb,X- "
-            "over=super:0:I8"), 10)
+        MCTS(game).run(
+            game.from_text(
+                "olix bbbbbbb4/11/11/11/11/11/11/11/11/11/wwwwwwww3 move=0 turn=15 last=h1 marks=O-,L-,I7wb,X- "
+                "over=super:0:I8"
+            ),
+            10,
+        )
 
 
 def test_compiled_and_python_mcts_agree_in_distribution():
@@ -286,7 +318,7 @@ def test_compiled_and_python_mcts_agree_in_distribution():
 
 def _python_visits(state, simulations, seed) -> np.ndarray:
     """The root's visit shares of one search of :class:`PythonMCTSAgent`."""
-    from envs.agents.mcts import _Node
+    from boardgames.envs.agents.mcts import _Node
 
     agent = PythonMCTSAgent(simulations, seed=seed)
     root = _Node(state, agent.rng)
@@ -299,7 +331,7 @@ def _python_visits(state, simulations, seed) -> np.ndarray:
 
 
 def test_gumbel_schedule_is_sequential_halving():
-    from envs.search.gumbel import considered_visits
+    from boardgames.envs.search.gumbel import considered_visits
 
     # 4 actions, 8 simulations: each of the 4 once (phase 1: 8 / (2 * 4) = 1 visit each), then the best
     # 2 twice more (8 / (2 * 2) = 2 rounds)

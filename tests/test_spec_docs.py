@@ -16,15 +16,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs.core.spec import SECTIONS, fill_sections, marked_sections
-from envs.registry import env_module, game_names, make_game
+from boardgames.envs.core.spec import SECTIONS, fill_sections, marked_sections
+from boardgames.envs.registry import env_module, game_names, make_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = game_names()
 
 
 def spec_of(name: str):
-    return importlib.import_module(f"envs.{name}.spec").SPEC
+    return importlib.import_module(f"boardgames.envs.{name}.spec").SPEC
 
 
 def option_sets(name: str) -> list:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.kernel_state import MAX_TURNS_LIMIT
-from envs.core.squares import parse_int
-from envs.registry import game_names, make_game
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError, NotationError
+from boardgames.envs.core.kernel_state import MAX_TURNS_LIMIT
+from boardgames.envs.core.squares import parse_int
+from boardgames.envs.registry import game_names, make_game
 
 START = {
     "dorix": "dorix -.-.-.-/-.-.-.-/-.-.-.-/-.-.-.- hands=15,15 move=0 turn=0",

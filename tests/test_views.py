@@ -1,4 +1,5 @@
-"""envs.core.views: ``borrowed`` (the row ``array[i]`` without reference counting) and ``scratch`` (a work
+"""boardgames.envs.compiled.views: ``borrowed`` (the row ``array[i]`` without reference counting) and ``scratch`` (a
+work
 array on the stack), compiled and plain."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 from numba import config, njit
 
-from envs.core.views import borrowed, scratch
+from boardgames.envs.compiled.views import borrowed, scratch
 
 
 @njit

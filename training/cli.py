@@ -4,8 +4,8 @@ for the game, ``--set SECTION.KEY=VALUE`` for settings, and one reading of their
 A value is read as a Python literal when it is one (``3``, ``1e-4``, ``True``, ``[64, 64]``,
 ``'text'``), ``true``/``false`` in any case as booleans, and as the plain string otherwise, so
 ``--option max_turns=100`` gives the int 100 and ``--set algo.net_arch=[128,128]`` a list, in every
-command (train, evaluate, play, benchmarks; ``python -m envs.core.replay`` reads its options with the
-same :mod:`envs.core.options`, since ``envs`` never imports ``training``).
+command (train, evaluate, play, benchmarks; ``boardgames replay`` reads its options with the
+same :mod:`boardgames.envs.core.options`, since ``envs`` never imports ``training``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,22 @@ from __future__ import annotations
 import argparse
 import math
 
-from envs.core.options import parse_assignment, parse_options, parse_value
-from envs.registry import game_names
+from boardgames.envs.core.options import parse_assignment, parse_options, parse_value
+from boardgames.envs.registry import game_names
 
-__all__ = ["SettingError", "add_game_arguments", "check_count", "check_number", "game_options_of", "parse_assignment",
-           "parse_options", "parse_sets", "non_negative_int", "parse_value", "positive_int"]
+__all__ = [
+    "SettingError",
+    "add_game_arguments",
+    "check_count",
+    "check_number",
+    "game_options_of",
+    "parse_assignment",
+    "parse_options",
+    "parse_sets",
+    "non_negative_int",
+    "parse_value",
+    "positive_int",
+]
 
 
 class SettingError(ValueError):
@@ -87,8 +98,9 @@ def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = "d
     else:
         parser.add_argument("--game", default=default, **kwargs, help=f"registered game name (default {default})")
     parser.add_argument("--players", type=int, default=None, help="player count (games with a num_players option)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="another game option, e.g. max_turns=100")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="another game option, e.g. max_turns=100"
+    )
 
 
 def game_options_of(args: argparse.Namespace) -> dict:

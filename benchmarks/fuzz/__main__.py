@@ -1,5 +1,5 @@
-"""``python -m benchmarks.fuzz``: see :mod:`benchmarks.fuzz.run`."""
+"""``python -m boardgames.benchmarks.fuzz``: see :mod:`boardgames.benchmarks.fuzz.run`."""
 
-from benchmarks.fuzz.run import main
+from boardgames.benchmarks.fuzz.run import main
 
 raise SystemExit(main())

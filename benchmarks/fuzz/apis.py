@@ -22,9 +22,9 @@ import inspect
 import gymnasium
 import numpy as np
 
-from benchmarks.fuzz import inputs
-from benchmarks.fuzz.report import Probe
-from envs.core.errors import IllegalActionError
+from boardgames.benchmarks.fuzz import inputs
+from boardgames.benchmarks.fuzz.report import Probe
+from boardgames.envs.core.errors import IllegalActionError
 
 
 def raising(factory) -> dict:
@@ -189,9 +189,9 @@ def _bad_joint(probe: Probe, env, obs: dict, actions: dict, rng) -> None:
 
 def gym_path(config):
     """Gymnasium: ``gymnasium.make("boardgames/<game>-v0")`` (SingleAgentEnv, random opponents)."""
-    import envs  # noqa: F401 - registers the games
-    from envs.core.single_agent import SingleAgentEnv
-    from envs.registration import env_id
+    import boardgames.envs  # noqa: F401 - registers the games
+    from boardgames.envs.adapters.single_agent import SingleAgentEnv
+    from boardgames.envs.registration import env_id
 
     env = gymnasium.make(env_id(config.name), game_options=config.kwargs, **raising(SingleAgentEnv))
     u = env.unwrapped

@@ -1,6 +1,6 @@
-"""The batched paths of the fuzz campaign: :class:`envs.vector.BatchedGames` (self-play, every game a
+"""The batched paths of the fuzz campaign: :class:`boardgames.envs.vector.BatchedGames` (self-play, every game a
 row) and the Gymnasium vector env ``gymnasium.make_vec("boardgames/<game>-v0")``
-(:class:`envs.vector.BatchedVectorEnv` over a LearnerBatch, random opponents in compiled code).
+(:class:`boardgames.envs.vector.BatchedVectorEnv` over a LearnerBatch, random opponents in compiled code).
 
 One fuzzed "game" of these paths is a run of ``STEPS`` steps of a batch of ``NUM_GAMES`` games from
 ``reset(seed=...)``; its turns are the decisions played (``NUM_GAMES`` per step). Before every step
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.fuzz.apis import raising
-from benchmarks.fuzz.report import Probe
-from envs.core.errors import IllegalActionError
-from envs.core.kernel_state import KernelState
+from boardgames.benchmarks.fuzz.apis import raising
+from boardgames.benchmarks.fuzz.report import Probe
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.core.kernel_state import KernelState
 
 NUM_GAMES = 8
 STEPS = 200
@@ -60,8 +60,8 @@ def _bad_batch(probe: Probe, step, actions: np.ndarray, masks: np.ndarray, snaps
 
 
 def batched_path(config):
-    """:class:`envs.vector.BatchedGames` of ``NUM_GAMES`` games, checked row by row against the engine."""
-    from envs.vector import BatchedGames
+    """:class:`boardgames.envs.vector.BatchedGames` of ``NUM_GAMES`` games, checked row by row against the engine."""
+    from boardgames.envs.vector import BatchedGames
 
     game = config.make_game()
     info = game.info
@@ -144,9 +144,9 @@ def vector_path(config):
     """Gymnasium's ``make_vec("boardgames/<game>-v0")``: the compiled LearnerBatch, random opponents."""
     import gymnasium
 
-    import envs  # noqa: F401 - registers the games
-    from envs.registration import env_id
-    from envs.vector import LearnerBatch
+    import boardgames.envs  # noqa: F401 - registers the games
+    from boardgames.envs.registration import env_id
+    from boardgames.envs.vector import LearnerBatch
 
     venv = gymnasium.make_vec(
         env_id(config.name), num_envs=NUM_GAMES, game_options=config.kwargs, **raising(LearnerBatch)

@@ -1,6 +1,6 @@
 """Running one fuzzed try in a forked child: bounded in time and memory, its answer sent back as JSON.
 
-The surfaces campaign (:mod:`benchmarks.fuzz.surfaces`) loads hostile model files and resumes damaged
+The surfaces campaign (:mod:`boardgames.benchmarks.fuzz.surfaces`) loads hostile model files and resumes damaged
 training runs. Each of those runs in a child forked from the campaign's process (which has imported and
 compiled everything once, so a child starts at once), so that:
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.fuzz import inputs
-from benchmarks.fuzz.report import Probe
-from envs.core.errors import IllegalActionError, NotationError
+from boardgames.benchmarks.fuzz import inputs
+from boardgames.benchmarks.fuzz.report import Probe
+from boardgames.envs.core.errors import IllegalActionError, NotationError
 
 
 def check_position(probe: Probe, game, state) -> None:
@@ -158,7 +158,7 @@ def play_decision(probe: Probe, game, state, decision: dict, rng) -> None:
 
 
 def try_malformed(probe: Probe, game, state, rng) -> None:
-    """One malformed or illegal input in a running position (see :mod:`benchmarks.fuzz.inputs`)."""
+    """One malformed or illegal input in a running position (see :mod:`boardgames.benchmarks.fuzz.inputs`)."""
     info = game.info
     seats = state.current_seats()
     seat = seats[int(rng.integers(len(seats)))]

@@ -1,17 +1,18 @@
 """Model files mutated at random and loaded: the model-file part of the surfaces campaign.
 
 Each try copies one shipped model of a kind into a temporary folder, mutates the copy, and loads it in a
-forked child (:mod:`benchmarks.fuzz.child`: bounded in time and memory) through the kind's own loader
-and through :func:`training.agents.make_agent` (with the game, or without one), then plays one move with
+forked child (:mod:`boardgames.benchmarks.fuzz.child`: bounded in time and memory) through the kind's own loader
+and through :func:`boardgames.training.agent_kinds.make_agent` (with the game, or without one), then plays one move with
 the agent it got:
 
 * ``sb3``: a Stable-Baselines3 folder (``model.zip`` and ``meta.json``; ``models/dorix_2p``,
-  ``models/barc``), loaded by :func:`training.agents.load_model` and ``make_agent`` (the zip or the folder);
+  ``models/barc``), loaded by :func:`boardgames.training.agent_kinds.load_model` and ``make_agent`` (the zip or the
+  folder);
 * ``alphazero``: an AlphaZero folder (``alphazero.json`` and ``alphazero.pt``; ``models/dorix_2p_az``),
-  loaded by :func:`training.alphazero.network.load_network` and ``make_agent`` (the folder, sometimes with
+  loaded by :func:`boardgames.training.alphazero.network.load_network` and ``make_agent`` (the folder, sometimes with
   ``@<simulations>``);
 * ``rllib``: an exported RLlib policy (``policy.pt``; ``models/rllib_dorix_2p``, ``models/rllib_barc``),
-  loaded by :func:`training.rllib.policy_file.load_policy_file` and ``make_agent("rllib:<path>")``.
+  loaded by :func:`boardgames.training.rllib.policy_file.load_policy_file` and ``make_agent("rllib:<path>")``.
 
 The mutations (one, sometimes two or three stacked): bytes flipped, the file cut at a random offset,
 replaced by random bytes or emptied, a block copied over another, a file of the folder deleted; in the
@@ -47,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.fuzz.child import describe_error, judge_error, run_in_child
+from boardgames.benchmarks.fuzz.child import describe_error, judge_error, run_in_child
 
 KINDS = ("sb3", "alphazero", "rllib")
 SOURCES = {
@@ -101,7 +102,7 @@ class Sources:
     change a run), and the game each is for."""
 
     def __init__(self, root: Path, names: dict | None = None):
-        from training.shipped import SHIPPED_MODELS
+        from boardgames.training.storage.shipped import SHIPPED_MODELS
 
         self.root = Path(root) / "sources"
         self.names = {k: tuple(v) for k, v in (names or SOURCES).items()}
@@ -680,7 +681,7 @@ def prepare(kind: str, seed: int, sources: Sources, work: Path) -> dict:
 def load_and_play(plan: dict, verbose: bool = False) -> dict:
     """Load the mutated model of ``plan`` with the kind's loader and with ``make_agent``, then play one move;
     each call's result (run in the child)."""
-    from envs.registry import make_game
+    from boardgames.envs.registry import make_game
 
     kind, folder = plan["kind"], Path(plan["folder"])
     name, options = plan["game"]
@@ -699,18 +700,18 @@ def load_and_play(plan: dict, verbose: bool = False) -> dict:
         return value
 
     if kind == "sb3":
-        from training.agents import load_model
+        from boardgames.training.agent_kinds import load_model
 
         attempt("load_model", lambda: load_model(folder / "model.zip"))
     elif kind == "alphazero":
-        from training.alphazero.network import load_network
+        from boardgames.training.alphazero.network import load_network
 
         attempt("load_network", lambda: load_network(folder))
     else:
-        from training.rllib.policy_file import load_policy_file
+        from boardgames.training.rllib.policy_file import load_policy_file
 
         attempt("load_policy_file", lambda: load_policy_file(folder / "policy.pt"))
-    from training.agents import make_agent
+    from boardgames.training.agent_kinds import make_agent
 
     agent = attempt("make_agent", lambda: make_agent(plan["spec"], game if plan["with_game"] else None, seed=0))
     legal = None
@@ -775,8 +776,8 @@ def run_try(kind: str, seed: int, sources: Sources, work: Path, verbose: bool = 
 def warm_up(sources: Sources) -> None:
     """Load every source model once, unmutated, and play a move (imports, compiled search): the children
     forked afterwards start at once. A source that does not load stops the campaign."""
-    from envs.registry import make_game
-    from training.agents import make_agent
+    from boardgames.envs.registry import make_game
+    from boardgames.training.agent_kinds import make_agent
 
     for kind, names in sources.names.items():
         for name in names:

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from envs.registry import env_module, game_names
+from boardgames.envs.registry import env_module, game_names
 
 MAX_EXAMPLES = 40  # failures kept per tally (all are counted)
 PER_KIND = 3  # failures kept per (check, problem) pair
@@ -69,7 +69,7 @@ class Failure:
     input: str = ""
 
     def reproducer(self) -> str:
-        return f"python -m benchmarks.fuzz --replay {self.config} {self.path} {self.seed}"
+        return f"python -m boardgames.benchmarks.fuzz --replay {self.config} {self.path} {self.seed}"
 
     def __str__(self) -> str:
         lines = [f"[{self.config} / {self.path} / seed {self.seed}] {self.check}: {self.problem}"]

@@ -1,11 +1,12 @@
 """The fuzz campaign's command line.
 
-    python -m benchmarks.fuzz [--turns 20000] [--api-turns N] [--games dorix olix-max_turns30 ..]
+    python -m boardgames.benchmarks.fuzz [--turns 20000] [--api-turns N] [--games dorix olix-max_turns30 ..]
                               [--paths engine aec parallel gym batched vector] [--seed 0] [--rate 0.25]
                               [--jobs 1] [--chunk 20000] [--out fuzz.json [--resume]] [--no-progress]
-    python -m benchmarks.fuzz --replay <config> <path> <seed>     # one game again, failures printed
-    python -m benchmarks.fuzz --surfaces [--seconds 300] [--parts models runs server] [--seed 0] [--out f.json]
-    python -m benchmarks.fuzz --replay <part> <kind> <seed>       # one try of the surfaces campaign again
+    python -m boardgames.benchmarks.fuzz --replay <config> <path> <seed>     # one game again, failures printed
+    python -m boardgames.benchmarks.fuzz --surfaces [--seconds 300] [--parts models runs server] [--seed 0] [--out
+    f.json]
+    python -m boardgames.benchmarks.fuzz --replay <part> <kind> <seed>       # one try of the surfaces campaign again
 
 ``--turns`` decisions per config through the engine path, ``--api-turns`` (default ``--turns`` / 10)
 through each other path. The work is cut into chunks of ``--chunk`` turns, each with its own seed
@@ -16,7 +17,7 @@ Prints a table (turns, games, inputs tried, failures per config and path) and th
 the exit status is 1 when any check failed.
 
 ``--surfaces`` runs the other campaign, over model files, training run folders and the web server
-(:mod:`benchmarks.fuzz.surfaces`), bounded by ``--seconds``.
+(:mod:`boardgames.benchmarks.fuzz.surfaces`), bounded by ``--seconds``.
 """
 
 from __future__ import annotations
@@ -31,14 +32,14 @@ import zlib
 
 import numpy as np
 
-from benchmarks.fuzz.apis import aec_path, gym_path, parallel_path
-from benchmarks.fuzz.batched import batched_path, vector_path
-from benchmarks.fuzz.engine import engine_game
-from benchmarks.fuzz.report import CheckFailed, Config, Probe, Tally, configs, format_table
+from boardgames.benchmarks.fuzz.apis import aec_path, gym_path, parallel_path
+from boardgames.benchmarks.fuzz.batched import batched_path, vector_path
+from boardgames.benchmarks.fuzz.engine import engine_game
+from boardgames.benchmarks.fuzz.report import CheckFailed, Config, Probe, Tally, configs, format_table
 
 
 def engine_path(config):
-    """The engine path (:mod:`benchmarks.fuzz.engine`) as a ``play(probe, rng, rate)`` function."""
+    """The engine path (:mod:`boardgames.benchmarks.fuzz.engine`) as a ``play(probe, rng, rate)`` function."""
     game = config.make_game()
     return lambda probe, rng, rate: engine_game(probe, game, rng, rate)
 
@@ -222,11 +223,11 @@ def _select(names: list[str] | None) -> list[Config]:
 
 def replay(label: str, path: str, seed: int, rate: float) -> int:
     """Play the fuzzed game of seed ``seed`` again, printing each failure; the number of failures (a part
-    of the surfaces campaign as ``label``: that try again, :func:`benchmarks.fuzz.surfaces.replay`)."""
-    from benchmarks.fuzz.surfaces import PARTS as SURFACE_PARTS
+    of the surfaces campaign as ``label``: that try again, :func:`boardgames.benchmarks.fuzz.surfaces.replay`)."""
+    from boardgames.benchmarks.fuzz.surfaces import PARTS as SURFACE_PARTS
 
     if label in SURFACE_PARTS:
-        from benchmarks.fuzz.surfaces import replay as replay_surface
+        from boardgames.benchmarks.fuzz.surfaces import replay as replay_surface
 
         return replay_surface(label, path, seed)
     config = {c.label: c for c in configs()}.get(label) or _select([label])[0]
@@ -239,7 +240,7 @@ def replay(label: str, path: str, seed: int, rate: float) -> int:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.fuzz", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m boardgames.benchmarks.fuzz", description=__doc__.split("\n\n")[0])
     p.add_argument("--turns", type=int, default=20_000, help="turns per config through the engine")
     p.add_argument("--api-turns", type=int, default=None, help="turns per config through each API (default turns/10)")
     p.add_argument("--games", nargs="*", help="game names or config labels (default: all)")
@@ -266,7 +267,7 @@ def main(argv=None) -> int:
     if args.surfaces and not args.replay:
         if args.seconds <= 0:
             p.error(f"--seconds must be positive, got {args.seconds}")
-        from benchmarks.fuzz.surfaces import main as surfaces_main
+        from boardgames.benchmarks.fuzz.surfaces import main as surfaces_main
 
         return surfaces_main(args)
     if args.replay:

@@ -3,15 +3,17 @@ campaign.
 
 Tiny AlphaZero and MaskablePPO runs (Dorix, 2 players; the sizes of ``tests/training/test_durable_runs.py``)
 are made once in a temporary folder: an uninterrupted reference of each, and an AlphaZero run of one
-iteration of the two. The tries then run the trainers' own command lines (``training.alphazero``'s and
-``training.train``'s ``main``) in forked children (:mod:`benchmarks.fuzz.child`), as a user would:
+iteration of the two. The tries then run the trainers' own command lines (``boardgames.training.alphazero``'s and
+``boardgames.training.sb3.train``'s ``main``) in forked children (:mod:`boardgames.benchmarks.fuzz.child`), as a user
+would:
 
 * **damage** (``alphazero-damage``, ``ppo-damage``): a copy of a run folder (AlphaZero: the one-iteration
   run; PPO: the reference) with one to three of its files damaged (cut short, bytes flipped, deleted,
   replaced by random bytes, emptied; sometimes ``latest/`` deleted whole), then resumed (``--resume`` when
   there is a checkpoint, the newest PPO checkpoint zip) up to the reference's length;
 * **kill** (``alphazero-kill``, ``ppo-kill``): a new run killed with SIGKILL at a random write point of
-  the fault injector (``BOARDGAMES_KILL_AT_WRITE``, :mod:`training.durable`), sometimes killed again while
+  the fault injector (``BOARDGAMES_KILL_AT_WRITE``, :mod:`boardgames.training.storage.durable`), sometimes killed again
+  while
   resuming, then resumed until it finishes.
 
 A resume passes when it finishes with a consistent run or refuses with the project's error: exit status 2
@@ -37,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.fuzz.child import run_in_child
+from boardgames.benchmarks.fuzz.child import run_in_child
 
 KINDS = ("alphazero-damage", "alphazero-kill", "ppo-damage", "ppo-kill")
 AZ_TINY = [
@@ -107,13 +109,13 @@ def ppo_args(run: Path, resume: Path | None = None) -> list:
 
 
 def _az_main(args):
-    from training.alphazero.__main__ import main
+    from boardgames.training.alphazero.__main__ import main
 
     main(args)
 
 
 def _ppo_main(args):
-    from training.train import main
+    from boardgames.training.sb3.train import main
 
     main(args)
 
@@ -121,7 +123,7 @@ def _ppo_main(args):
 @contextlib.contextmanager
 def _fault_env(log: Path | None = None):
     """The fault injector counting (and logging to ``log``) in this process for the block, killing nothing."""
-    from training import durable
+    from boardgames.training.storage import durable
 
     saved = {k: os.environ.pop(k, None) for k in (durable.KILL_ENV, durable.LOG_ENV)}
     if log is not None:
@@ -139,7 +141,7 @@ def _fault_env(log: Path | None = None):
 
 def _child_main(fn, args, kill):
     """In the child: the fault injector armed at ``kill`` (None: off), then the trainer's command line."""
-    from training import durable
+    from boardgames.training.storage import durable
 
     for key in (durable.KILL_ENV, durable.LOG_ENV):
         os.environ.pop(key, None)
@@ -151,7 +153,7 @@ def _child_main(fn, args, kill):
 
 def run_trainer(fn, args: list, output: Path, kill: int | None = None):
     """The trainer's command line ``fn(args)`` in a forked child (killed at its ``kill``-th write point);
-    its :class:`~benchmarks.fuzz.child.ChildResult` (output appended to ``output``)."""
+    its :class:`~boardgames.benchmarks.fuzz.child.ChildResult` (output appended to ``output``)."""
     return run_in_child(_child_main, fn, args, kill, timeout=RUN_TIMEOUT, output=str(output))
 
 
@@ -237,7 +239,7 @@ def damage(run: Path, r) -> list[tuple[str, str]]:
 
 # ----- what a finished run must be ---------------------------------------------------------------------
 def leftovers(folder: Path) -> list:
-    from training.durable import _TEMP
+    from boardgames.training.storage.durable import _TEMP
 
     return [str(p.relative_to(folder)) for p in folder.rglob("*") if _TEMP.search(p.name)]
 
@@ -282,10 +284,10 @@ def az_problems(ref: Path, run: Path, same: bool, same_strength: bool) -> list:
     """What is wrong with a finished AlphaZero run (``same``: it must equal the reference ``ref``)."""
     import torch
 
-    from envs.registry import make_game
-    from training.agents import make_agent
-    from training.alphazero.train import STRENGTH_FIELDS
-    from training.durable import CheckpointError, open_set
+    from boardgames.envs.registry import make_game
+    from boardgames.training.agent_kinds import make_agent
+    from boardgames.training.alphazero.train import STRENGTH_FIELDS
+    from boardgames.training.storage.durable import CheckpointError, open_set
 
     problems = []
     try:
@@ -337,10 +339,10 @@ def az_problems(ref: Path, run: Path, same: bool, same_strength: bool) -> list:
 
 def ppo_problems(ref: Path, run: Path, same_strength: bool) -> list:
     """What is wrong with a finished PPO run."""
-    from training.agents import load_model
-    from training.checkpoints import checkpoint_manifest
-    from training.durable import CheckpointError, read_csv_rows
-    from training.strength import FIELDS
+    from boardgames.training.agent_kinds import load_model
+    from boardgames.training.evaluation.strength import FIELDS
+    from boardgames.training.storage.checkpoints import checkpoint_manifest
+    from boardgames.training.storage.durable import CheckpointError, read_csv_rows
 
     problems = []
     try:

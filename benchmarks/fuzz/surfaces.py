@@ -1,18 +1,18 @@
 """The surfaces campaign: model files, training run folders and the web server, fuzzed within a time
-bound (``python -m benchmarks.fuzz --surfaces --seconds 300``).
+bound (``python -m boardgames.benchmarks.fuzz --surfaces --seconds 300``).
 
 Three parts, each with its kinds of try (docs/reliability.md lists what each covers and its figures):
 
-* ``models`` (:mod:`benchmarks.fuzz.model_files`): ``sb3``, ``alphazero``, ``rllib``: a shipped model's
+* ``models`` (:mod:`boardgames.benchmarks.fuzz.model_files`): ``sb3``, ``alphazero``, ``rllib``: a shipped model's
   copy mutated, loaded by its loader and by ``make_agent`` in a bounded child, one move played;
-* ``runs`` (:mod:`benchmarks.fuzz.run_folders`): ``alphazero-damage``, ``alphazero-kill``, ``ppo-damage``,
+* ``runs`` (:mod:`boardgames.benchmarks.fuzz.run_folders`): ``alphazero-damage``, ``alphazero-kill``, ``ppo-damage``,
   ``ppo-kill``: tiny training runs damaged or killed at a write point, then resumed;
-* ``server`` (:mod:`benchmarks.fuzz.web_server`): ``requests`` and ``games``: malformed requests sent to
+* ``server`` (:mod:`boardgames.benchmarks.fuzz.web_server`): ``requests`` and ``games``: malformed requests sent to
   a loopback server while live games are played on it.
 
 ``--seconds`` bounds the whole campaign (the parts share it: models 35%, runs 40%, server 25%, their
 set-up included; every kind gets at least one try). Each try has its own seed, drawn from ``--seed``, the
-part and the kind, printed with its failures: ``python -m benchmarks.fuzz --replay <part> <kind> <seed>``
+part and the kind, printed with its failures: ``python -m boardgames.benchmarks.fuzz --replay <part> <kind> <seed>``
 does that try again and prints what happened (for the server the kind names the config too:
 ``request@barc``, ``game@barc``, or ``session@barc`` for what a whole session checks). The counts per part
 and kind (tries, outcomes, failures, failed checks by cause) print as a table; the exit status is 1 when
@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.fuzz.report import MAX_EXAMPLES, PER_KIND, Failure
+from boardgames.benchmarks.fuzz.report import MAX_EXAMPLES, PER_KIND, Failure
 
 PARTS = {
     "models": ("sb3", "alphazero", "rllib"),
@@ -63,7 +63,7 @@ class SurfaceFailure(Failure):
 
     def reproducer(self) -> str:
         kind = self.position if self.config == "server" else self.path
-        return f"python -m benchmarks.fuzz --replay {self.config} {kind} {self.seed}"
+        return f"python -m boardgames.benchmarks.fuzz --replay {self.config} {kind} {self.seed}"
 
 
 @dataclass
@@ -163,9 +163,9 @@ def _round_robin(
 
 
 def models_part(root: Path, deadline: float, seed: int, tries, tallies, progress, sources=None) -> None:
-    """The model-file tries, from ``sources`` (a warmed-up :class:`~benchmarks.fuzz.model_files.Sources`, or
-    the names to copy: kind -> shipped models; default :data:`~benchmarks.fuzz.model_files.SOURCES`)."""
-    from benchmarks.fuzz import model_files
+    """The model-file tries, from ``sources`` (a warmed-up :class:`~boardgames.benchmarks.fuzz.model_files.Sources`, or
+    the names to copy: kind -> shipped models; default :data:`~boardgames.benchmarks.fuzz.model_files.SOURCES`)."""
+    from boardgames.benchmarks.fuzz import model_files
 
     if not isinstance(sources, model_files.Sources):
         sources = model_files.Sources(root, sources)
@@ -185,7 +185,7 @@ def models_part(root: Path, deadline: float, seed: int, tries, tallies, progress
 def runs_part(root: Path, deadline: float, seed: int, tries, tallies, progress, kinds=None, refs=None) -> None:
     """The run-folder tries of ``kinds`` (default all), from ``refs`` (the reference runs; made here by
     default)."""
-    from benchmarks.fuzz import run_folders
+    from boardgames.benchmarks.fuzz import run_folders
 
     kinds = tuple(kinds or run_folders.KINDS)
     refs = refs or run_folders.References(root / "refs", kinds)
@@ -195,16 +195,18 @@ def runs_part(root: Path, deadline: float, seed: int, tries, tallies, progress, 
     def one(tally, try_seed):
         outcome, problems, what = run_folders.run_try(tally.kind, try_seed, refs, work)
         tally.count(outcome)
-        trainer = "training.alphazero" if tally.kind.startswith("alphazero") else "training.train"
+        trainer = (
+            "boardgames.training.alphazero" if tally.kind.startswith("alphazero") else "boardgames.training.sb3.train"
+        )
         record_problems(tally, try_seed, problems, f"a tiny Dorix run ({trainer})", what)
 
     _round_robin("runs", kinds, deadline, seed, tries, one, tallies, progress)
 
 
 def server_part(deadline: float, seed: int, tries, tallies, progress, games=None) -> None:
-    """Server sessions of the configs ``games`` (default :data:`~benchmarks.fuzz.web_server.GAMES`, as
+    """Server sessions of the configs ``games`` (default :data:`~boardgames.benchmarks.fuzz.web_server.GAMES`, as
     many as the time allows at about 25 s each), ``tries`` requests each when given."""
-    from benchmarks.fuzz import web_server
+    from boardgames.benchmarks.fuzz import web_server
 
     requests, played = SurfaceTally("server", "requests"), SurfaceTally("server", "games")
     tallies += [requests, played]
@@ -285,7 +287,8 @@ def save(out: str, tallies: list, settings: dict) -> None:
 
 
 def main(args) -> int:
-    """``python -m benchmarks.fuzz --surfaces`` (the arguments parsed by :func:`benchmarks.fuzz.run.main`)."""
+    """``python -m boardgames.benchmarks.fuzz --surfaces`` (the arguments parsed by
+    :func:`boardgames.benchmarks.fuzz.run.main`)."""
     start = time.perf_counter()
     tallies = surfaces(args.parts, args.seconds, args.seed, progress=not args.no_progress)
     wall = time.perf_counter() - start
@@ -318,7 +321,7 @@ def replay(part: str, kind: str, seed: int) -> int:
     root = Path(tempfile.mkdtemp(prefix="boardgames-surfaces-"))
     try:
         if part == "models":
-            from benchmarks.fuzz import model_files
+            from boardgames.benchmarks.fuzz import model_files
 
             if kind not in model_files.KINDS:
                 raise SystemExit(f"unknown kind {kind!r}; models kinds: {' '.join(model_files.KINDS)}")
@@ -333,7 +336,7 @@ def replay(part: str, kind: str, seed: int) -> int:
                 f"{'the game' if plan['with_game'] else 'no game'}): {outcome}"
             )
         elif part == "runs":
-            from benchmarks.fuzz import run_folders
+            from boardgames.benchmarks.fuzz import run_folders
 
             if kind not in run_folders.KINDS:
                 raise SystemExit(f"unknown kind {kind!r}; runs kinds: {' '.join(run_folders.KINDS)}")
@@ -345,7 +348,7 @@ def replay(part: str, kind: str, seed: int) -> int:
             for out in work.glob("*.out"):
                 print(out.read_text(errors="replace")[-3000:])
         elif part == "server":
-            from benchmarks.fuzz import web_server
+            from boardgames.benchmarks.fuzz import web_server
 
             what, _, label = kind.partition("@")
             if what == "request" and label:

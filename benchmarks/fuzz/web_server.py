@@ -1,7 +1,7 @@
 """Malformed requests sent to the web server while real games are played on it: the server part of the
 surfaces campaign.
 
-Each session starts the server of :mod:`training.web` (``make_app`` in a thread of this process, on
+Each session starts the server of :mod:`boardgames.training.play.web` (``make_app`` in a thread of this process, on
 127.0.0.1 and a free port, playing one game against the random agent) and stops it when its time or
 request count is spent (a timer stops it too should the campaign get stuck; the campaign checks that
 the port is closed afterwards). Then, at once:
@@ -46,7 +46,7 @@ TOKEN_HEADER = "X-Boardgames-Token"
 ANSWER_TIMEOUT = 20.0
 """Seconds a request waits for its answer before it counts as unanswered."""
 GAMES = ("dorix-num_players2", "barc", "olix", "dorix-num_players4", "adix")
-"""The configs the sessions play, in turn (labels of :func:`benchmarks.fuzz.report.configs`)."""
+"""The configs the sessions play, in turn (labels of :func:`boardgames.benchmarks.fuzz.report.configs`)."""
 LIVE_CLIENTS = 2
 MAX_REQUESTS = 20_000
 """The most malformed requests a session sends (it also ends at its time)."""
@@ -68,7 +68,7 @@ CATEGORIES = {
 
 
 def config_of(label: str):
-    from benchmarks.fuzz.report import configs
+    from boardgames.benchmarks.fuzz.report import configs
 
     found = {c.label: c for c in configs()}
     if label not in found:
@@ -337,7 +337,7 @@ def _target(r, ctx: Context) -> tuple[str, str, bytes, dict | None]:
         body = _json({"action": int(own["legal"][0])} if own["legal"] else {})
         return "POST", f"/api/games/{own['id']}/move", body, own
     if pick == 2:
-        from envs.core.replay import random_record
+        from boardgames.envs.tools.replay import random_record
 
         text = random_record(ctx.game, seed=int(r.integers(100)), max_moves=3).to_text()
         return "POST", "/api/replays", text.encode(), None
@@ -541,7 +541,7 @@ def build_request(seed: int, ctx: Context) -> dict:
             f"{method} {path[:30]} ({['no token', 'no such page', 'a foreign host', 'a new game'][base]}) with {what}"
         )
     elif category == "oversized body":
-        from training.web.app import MAX_BODY
+        from boardgames.training.play.web.app import MAX_BODY
 
         method, path = "POST", str(_pick(r, ["/api/games", "/api/replays", f"/api/games/{ctx.own[0]['id']}/move"]))
         own = ctx.own[0] if "/move" in path else None
@@ -618,8 +618,8 @@ class LogErrors(logging.Handler):
 def server_for(label: str, seed: int, limit_seconds: float):
     """The server of config ``label`` on 127.0.0.1 (a free port) for the block, with its log errors
     counted; stopped at the end, and by a timer ``limit_seconds`` after its start whatever happens."""
-    from training.web.app import ServerThread, make_app
-    from training.web.session import Table
+    from boardgames.training.play.web.app import ServerThread, make_app
+    from boardgames.training.play.web.session import Table
 
     game = config_of(label).make_game()
     app = make_app(Table(game, "random", seed=seed), limit=32)
@@ -690,7 +690,7 @@ def play_live_game(client, game, seed: int, stop: threading.Event | None = None,
     """One whole game (until ``stop`` is set): ``(outcome, moves played, problem or None)``."""
     import httpx
 
-    from envs.core.replay import GameRecord
+    from boardgames.envs.tools.replay import GameRecord
 
     rng = np.random.default_rng(seed)
     try:
@@ -860,7 +860,7 @@ def set_up(server, game, seed: int):
     when the server does not give them."""
     import httpx
 
-    from envs.core.replay import random_record
+    from boardgames.envs.tools.replay import random_record
 
     try:
         page = httpx.get(server.url + "/", timeout=60)

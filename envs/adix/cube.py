@@ -1,5 +1,5 @@
 """The ADIX cube (source 004, rulings A3, A5, A7, A8 and 8-3/8-5): weapons, faces, tilts and rotations,
-as numba kernels over plain integers. :mod:`envs.adix.rules` keeps the board.
+as numba kernels over plain integers. :mod:`boardgames.envs.adix.rules` keeps the board.
 
 Weapon codes: ``ROCK`` 0, ``PAPER`` 1, ``SCISSORS`` 2, ``SHELTER`` 3 (the blank face, "abri").
 A cube is described by the weapons on three of its faces, **top**, **north** and **east**; the other

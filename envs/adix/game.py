@@ -1,11 +1,11 @@
 """ADIX behind the shared Game/State interface: options, action names and checks. The notation of
-positions and moves is :mod:`envs.adix.notation`."""
+positions and moves is :mod:`boardgames.envs.adix.notation`."""
 
 from __future__ import annotations
 
-from envs.adix import observe as O
-from envs.adix import rules as R
-from envs.adix.notation import (
+from boardgames.envs.adix import observe as O
+from boardgames.envs.adix import rules as R
+from boardgames.envs.adix.notation import (
     END_NAMES,
     SEAT_NAMES,
     SQ,
@@ -17,15 +17,15 @@ from envs.adix.notation import (
     why_illegal,
     write_position,
 )
-from envs.core.errors import IllegalActionError
-from envs.core.game import check_move_text
-from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.core.game import check_move_text
+from boardgames.envs.core.kernel_state import KernelState, TwoPlayerBoardGame
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
 
 
 class AdixState(KernelState, rules=R, encoder=O):
-    """An ADIX position (see :mod:`envs.adix.rules` for the array layout and the cube model)."""
+    """An ADIX position (see :mod:`boardgames.envs.adix.rules` for the array layout and the cube model)."""
 
     __slots__ = ()
 

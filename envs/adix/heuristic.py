@@ -1,8 +1,8 @@
-"""ADIX's position score for the greedy agent (:mod:`envs.agents.greedy`)."""
+"""ADIX's position score for the greedy agent (:mod:`boardgames.envs.agents.greedy`)."""
 
 from __future__ import annotations
 
-from envs.adix.game import AdixState
+from boardgames.envs.adix.game import AdixState
 
 
 def heuristic(state: AdixState, seat: int) -> float:

@@ -25,9 +25,9 @@ import re
 
 import numpy as np
 
-from envs.adix import rules as R
-from envs.core.errors import IllegalActionError, NotationError
-from envs.core.squares import (
+from boardgames.envs.adix import rules as R
+from boardgames.envs.core.errors import IllegalActionError, NotationError
+from boardgames.envs.core.squares import (
     DIGITS,
     BoardSquares,
     check_limit_ending,
@@ -152,7 +152,7 @@ def why_illegal(data: np.ndarray, seat: int, abs_action: int) -> str:
 
 
 def write_position(state) -> str:
-    """The notation of an :class:`envs.adix.game.AdixState`."""
+    """The notation of an :class:`boardgames.envs.adix.game.AdixState`."""
     d = state.data
     ranks = []
     for r in range(R.SIZE - 1, -1, -1):

@@ -1,13 +1,13 @@
 """The ADIX observation encoder: ``observe(data, seat, out)`` over the state array of
-:mod:`envs.adix.rules`, and its planes (``OBS_*``, ``OBS_CHANNELS``)."""
+:mod:`boardgames.envs.adix.rules`, and its planes (``OBS_*``, ``OBS_CHANNELS``)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from envs.adix.cube import CAPTAIN, M_TILT_N, opposite
-from envs.adix.rules import (
+from boardgames.envs.adix.cube import CAPTAIN, M_TILT_N, opposite
+from boardgames.envs.adix.rules import (
     CELLS,
     CUBE,
     KIND_SHIFT,
@@ -25,8 +25,8 @@ from envs.adix.rules import (
     TOP_SHIFT,
     TURN,
 )
-from envs.core.bits import index
-from envs.core.kernels import byte_entries, cell_of, obs_value, turn_plane, write_cell
+from boardgames.envs.compiled.bits import index
+from boardgames.envs.compiled.cells import byte_entries, cell_of, obs_value, turn_plane, write_cell
 
 # Observation planes over the 9x9 board, egocentric (see observe()).
 OBS_OWN_CAPTAIN, OBS_OWN_TEAMMATE, OBS_OPP_CAPTAIN, OBS_OPP_TEAMMATE = 0, 1, 2, 3
@@ -37,12 +37,12 @@ OBS_QUIET = OBS_OPP_REP + 6
 OBS_TURN = OBS_QUIET + 1
 OBS_TO_MOVE = OBS_TURN + 1
 OBS_CHANNELS = OBS_TO_MOVE + 1
-WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see envs.vector.kernels
+WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see boardgames.envs.vector.loops
 
 # A cell's planes before the constant ones (pieces, faces, A9 records: OBS_QUIET of them) depend only on
 # the cube on its square, so observe() copies them from a table with a row per cube a square can hold,
 # seen from either side, instead of writing them plane by plane: row flip * 256 + (code ^ seat << 7) for
-# the cube code of the state (envs.adix.rules.cube_code), whose seat bit so says whether the cube is the
+# the cube code of the state (boardgames.envs.adix.rules.cube_code), whose seat bit so says whether the cube is the
 # observer's (0) or the enemy's (1). The A9 records are written after, over the copied zeros.
 CELL_PLANES = OBS_QUIET
 EMPTY_CELL = 2 * 256  # the row of an empty square (zeros), after every cube's
@@ -83,7 +83,7 @@ _CELLS_U8 = byte_entries(_CELLS)
 @njit(cache=True)
 def observe(data, seat, out):
     """Egocentric observation of ``seat``: (9, 9, OBS_CHANNELS) float32 in [0, 1] (into a uint8 ``out``:
-    times 255, rounded, see :func:`envs.core.kernels.obs_value`). For Black the
+    times 255, rounded, see :func:`boardgames.envs.compiled.cells.obs_value`). For Black the
     board is turned 180 degrees: ``out[r, f]`` shows board square (8 - r, 8 - f), "up" is the board's
     south and "right" its west. Planes:
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.adix import rules as R
-from envs.adix.game import SEAT_NAMES, WEAPON_NAMES
-from envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, BoardCanvas, font
-from envs.core.squares import square_name
+from boardgames.envs.adix import rules as R
+from boardgames.envs.adix.game import SEAT_NAMES, WEAPON_NAMES
+from boardgames.envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, BoardCanvas, font
+from boardgames.envs.core.squares import square_name
 
 TOP_SYMBOLS = "RPS#"  # text: the active weapon, '#' for the shelter
 CAPTAIN_RING = (214, 168, 40)
@@ -38,9 +38,14 @@ def _status(state) -> str:
     return head + f": {SEAT_NAMES[seat]} (player_{seat}) to play, quiet turns {int(d[R.QUIET])}/{R.QUIET_DRAW}"
 
 
-MOVEMENT_WORDS = {"L": ("rotated left", "rotate left"), "R": ("rotated right", "rotate right"),
-                  "N": ("tilted north", "tilt north"), "E": ("tilted east", "tilt east"),
-                  "S": ("tilted south", "tilt south"), "W": ("tilted west", "tilt west")}
+MOVEMENT_WORDS = {
+    "L": ("rotated left", "rotate left"),
+    "R": ("rotated right", "rotate right"),
+    "N": ("tilted north", "tilt north"),
+    "E": ("tilted east", "tilt east"),
+    "S": ("tilted south", "tilt south"),
+    "W": ("tilted west", "tilt west"),
+}
 
 
 def repeat_limit_lines(state, seat: int) -> list:
@@ -64,8 +69,10 @@ def _info_lines(state) -> list:
         lost = (1 - captains) + (R.TEAMMATES - mates)
         rep = repeat_limit_lines(state, s)
         rep_text = f"; {' '.join(rep)}" if rep else ""
-        lines.append(f"{SEAT_NAMES[s]}: captain {'on board' if captains else 'captured'}, {mates} teammates, "
-                     f"{lost} captured{rep_text}")
+        lines.append(
+            f"{SEAT_NAMES[s]}: captain {'on board' if captains else 'captured'}, {mates} teammates, "
+            f"{lost} captured{rep_text}"
+        )
     if d[R.LAST_FROM] >= 0:
         lines.append(f"last action: {square_name(d[R.LAST_FROM], R.SIZE)} -> {square_name(d[R.LAST_TO], R.SIZE)}")
     return lines
@@ -90,8 +97,9 @@ def render_text(state) -> str:
             cells.append(tok[0] + TOP_SYMBOLS[int(R.top_of(d, sq))] + tok[2:])
         lines.append(f" {r + 1}   " + " ".join(cells) + f"   {r + 1}")
     lines.append(files)
-    lines.append("C/T = White captain/teammate, c/t = Black's; then top weapon (R P S, # = shelter), "
-                 "north face, east face")
+    lines.append(
+        "C/T = White captain/teammate, c/t = Black's; then top weapon (R P S, # = shelter), north face, east face"
+    )
     lines += _info_lines(state)
     return "\n".join(lines)
 
@@ -123,8 +131,15 @@ def _glyph(draw, weapon: int, box: tuple, colour: tuple) -> None:
 def _crown(draw, x: float, y: float, w: float, colour: tuple) -> None:
     """A small crown, ``w`` pixels wide, its top-left at (x, y): the captain's mark."""
     h = w * 0.7
-    pts = [(x, y + h), (x, y + h * 0.25), (x + w * 0.25, y + h * 0.6), (x + w * 0.5, y), (x + w * 0.75, y + h * 0.6),
-           (x + w, y + h * 0.25), (x + w, y + h)]
+    pts = [
+        (x, y + h),
+        (x, y + h * 0.25),
+        (x + w * 0.25, y + h * 0.6),
+        (x + w * 0.5, y),
+        (x + w * 0.75, y + h * 0.6),
+        (x + w, y + h * 0.25),
+        (x + w, y + h),
+    ]
     draw.polygon(pts, fill=colour, outline=(90, 60, 10))
 
 
@@ -153,8 +168,9 @@ def render_canvas(state, cell_px: int = 80) -> BoardCanvas:
             inner = (box[0] + ring, box[1] + ring, box[2] - ring, box[3] - ring)
             draw.rounded_rectangle(inner, radius=cell_px // 10, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat])
         else:
-            draw.rounded_rectangle(box, radius=cell_px // 8, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat],
-                                   width=2)
+            draw.rounded_rectangle(
+                box, radius=cell_px // 8, fill=SEAT_COLOURS[seat], outline=SEAT_OUTLINES[seat], width=2
+            )
         g = int(cell_px * 0.4)
         cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
         _glyph(draw, top, (cx - g // 2, cy - g // 2, cx + g // 2, cy + g // 2), WEAPON_COLOURS[top])
@@ -174,8 +190,9 @@ def render_canvas(state, cell_px: int = 80) -> BoardCanvas:
         acting = "  < to play" if not d[R.OVER] and s == d[R.TO_MOVE] else ""
         canvas.panel_text(x + 32, y + 2, f"{SEAT_NAMES[s]} (player_{s}){acting}", bold=True)
         y += 28
-        y = canvas.panel_text(x + 32, y, f"captain: {'on board' if captains else 'captured'}\n"
-                              f"teammates: {mates}, captured: {lost}")
+        y = canvas.panel_text(
+            x + 32, y, f"captain: {'on board' if captains else 'captured'}\nteammates: {mates}, captured: {lost}"
+        )
         rep = repeat_limit_lines(state, s)
         if rep:
             y = canvas.panel_text(x + 32, y, "\n".join(rep), fill=(150, 40, 30))

@@ -2,7 +2,7 @@
 
 Board: 9x9, square index = rank * 9 + file (a1 = 0, i9 = 80), a1 dark (A1). White = seat 0 moves first.
 
-The cube model (weapons, faces, tilts and rotations: A3, A5, A7, A8) is :mod:`envs.adix.cube`;
+The cube model (weapons, faces, tilts and rotations: A3, A5, A7, A8) is :mod:`boardgames.envs.adix.cube`;
 its names are importable from here too.
 
 State layout (``data``, int32, length ``STATE_SIZE``)
@@ -46,7 +46,7 @@ seat's own frame, where White's frame is the board and Black's frame is the boar
 (Black's square s is the board's square 80 - s, its north is the board's south, its east the board's
 west). ``k`` in 0..63: displacement in direction ``k // 8`` (N, NE, E, SE, S, SW, W, NW) by
 ``k % 8 + 1`` squares; 64: rotate left; 65: rotate right; 66..69: tilt N, E, S, W. So one policy
-plays both colours. Notation (:mod:`envs.adix.notation`) is always absolute.
+plays both colours. Notation (:mod:`boardgames.envs.adix.notation`) is always absolute.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too: R.ROCK, R.opposite...)
+from boardgames.envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too: R.ROCK, R.opposite...)
     CAPTAIN,
     M_LEFT,
     M_RIGHT,
@@ -73,8 +73,8 @@ from envs.adix.cube import (  # noqa: F401  (the cube's names are the rules' too
     valid_orientation,
     weapon_moves_along,
 )
-from envs.core.bits import highest_bit, index, lowest_bit, store_bytes, write_run
-from envs.core.kernels import start_fields, two_player_returns
+from boardgames.envs.compiled.bits import highest_bit, index, lowest_bit, store_bytes, write_run
+from boardgames.envs.compiled.cells import start_fields, two_player_returns
 
 SIZE = 9
 CELLS = SIZE * SIZE
@@ -89,7 +89,7 @@ DR = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
 DF = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
 DIR_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
-# action codes k of a square (see the module doc): the movements M_* of envs.adix.cube are K_LEFT + movement
+# action codes k of a square (see the module doc): the movements M_* of boardgames.envs.adix.cube are K_LEFT + movement
 K_LEFT = 64
 K_RIGHT = 65
 K_TILT = 66  # + 0 N, 1 E, 2 S, 3 W
@@ -346,7 +346,7 @@ def legal_mask(data, seat, mask):
 def legal_mask_listed(data, seat, mask, listed):
     """:func:`legal_mask`, and the legal actions in increasing order into ``listed`` (``LEGAL_LIST``
     entries): ``listed[0]`` their count, ``listed[1:1 + count]`` the actions, for the batches' random
-    draws (:func:`envs.vector.sampling.pick_listed`)."""
+    draws (:func:`boardgames.envs.compiled.sampling.pick_listed`)."""
     _legal_mask(data, seat, mask, listed)
 
 
@@ -412,7 +412,7 @@ def ray_reach(data, src, d, length, occupied_low, occupied_high, prey):
     captured (its code shifted by ``TOP_SHIFT`` is ``prey``: the enemy's seat and the weapon the mover's
     beats) and lies within ``length``. The first cube is the lowest set bit of the ray's blockers for the
     directions that go up the square indices (N, NE, E, NW), the highest for the others; no branch."""
-    at, towards = index(src), index(d)  # unsigned indices: no wrap-around code (envs.core.bits.index)
+    at, towards = index(src), index(d)  # unsigned indices: no wrap-around code (boardgames.envs.compiled.bits.index)
     low = occupied_low & RAY_BITS[at, towards, 0]
     high = occupied_high & RAY_BITS[at, towards, 1]
     if d <= 2 or d == 7:

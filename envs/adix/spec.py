@@ -1,7 +1,7 @@
 """ADIX's environment spec: observation planes, action encoding and notation (the one source of the
-tables in ``envs/adix_v0.py``'s docstring and ``docs/rules/adix.md``; see :mod:`envs.core.spec`)."""
+tables in ``envs/adix_v0.py``'s docstring and ``docs/rules/adix.md``; see :mod:`boardgames.envs.core.spec`)."""
 
-from envs.core import spec
+from boardgames.envs.core import spec
 
 START = (
     "adix 4crps4/thpsthpsthpsthpsthpsthpsthpsthpsthps/9/9/9/9/9/ThpsThpsThpsThpsThpsThpsThpsThpsThps/4Crps4 "

@@ -2,7 +2,8 @@
 
 An agent chooses an action for ``seat`` in ``state`` (``agent.act(state, seat)``, also
 ``agent(state, seat)``, so any agent is an opponent policy for
-:class:`envs.core.single_agent.SingleAgentEnv` and a seat of :func:`envs.core.play.play_game`).
+:class:`boardgames.envs.adapters.single_agent.SingleAgentEnv` and a seat of
+:func:`boardgames.envs.agents.play.play_game`).
 Agents never modify the state they are given.
 
 * :class:`RandomAgent`: uniform over the legal actions.
@@ -10,22 +11,22 @@ Agents never modify the state they are given.
   move whose resulting position scores best under the game's heuristic (:data:`HEURISTICS`, from
   ``envs/<game>/heuristic.py``; games without one: "win if possible, else random").
 * :class:`MCTSAgent`: UCT with random rollouts, a configurable number of simulations; decoupled UCT
-  where seats act at once. Compiled (:mod:`envs.search`, over the game's numba kernels);
+  where seats act at once. Compiled (:mod:`boardgames.envs.search`, over the game's numba kernels);
   :class:`PythonMCTSAgent` is the same search in Python on the engine (``clone()`` +
   ``apply_actions``), the reference it is tested against.
 
 :func:`make_baseline_agent` builds one from a short spec: ``random``, ``greedy``, ``mcts`` or
 ``mcts:<simulations>`` (compiled), ``pymcts`` or ``pymcts:<simulations>`` (Python). The agents of
-trained models live in :mod:`training.agents`.
+trained models live in :mod:`boardgames.training.agent_kinds`.
 """
 
 from __future__ import annotations
 
-from envs.agents.base import Agent
-from envs.agents.greedy import HEURISTICS, GreedyAgent
-from envs.agents.mcts import MCTSAgent, PythonMCTSAgent
-from envs.agents.random_agent import RandomAgent
-from envs.core.game import Game
+from boardgames.envs.agents.base import Agent
+from boardgames.envs.agents.greedy import HEURISTICS, GreedyAgent
+from boardgames.envs.agents.mcts import MCTSAgent, PythonMCTSAgent
+from boardgames.envs.agents.random_agent import RandomAgent
+from boardgames.envs.core.game import Game
 
 BASELINES = ("random", "greedy", "mcts", "pymcts")
 """The kinds of baseline agent a spec can name."""

@@ -1,7 +1,7 @@
 """The agent interface: ``agent.act(state, seat) -> action``, also ``agent(state, seat)``.
 
-An agent is any callable ``(state, seat) -> action`` (what :func:`envs.core.play.play_game` and the
-opponents of :class:`envs.core.single_agent.SingleAgentEnv` take); :class:`Agent` adds a seeded random
+An agent is any callable ``(state, seat) -> action`` (what :func:`boardgames.envs.agents.play.play_game` and the
+opponents of :class:`boardgames.envs.adapters.single_agent.SingleAgentEnv` take); :class:`Agent` adds a seeded random
 generator. Agents never modify the state they are given.
 
 Agents that can say how they chose also have ``explain(state, seat) -> {action: share}`` (the search's
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.game import State
+from boardgames.envs.core.game import State
 
 
 class Agent:

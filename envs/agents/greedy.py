@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from envs.agents.base import Agent
-from envs.core.game import Game, State
-from envs.registry import game_names
+from boardgames.envs.agents.base import Agent
+from boardgames.envs.core.game import Game, State
+from boardgames.envs.registry import game_names
 
 
 def _heuristics() -> dict:
@@ -18,9 +18,9 @@ def _heuristics() -> dict:
     out = {}
     for name in game_names():
         try:
-            out[name] = importlib.import_module(f"envs.{name}.heuristic").heuristic
+            out[name] = importlib.import_module(f"boardgames.envs.{name}.heuristic").heuristic
         except ModuleNotFoundError as e:
-            if e.name != f"envs.{name}.heuristic":
+            if e.name != f"boardgames.envs.{name}.heuristic":
                 raise
     return out
 
@@ -63,7 +63,7 @@ class GreedyAgent(Agent):
 
     def choices(self, state: State, seat: int) -> list:
         """The actions :meth:`act` chooses from (the best-scoring ones, ties included): the target
-        distribution when a policy imitates the greedy agent (``training.pretrain``)."""
+        distribution when a policy imitates the greedy agent (``boardgames.training.sb3.pretrain``)."""
         heuristic = self.heuristic or HEURISTICS.get(state.game.info.name)
         actions = np.flatnonzero(state.legal_mask(seat))
         if len(actions) == 1:

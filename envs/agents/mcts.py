@@ -1,6 +1,6 @@
 """The MCTS agents: UCT with random rollouts.
 
-* :class:`MCTSAgent` (the ``mcts:N`` baseline): the compiled search of :mod:`envs.search` over the
+* :class:`MCTSAgent` (the ``mcts:N`` baseline): the compiled search of :mod:`boardgames.envs.search` over the
   game's numba kernels, far faster; it falls back to the Python search for a game whose states are not
   kernel arrays.
 * :class:`PythonMCTSAgent` (``pymcts:N``): the same search in Python on the engine (``clone()`` +
@@ -16,8 +16,8 @@ import math
 
 import numpy as np
 
-from envs.agents.base import Agent
-from envs.core.game import State
+from boardgames.envs.agents.base import Agent
+from boardgames.envs.core.game import State
 
 
 class _Node:
@@ -51,8 +51,9 @@ class PythonMCTSAgent(Agent):
 
     name = "pymcts"
 
-    def __init__(self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = None,
-                 seed: int | None = None):
+    def __init__(
+        self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = None, seed: int | None = None
+    ):
         super().__init__(seed)
         self.simulations = int(simulations)
         self.c = float(c)
@@ -146,22 +147,23 @@ class PythonMCTSAgent(Agent):
 
 class MCTSAgent(PythonMCTSAgent):
     """UCT with random rollouts (decoupled UCT for simultaneous games), compiled: the search of
-    :class:`envs.search.MCTS` on the game's kernels, with the arguments of :class:`PythonMCTSAgent`
+    :class:`boardgames.envs.search.MCTS` on the game's kernels, with the arguments of :class:`PythonMCTSAgent`
     and the same choice (the most visited action; ties broken at random). A game whose states are not
     kernel arrays gets the Python search. Each move's search is seeded from the agent's generator, so
     a seeded agent plays the same moves again."""
 
     name = "mcts"
 
-    def __init__(self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = None,
-                 seed: int | None = None):
+    def __init__(
+        self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = None, seed: int | None = None
+    ):
         super().__init__(simulations, c, rollout_limit, seed)
         self._searches: dict = {}
 
     def _search(self, game):
         """The compiled search for ``game`` (kept per state class and seat count), None when it has none."""
-        from envs.core.fused import compiled
-        from envs.search import MCTS
+        from boardgames.envs.compiled.turns import compiled
+        from boardgames.envs.search import MCTS
 
         state_class = getattr(game, "state_class", None)
         if state_class is None or not compiled(state_class):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.agents.base import Agent
-from envs.core.game import State
+from boardgames.envs.agents.base import Agent
+from boardgames.envs.core.game import State
 
 
 class RandomAgent(Agent):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.barc import rules as R
+from boardgames.envs.barc import rules as R
 
 
 @njit(cache=True)

@@ -14,7 +14,7 @@ is ``-`` when empty, else the stack's pawns from the bottom up, ``0`` for a pawn
 ``last=`` gives the orders of last turn, player_0's first; ``limit=`` is written only when it differs
 from the game's ``max_turns``. An order is written with absolute square names from its origin to its
 destination, ``b1-d3``, or ``stay``; the same text means the same move for either player (the action
-index behind it is egocentric, see :mod:`envs.barc.rules`).
+index behind it is egocentric, see :mod:`boardgames.envs.barc.rules`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ import re
 
 import numpy as np
 
-from envs.barc import observe as O
-from envs.barc import rules as R
-from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import check_move_text, is_integer
-from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
-from envs.core.squares import (
+from boardgames.envs.barc import observe as O
+from boardgames.envs.barc import rules as R
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError, NotationError
+from boardgames.envs.core.game import check_move_text, is_integer
+from boardgames.envs.core.kernel_state import KernelState, TwoPlayerBoardGame
+from boardgames.envs.core.squares import (
     BoardSquares,
     check_limit_ending,
     check_running_turn,
@@ -50,7 +50,7 @@ def _who(seat: int) -> str:
 
 
 class BarcState(KernelState, rules=R, encoder=O):
-    """A Barc duel position (see :mod:`envs.barc.rules` for the array layout)."""
+    """A Barc duel position (see :mod:`boardgames.envs.barc.rules` for the array layout)."""
 
     __slots__ = ()
 

@@ -1,16 +1,16 @@
-"""Barc duel's position score for the greedy agent (:mod:`envs.agents.greedy`)."""
+"""Barc duel's position score for the greedy agent (:mod:`boardgames.envs.agents.greedy`)."""
 
 from __future__ import annotations
 
-from envs.barc import rules as R
-from envs.barc.game import BarcState
+from boardgames.envs.barc import rules as R
+from boardgames.envs.barc.game import BarcState
 
 
 def _squares(mask: int) -> tuple:
     return tuple(sq for sq in range(R.CELLS) if mask >> sq & 1)
 
 
-# Every line of three (B5), the squares of each in increasing order, from :data:`envs.barc.rules.LINES`;
+# Every line of three (B5), the squares of each in increasing order, from :data:`boardgames.envs.barc.rules.LINES`;
 # listed by first square, then row, column, NE diagonal, NW diagonal: the order the score has always
 # summed them in (the float sum depends on it).
 _STEP_ORDER = {1: 0, R.SIZE: 1, R.SIZE + 1: 2, R.SIZE - 1: 3}

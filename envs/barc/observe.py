@@ -1,12 +1,12 @@
 """The Barc duel observation encoder: ``observe(data, seat, out)`` over the state array of
-:mod:`envs.barc.rules`, and its planes (``OBS_*``, ``OBS_CHANNELS``)."""
+:mod:`boardgames.envs.barc.rules`, and its planes (``OBS_*``, ``OBS_CHANNELS``)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from envs.barc.rules import (
+from boardgames.envs.barc.rules import (
     CELLS,
     COLOURS,
     HEIGHT,
@@ -23,20 +23,20 @@ from envs.barc.rules import (
     target,
     top_colour,
 )
-from envs.core.bits import bit_count
-from envs.core.kernels import byte_entries, obs_flag, obs_value, turn_plane, write_cell
+from boardgames.envs.compiled.bits import bit_count
+from boardgames.envs.compiled.cells import byte_entries, obs_flag, obs_value, turn_plane, write_cell
 
 # Observation planes over the 6x6 board (see observe()).
 OBS_OWN, OBS_OPP, OBS_HEIGHT, OBS_OWN_PAWNS, OBS_OPP_PAWNS = 0, 1, 2, 3, 4
 OBS_OWN_FROM, OBS_OWN_TO, OBS_OPP_FROM, OBS_OPP_TO = 5, 6, 7, 8
 OBS_OWN_STAYED, OBS_OPP_STAYED, OBS_CANCELLED, OBS_TURN = 9, 10, 11, 12
 OBS_CHANNELS = 13
-WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see envs.vector.kernels
+WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see boardgames.envs.vector.loops
 
 
 def _order_targets():
     """``ORDER_TARGET[a]``: the destination of order ``a`` (< STAY) in the acting seat's own frame, where
-    ``a // 40`` is its origin (the orders are egocentric: see envs.barc.rules), so the cells of an order
+    ``a // 40`` is its origin (the orders are egocentric: see boardgames.envs.barc.rules), so the cells of an order
     are looked up, not decoded (:func:`_mark_order`)."""
     dec, tgt = getattr(decode, "py_func", decode), getattr(target, "py_func", target)
     return np.array([tgt(*dec(0, a)) for a in range(STAY)], dtype=np.int64)
@@ -93,7 +93,7 @@ _CELLS_U8 = byte_entries(_CELLS)
 def observe(data, seat, out):
     """Egocentric observation of ``seat``: (6, 6, OBS_CHANNELS) float32, values in [0, 1]; for seat 1
     the board is turned half a turn (``out[r, f]`` is square ``35 - (r * 6 + f)``). Into a uint8 ``out``:
-    the values times 255, rounded (:func:`envs.core.kernels.obs_value`).
+    the values times 255, rounded (:func:`boardgames.envs.compiled.cells.obs_value`).
 
     * ``0``: stacks the observer tops; ``1``: stacks the opponent tops;
     * ``2``: stack height / 12; ``3``: the observer's pawns in the stack / 6; ``4``: the opponent's;

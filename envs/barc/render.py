@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.barc import rules as R
-from envs.barc.game import SIDE_NAMES
-from envs.core.rendering import HIGHLIGHT, SEAT_COLOURS, BoardCanvas
+from boardgames.envs.barc import rules as R
+from boardgames.envs.barc.game import SIDE_NAMES
+from boardgames.envs.core.rendering import HIGHLIGHT, SEAT_COLOURS, BoardCanvas
 
 ORDER_COLOURS = [(215, 90, 30), (40, 90, 200)]  # arrows of South's and North's last orders
 
@@ -122,11 +122,15 @@ def render_canvas(state, cell_px: int = 104) -> BoardCanvas:
     if state.last_cancelled:
         y = canvas.panel_text(x, y, f"same destination ({orders[0][-2:]}):\nnobody moved", fill=(180, 30, 30)) + 10
     y += 10
-    canvas.panel_text(x, y, "key:\n"
-                      "bars: a stack's pawns, bottom to top\n"
-                      "badge: its height, in the colour\n"
-                      "  of the top pawn (its owner)\n"
-                      "arrows: last turn's orders" + ("\ngreen: 3 aligned" if aligned else ""))
+    canvas.panel_text(
+        x,
+        y,
+        "key:\n"
+        "bars: a stack's pawns, bottom to top\n"
+        "badge: its height, in the colour\n"
+        "  of the top pawn (its owner)\n"
+        "arrows: last turn's orders" + ("\ngreen: 3 aligned" if aligned else ""),
+    )
     return canvas
 
 

@@ -36,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.bits import bit_count, highest_bit, index, lowest_bit
-from envs.core.kernels import start_fields, two_player_returns
+from boardgames.envs.compiled.bits import bit_count, highest_bit, index, lowest_bit
+from boardgames.envs.compiled.cells import start_fields, two_player_returns
 
 SIZE = 6
 CELLS = SIZE * SIZE
@@ -230,7 +230,7 @@ def legal_mask(data, seat, mask):
 def legal_mask_listed(data, seat, mask, listed):
     """:func:`legal_mask`, and the legal orders in increasing order into ``listed`` (``LEGAL_LIST``
     entries): ``listed[0]`` their count, ``listed[1:1 + count]`` the orders, for the batches' random
-    draws (:func:`envs.vector.sampling.pick_listed`)."""
+    draws (:func:`boardgames.envs.compiled.sampling.pick_listed`)."""
     _legal_mask(data, seat, mask, listed)
 
 

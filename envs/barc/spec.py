@@ -1,7 +1,7 @@
 """Barc duel's environment spec: observation planes, action encoding and notation (the one source of the
-tables in ``envs/barc_v1.py``'s docstring and ``docs/rules/barc.md``; see :mod:`envs.core.spec`)."""
+tables in ``envs/barc_v1.py``'s docstring and ``docs/rules/barc.md``; see :mod:`boardgames.envs.core.spec`)."""
 
-from envs.core import spec
+from boardgames.envs.core import spec
 
 START = "barc 0.1.0.1.0.1/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/0.1.0.1.0.1 turn=0"
 AFTER_ONE = "barc 0.1.0.-.0.1/-.-.-.1.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.0.-.-.-/0.1.-.1.0.1 turn=1 last=c1-c2,d6-d5"
@@ -102,7 +102,7 @@ NOTATION = spec.Notation(
         ),
     },
     moves_note=spec.text("""Without `seat`, `text_to_action` assumes the owner of the origin square. A turn in a move
-        list (`envs.core.replay`) is written `player_0: c1-c2 | player_1: d6-d5`."""),
+        list (`boardgames.envs.tools.replay`) is written `player_0: c1-c2 | player_1: d6-d5`."""),
 )
 
 SPEC = spec.GameSpec("barc", OBSERVATION, ACTIONS, NOTATION, turn_limit=200)

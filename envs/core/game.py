@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from envs.core.errors import IllegalActionError
+from boardgames.envs.core.errors import IllegalActionError
 
 JOINT_SEPARATOR = " | "
 """Between the moves of the seats of one simultaneous decision in notation (``"b1-d3 | stay"``)."""

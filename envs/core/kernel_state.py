@@ -11,7 +11,8 @@ and invariants; its Game names the notation's parser and writer (``parse_positio
 ``write_position``), which ``from_text`` and ``to_text`` call.
 
 The PettingZoo adapters run such a game's turns as compiled kernels generated from the same modules
-(:mod:`envs.core.fused`), and the batched environments their batch loops (:mod:`envs.vector.kernels`).
+(:mod:`boardgames.envs.compiled.turns`), and the batched environments their batch loops
+(:mod:`boardgames.envs.vector.loops`).
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from types import ModuleType
 
 import numpy as np
 
-from envs.core.errors import GameOptionError, NotationError
-from envs.core.game import Game, GameInfo, State, action_index, is_integer
-from envs.core.squares import INT32_MAX
+from boardgames.envs.core.errors import GameOptionError, NotationError
+from boardgames.envs.core.game import Game, GameInfo, State, action_index, is_integer
+from boardgames.envs.core.squares import INT32_MAX
 
 
 class KernelState(State):
@@ -157,7 +158,7 @@ class KernelState(State):
         return self._renderer().render_rgb(self)
 
     def render_canvas(self):
-        """The :class:`envs.core.rendering.BoardCanvas` that :meth:`render_rgb` draws on (its
+        """The :class:`boardgames.envs.core.rendering.BoardCanvas` that :meth:`render_rgb` draws on (its
         ``cell(square)`` says where each square lies, e.g. to turn clicks into squares)."""
         return self._renderer().render_canvas(self)
 

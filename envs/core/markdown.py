@@ -1,4 +1,4 @@
-"""The Markdown the specs are written in (:mod:`envs.core.spec`): wrapped paragraphs, tables, and the
+"""The Markdown the specs are written in (:mod:`boardgames.envs.core.spec`): wrapped paragraphs, tables, and the
 ``<!-- spec:S -->`` ... ``<!-- /spec:S -->`` sections of the rules pages and env docstrings."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def marked_sections(text: str) -> list:
 def fill_sections(text: str, spec, keep_markers: bool = True) -> str:
     """``text`` with every ``<!-- spec:S -->`` ... ``<!-- /spec:S -->`` pair holding ``spec.markdown(S)``
     (between the markers when ``keep_markers``, else in their place); ``spec`` is a
-    :class:`envs.core.spec.GameSpec`."""
+    :class:`boardgames.envs.core.spec.GameSpec`."""
 
     def replace(m: re.Match) -> str:
         body = spec.markdown(m.group(1))

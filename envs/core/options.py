@@ -1,5 +1,5 @@
 """Reading game options given as text (``KEY=VALUE``), for every command line of the project
-(:mod:`training.cli` builds on it; ``python -m envs.core.replay`` uses it directly)."""
+(:mod:`boardgames.training.cli` builds on it; ``boardgames replay`` uses it directly)."""
 
 from __future__ import annotations
 

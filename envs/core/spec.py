@@ -9,7 +9,7 @@ data, no numba. Everything that documents these three things comes from it:
   ``<!-- spec:observation -->`` ... ``<!-- /spec:observation -->``, which ``python -m
   docs.make_spec_tables`` rewrites (:func:`fill_sections`);
 * the environment modules ``envs/<game>_v0.py`` build their docstring at import from a template with
-  the same (empty) markers (:meth:`GameSpec.fill_doc`), so ``help(envs.dorix_v0)`` shows the tables.
+  the same (empty) markers (:meth:`GameSpec.fill_doc`), so ``help(boardgames.envs.dorix_v0)`` shows the tables.
 
 ``tests/test_spec_docs.py`` checks the spec against the code: plane and action counts, value ranges,
 hand-built observations and every notation example.
@@ -26,9 +26,9 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 
-from envs.core.markdown import fill_sections, marked_sections
-from envs.core.markdown import paragraph as _para
-from envs.core.markdown import table as _table
+from boardgames.envs.core.markdown import fill_sections, marked_sections
+from boardgames.envs.core.markdown import paragraph as _para
+from boardgames.envs.core.markdown import table as _table
 
 __all__ = ["SECTIONS", "GameSpec", "fill_sections", "marked_sections"]
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from envs.core.errors import NotationError
+from boardgames.envs.core.errors import NotationError
 
 INT32_MAX = 2**31 - 1
 """The largest value a field of a state array (int32) holds: the default upper bound of a notation number."""

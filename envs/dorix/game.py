@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.errors import GameOptionError, IllegalActionError, NotationError
-from envs.core.game import GameInfo, check_move_text, is_integer
-from envs.core.kernel_state import KernelGame, KernelState, check_max_turns
-from envs.core.squares import (
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError, NotationError
+from boardgames.envs.core.game import GameInfo, check_move_text, is_integer
+from boardgames.envs.core.kernel_state import KernelGame, KernelState, check_max_turns
+from boardgames.envs.core.squares import (
     DIGITS,
     BoardSquares,
     check_limit_ending,
@@ -27,8 +27,8 @@ from envs.core.squares import (
     parse_turn,
     split_position,
 )
-from envs.dorix import observe as O
-from envs.dorix import rules as R
+from boardgames.envs.dorix import observe as O
+from boardgames.envs.dorix import rules as R
 
 DEFAULT_MAX_TURNS = 200
 SQ = BoardSquares(R.SIZE)
@@ -60,7 +60,7 @@ class DorixGame(KernelGame):
 
 
 class DorixState(KernelState, rules=R, encoder=O):
-    """A Dorix position (see :mod:`envs.dorix.rules` for the array layout)."""
+    """A Dorix position (see :mod:`boardgames.envs.dorix.rules` for the array layout)."""
 
     __slots__ = ()
 

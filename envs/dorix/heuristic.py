@@ -1,9 +1,9 @@
-"""Dorix's position score for the greedy agent (:mod:`envs.agents.greedy`)."""
+"""Dorix's position score for the greedy agent (:mod:`boardgames.envs.agents.greedy`)."""
 
 from __future__ import annotations
 
-from envs.dorix import rules as R
-from envs.dorix.game import DorixState
+from boardgames.envs.dorix import rules as R
+from boardgames.envs.dorix.game import DorixState
 
 
 def heuristic(state: DorixState, seat: int) -> float:

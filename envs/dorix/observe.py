@@ -1,13 +1,13 @@
 """The Dorix observation encoder: ``observe(data, seat, out)`` over the state array of
-:mod:`envs.dorix.rules`, and the number of planes it writes (``obs_channels``)."""
+:mod:`boardgames.envs.dorix.rules`, and the number of planes it writes (``obs_channels``)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from envs.core.kernels import obs_flag, obs_value
-from envs.dorix.rules import (
+from boardgames.envs.compiled.cells import obs_flag, obs_value
+from boardgames.envs.dorix.rules import (
     COLLAPSE,
     HANDS,
     HEIGHTS,
@@ -26,7 +26,7 @@ from envs.dorix.rules import (
 
 # Observation: (4, 4, obs_channels(num_players)); see observe().
 OBS_DEPTH = 6
-WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see envs.vector.kernels
+WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see boardgames.envs.vector.loops
 
 # observe()'s deep-pawn counts: _FIFTEENTHS[j] is 1/15 added j times to a float32 (rounded to float32
 # after each addition, as the plane was first computed), for j up to every pawn of the game.
@@ -43,7 +43,7 @@ def obs_channels(num_players: int) -> int:
 @njit(cache=True)
 def observe(data, seat, out):
     """Egocentric observation of ``seat``: (4, 4, C) float32, seats in turn order from ``seat`` (into a
-    uint8 ``out``: the values times 255, rounded, see :func:`envs.core.kernels.obs_value`).
+    uint8 ``out``: the values times 255, rounded, see :func:`boardgames.envs.compiled.cells.obs_value`).
 
     Planes, with k = relative seat (0 = the observer, then the next seats in turn order):
     * ``d*n + k`` for depth d < OBS_DEPTH from the top: the pawn d levels below the top is seat k's;

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.rendering import HIGHLIGHT, BoardCanvas
-from envs.core.squares import square_name
-from envs.dorix import rules as R
+from boardgames.envs.core.rendering import HIGHLIGHT, BoardCanvas
+from boardgames.envs.core.squares import square_name
+from boardgames.envs.dorix import rules as R
 
 CELL_WIDTH = 9
 MAX_SHOWN = 8  # pawns drawn per stack; higher stacks show their top pawns and the height

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.kernels import start_fields
+from boardgames.envs.compiled.cells import start_fields
 
 SIZE = 4
 SQUARES = 16

@@ -1,7 +1,7 @@
 """Dorix's environment spec: observation planes, action encoding and notation (the one source of the
-tables in ``envs/dorix_v0.py``'s docstring and ``docs/rules/dorix.md``; see :mod:`envs.core.spec`)."""
+tables in ``envs/dorix_v0.py``'s docstring and ``docs/rules/dorix.md``; see :mod:`boardgames.envs.core.spec`)."""
 
-from envs.core import spec
+from boardgames.envs.core import spec
 
 START = "dorix -.-.-.-/-.-.-.-/-.-.-.-/-.-.-.- hands=15,15 move=0 turn=0"
 COLLAPSING = "dorix -.-.-.-/-.1.-.-/1.00.1.-/-.-.-.- hands=13,12 move=0 turn=0 last=b2 collapse=b2:2:b3,c2,a2"

@@ -1,10 +1,10 @@
 """Every game of the library as an OpenSpiel game, so that OpenSpiel's own algorithms run on them.
 
 Importing this module (it needs the ``[openspiel]`` extra: ``pip install "boardgame-rl-envs[openspiel]"``)
-registers each game of :mod:`envs.registry` with OpenSpiel as a Python game named ``boardgames_<game>``::
+registers each game of :mod:`boardgames.envs.registry` with OpenSpiel as a Python game named ``boardgames_<game>``::
 
     import pyspiel
-    import envs.interop.openspiel  # noqa: F401  (registers the games)
+    import boardgames.envs.interop.openspiel  # noqa: F401  (registers the games)
 
     game = pyspiel.load_game("boardgames_dorix(players=4)")
     state = game.new_initial_state()
@@ -14,7 +14,7 @@ What maps to what (``docs/openspiel.md`` has the table):
 * names and parameters: ``boardgames_dorix`` (``players`` = 2, 3 or 4, OpenSpiel's usual name for the
   player count, and ``max_turns``), ``boardgames_olix``, ``boardgames_adix``, ``boardgames_barc`` (each
   with ``max_turns``; Barc also with ``start``, a name: ``boardgames_barc(start=corners)``); the defaults are
-  those of the game's current environment module's ``make_game`` (``envs.barc_v1``...).
+  those of the game's current environment module's ``make_game`` (``boardgames.envs.barc_v1``...).
 * dynamics: the turn-based games are ``SEQUENTIAL``; Barc, whose seats act at once, is ``SIMULTANEOUS``
   (``state.apply_actions([a0, a1])``; ``pyspiel.convert_to_turn_based(game)`` gives the turn-based view
   that sequential algorithms such as ``MCTSBot`` need). All are deterministic, perfect-information
@@ -30,12 +30,12 @@ What maps to what (``docs/openspiel.md`` has the table):
   ``observation_string(player)`` and ``str(state)`` are the position in the game's notation
   (``State.to_text()``); ``information_state_string(player)`` is the action history (perfect recall).
 * actions: the engine's action indices; ``action_to_string`` is the move in the game's notation.
-  Illegal actions raise :class:`envs.core.errors.IllegalActionError` and leave the state untouched.
+  Illegal actions raise :class:`boardgames.envs.core.errors.IllegalActionError` and leave the state untouched.
 * serialization: OpenSpiel pickles a Python state's attributes; here that is the position in notation
   (``serialize_game_and_state`` / ``deserialize_game_and_state`` and ``pickle`` round-trip).
   ``game.new_initial_state(text)`` starts from a position written in notation.
 
-:func:`engine_state` gives the library's :class:`~envs.core.game.State` behind an OpenSpiel state.
+:func:`engine_state` gives the library's :class:`~boardgames.envs.core.game.State` behind an OpenSpiel state.
 """
 
 from __future__ import annotations
@@ -49,12 +49,12 @@ try:
     import pyspiel
 except ImportError as e:  # pragma: no cover - depends on the installed extras
     raise ImportError(
-        'envs.interop.openspiel needs OpenSpiel: pip install "boardgame-rl-envs[openspiel]" (or open_spiel)'
+        'boardgames.envs.interop.openspiel needs OpenSpiel: pip install "boardgame-rl-envs[openspiel]" (or open_spiel)'
     ) from e
 
-from envs import registry
-from envs.core.errors import IllegalActionError
-from envs.core.game import Game, State
+from boardgames.envs import registry
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.core.game import Game, State
 
 PREFIX = "boardgames_"
 """OpenSpiel names are ``PREFIX + <game>`` (``boardgames_dorix``)."""
@@ -306,7 +306,7 @@ class _Observer:
 
 
 def engine_state(state: pyspiel.State) -> State:
-    """The library's :class:`~envs.core.game.State` behind an OpenSpiel state of one of its games."""
+    """The library's :class:`~boardgames.envs.core.game.State` behind an OpenSpiel state of one of its games."""
     return state.engine_state
 
 

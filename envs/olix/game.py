@@ -19,10 +19,10 @@ import re
 
 import numpy as np
 
-from envs.core.errors import IllegalActionError, NotationError
-from envs.core.game import check_move_text
-from envs.core.kernel_state import KernelState, TwoPlayerBoardGame
-from envs.core.squares import (
+from boardgames.envs.core.errors import IllegalActionError, NotationError
+from boardgames.envs.core.game import check_move_text
+from boardgames.envs.core.kernel_state import KernelState, TwoPlayerBoardGame
+from boardgames.envs.core.squares import (
     DIGITS,
     BoardSquares,
     check_limit_ending,
@@ -31,8 +31,8 @@ from envs.core.squares import (
     parse_turn,
     split_position,
 )
-from envs.olix import observe as O
-from envs.olix import rules as R
+from boardgames.envs.olix import observe as O
+from boardgames.envs.olix import rules as R
 
 DEFAULT_MAX_TURNS = R.DEFAULT_MAX_TURNS
 SQ = BoardSquares(R.SIZE)
@@ -40,7 +40,7 @@ SEAT_LETTERS = "wb"  # player_0 (light) and player_1 (dark), in notation and tex
 
 
 class OlixState(KernelState, rules=R, encoder=O):
-    """An Olix position (see :mod:`envs.olix.rules` for the array layout)."""
+    """An Olix position (see :mod:`boardgames.envs.olix.rules` for the array layout)."""
 
     __slots__ = ()
 

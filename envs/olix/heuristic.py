@@ -1,9 +1,9 @@
-"""Olix's position score for the greedy agent (:mod:`envs.agents.greedy`)."""
+"""Olix's position score for the greedy agent (:mod:`boardgames.envs.agents.greedy`)."""
 
 from __future__ import annotations
 
-from envs.olix import rules as R
-from envs.olix.game import OlixState
+from boardgames.envs.olix import rules as R
+from boardgames.envs.olix.game import OlixState
 
 
 def heuristic(state: OlixState, seat: int) -> float:

@@ -1,12 +1,12 @@
 """The Olix observation encoder: ``observe(data, seat, out)`` over the state array of
-:mod:`envs.olix.rules`, and its planes (``OBS_*``, ``OBS_CHANNELS``)."""
+:mod:`boardgames.envs.olix.rules`, and its planes (``OBS_*``, ``OBS_CHANNELS``)."""
 
 from __future__ import annotations
 
 from numba import njit
 
-from envs.core.kernels import obs_flag, obs_value
-from envs.olix.rules import BOARD, COL_HOLD, LAST, LEFT, PAWNS, SIZE, column_row
+from boardgames.envs.compiled.cells import obs_flag, obs_value
+from boardgames.envs.olix.rules import BOARD, COL_HOLD, LAST, LEFT, PAWNS, SIZE, column_row
 
 # Observation planes over the 11x11 grid (see observe()).
 OBS_OWN, OBS_OPP, OBS_OWN_LEFT, OBS_OPP_LEFT = 0, 1, 2, 3
@@ -14,13 +14,13 @@ OBS_OWN_MARKS = 4  # + 4*t + row: the observer holds the marker of column t on r
 OBS_OPP_MARKS = OBS_OWN_MARKS + 16  # the same for the opponent
 OBS_LAST = OBS_OPP_MARKS + 16
 OBS_CHANNELS = OBS_LAST + 1
-WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see envs.vector.kernels
+WRITES_UINT8 = True  # observe() also takes a uint8 ``out`` (the planes x 255): see boardgames.envs.vector.loops
 
 
 @njit(cache=True)
 def observe(data, seat, out):
     """Egocentric observation of ``seat``: (11, 11, OBS_CHANNELS) float32, values in [0, 1] (or, into a
-    uint8 ``out``, those values times 255, rounded: see :func:`envs.core.kernels.obs_value`).
+    uint8 ``out``, those values times 255, rounded: see :func:`boardgames.envs.compiled.cells.obs_value`).
 
     * ``0``: the observer's pawns; ``1``: the opponent's pawns;
     * ``2``, ``3``: pawns left to place / 46, observer then opponent (constant planes);

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas, font
-from envs.core.squares import square_name
-from envs.olix import rules as R
-from envs.olix.game import SEAT_LETTERS
+from boardgames.envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas, font
+from boardgames.envs.core.squares import square_name
+from boardgames.envs.olix import rules as R
+from boardgames.envs.olix.game import SEAT_LETTERS
 
 COLOUR_NAMES = ("light", "dark")
 LAST_RING = (220, 50, 50)
@@ -123,23 +123,35 @@ def render_canvas(state, cell_px: int = 52) -> BoardCanvas:
             bx0, by0 = x + t * col_w + 3, y + k * row_h
             box = (bx0, by0, bx0 + col_w - 6, by0 + row_h - 4)
             held = value == v and holders
-            draw.rectangle(box, fill=(240, 222, 186) if held else (226, 210, 180),
-                           outline=MARKED if held else (140, 115, 80), width=4 if held else 1)
+            draw.rectangle(
+                box,
+                fill=(240, 222, 186) if held else (226, 210, 180),
+                outline=MARKED if held else (140, 115, 80),
+                width=4 if held else 1,
+            )
             draw.text((bx0 + 6, by0 + 4), str(value), fill=TEXT, font=value_font)
             if held:
                 r = 16
                 for i, s in enumerate(holders):
                     cx = bx0 + col_w - 6 - r - 5 - (len(holders) - 1 - i) * (2 * r + 3)
                     cy = by0 + row_h - 4 - r - 5
-                    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s],
-                                 width=2)
+                    draw.ellipse(
+                        (cx - r, cy - r, cx + r, cy + r), fill=SEAT_COLOURS[s], outline=SEAT_OUTLINES[s], width=2
+                    )
     y += 4 * row_h + 18
     for s in range(2):
         canvas.swatch(x, y, s, size=24)
         acting = "  < to play" if not d[R.OVER] and s == d[R.TO_MOVE] else ""
         canvas.panel_text(x + 32, y + 2, f"player_{s} ({COLOUR_NAMES[s]}){acting}", bold=True)
-        y = canvas.panel_text(x + 32, y + 26, f"{state.pawns_left(s)} pawns left, holds {state.columns_held(s)} "
-                              f"column{'s' if state.columns_held(s) != 1 else ''}") + 8
+        y = (
+            canvas.panel_text(
+                x + 32,
+                y + 26,
+                f"{state.pawns_left(s)} pawns left, holds {state.columns_held(s)} "
+                f"column{'s' if state.columns_held(s) != 1 else ''}",
+            )
+            + 8
+        )
     extra = _last_move(state)
     if extra:
         draw.ellipse((x + 2, y + 2, x + 22, y + 22), outline=LAST_RING, width=4)

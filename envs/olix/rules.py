@@ -31,8 +31,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.kernels import start_fields, two_player_returns
-from envs.core.views import scratch
+from boardgames.envs.compiled.cells import start_fields, two_player_returns
+from boardgames.envs.compiled.views import scratch
 
 SIZE = 11
 CELLS = SIZE * SIZE
@@ -170,7 +170,7 @@ def _best_o(data, r, f, seat):
     and its bottom and top edges crossing file f, so f0, f1 are files of ``seat``'s pawns on rank r and
     r0, r1 ranks of its pawns on file f. Each edge is then all ``seat``'s exactly when the run of
     pawns through its crossing point covers the whole edge. The six work arrays are on the stack
-    (:func:`envs.core.views.scratch`): allocated on the heap, they took half of a move's time."""
+    (:func:`boardgames.envs.compiled.views.scratch`): allocated on the heap, they took half of a move's time."""
     files = scratch(SIZE, np.int64)  # candidate edge files on rank r ...
     flo = scratch(SIZE, np.int64)  # ... and the rank extent of the vertical run through them
     fhi = scratch(SIZE, np.int64)

@@ -1,7 +1,7 @@
 """Olix's environment spec: observation planes, action encoding and notation (the one source of the
-tables in ``envs/olix_v0.py``'s docstring and ``docs/rules/olix.md``; see :mod:`envs.core.spec`)."""
+tables in ``envs/olix_v0.py``'s docstring and ``docs/rules/olix.md``; see :mod:`boardgames.envs.core.spec`)."""
 
-from envs.core import spec
+from boardgames.envs.core import spec
 
 START = "olix 11/11/11/11/11/11/11/11/11/11/11 move=0 turn=0"
 COLUMNS = spec.Var("t", 0, 3, ("O", "L", "I", "X"))

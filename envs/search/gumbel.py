@@ -1,5 +1,5 @@
 """Gumbel root selection (Danihelka et al., "Policy improvement by planning with Gumbel", ICLR 2022),
-as DeepMind's ``mctx.gumbel_muzero_policy`` does it, for :meth:`envs.search.EvaluatorSearch.run_gumbel`.
+as DeepMind's ``mctx.gumbel_muzero_policy`` does it, for :meth:`boardgames.envs.search.EvaluatorSearch.run_gumbel`.
 
 At the root, each legal action ``a`` gets a Gumbel draw ``g(a)``; simulation ``i`` visits the action
 that maximises ``g(a) + logit(a) + sigma(q(a))`` among those whose visit count equals the ``i``-th entry

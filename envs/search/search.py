@@ -3,7 +3,7 @@ and :class:`EvaluatorSearch` (PUCT whose leaves many searches evaluate together 
 form a network plugs into).
 
 Both run ``B`` searches at once, one per position given (``B`` = 1 for one move), over the arrays of
-:mod:`envs.search.tree` and the kernels :mod:`envs.search.kernels` compiles from the game's rules
+:mod:`boardgames.envs.search.tree` and the kernels :mod:`boardgames.envs.search.loops` compiles from the game's rules
 (once per process and game: the first search of a game takes a few seconds). Their result is a
 :class:`SearchResult`: the root's visit counts per acting seat and action, and the root's mean value
 per seat.
@@ -16,11 +16,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.core.fused import compiled
-from envs.core.game import Game, State
-from envs.search.gumbel import GumbelRoot
-from envs.search.kernels import search_kernels
-from envs.search.tree import (
+from boardgames.envs.compiled.sampling import seed_rng
+from boardgames.envs.compiled.turns import compiled
+from boardgames.envs.core.game import Game, State
+from boardgames.envs.search.gumbel import GumbelRoot
+from boardgames.envs.search.loops import search_kernels
+from boardgames.envs.search.tree import (
     ACTION,
     EDGE_VISITS,
     PRIOR,
@@ -33,7 +34,6 @@ from envs.search.tree import (
     new_tree,
     root_edges,
 )
-from envs.vector.sampling import seed_rng
 
 
 @dataclass
@@ -74,7 +74,7 @@ class _Search:
         if state_class is None or not compiled(state_class):
             raise TypeError(
                 f"{game.info.name}: the compiled search needs a game whose states are the numba kernels' "
-                "arrays (a KernelGame overriding none of their methods); use envs.agents.PythonMCTSAgent"
+                "arrays (a KernelGame overriding none of their methods); use boardgames.envs.agents.PythonMCTSAgent"
             )
         self.game = game
         self.rules = state_class.rules
@@ -124,7 +124,7 @@ class _Search:
 
 
 class MCTS(_Search):
-    """UCT with random rollouts, compiled: the same search as :class:`envs.agents.PythonMCTSAgent` (UCB1
+    """UCT with random rollouts, compiled: the same search as :class:`boardgames.envs.agents.PythonMCTSAgent` (UCB1
     after trying every action once in a random order; decoupled UCT at simultaneous nodes, each seat
     with its own statistics per action) on the game's kernels.
 
@@ -247,7 +247,7 @@ class EvaluatorSearch(_Search):
         c_visit: float = 50.0,
         c_scale: float = 0.1,
     ) -> GumbelResult:
-        """Gumbel root selection with sequential halving (:mod:`envs.search.gumbel`), PUCT below the
+        """Gumbel root selection with sequential halving (:mod:`boardgames.envs.search.gumbel`), PUCT below the
         root: turn-based games only. The result also holds each search's move (``actions``) and its
         improved policy (``improved``, the self-play target)."""
         if self.acting != 1:

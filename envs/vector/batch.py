@@ -1,7 +1,7 @@
 """Batched games: N games of one registered game stepped together by one compiled call.
 
-Two layers, both generic over the registry (``game`` is a name from :func:`envs.registry.game_names`
-or a :class:`envs.core.game.Game` whose states are :class:`envs.core.kernel_state.KernelState`):
+Two layers, both generic over the registry (``game`` is a name from :func:`boardgames.envs.registry.game_names`
+or a :class:`boardgames.envs.core.game.Game` whose states are :class:`boardgames.envs.core.kernel_state.KernelState`):
 
 * :class:`BatchedGames`, self-play: every game advances by one decision per :meth:`BatchedGames.step`
   (the action of the seat to move, or one action per seat where all act at once); ended games
@@ -11,18 +11,19 @@ or a :class:`envs.core.game.Game` whose states are :class:`envs.core.kernel_stat
   ``opponent`` (``"random"``: uniformly random legal actions, in compiled code; or a batch callback
   ``policy(obs, masks) -> actions`` given the observations and masks of the seats to play, each from
   its own seat's point of view). It follows the rules of
-  :class:`envs.core.single_agent.SingleAgentEnv` (reward at the end, on the learner's last action;
-  turn limit = truncation) and is what :mod:`envs.vector.gym_vector` and :mod:`envs.vector.sb3` wrap.
+  :class:`boardgames.envs.adapters.single_agent.SingleAgentEnv` (reward at the end, on the learner's last action;
+  turn limit = truncation) and is what :mod:`boardgames.envs.vector.gym_vector` and :mod:`boardgames.envs.vector.sb3`
+  wrap.
 
-Both take ``threads`` (:mod:`envs.vector.threads`: True, the default, for the cores torch leaves free;
+Both take ``threads`` (:mod:`boardgames.envs.vector.threads`: True, the default, for the cores torch leaves free;
 False for one; or a count; the same results whatever the count) and ``obs_dtype``: ``"float32"`` (the games' planes) or
 ``"uint8"`` (the same planes times 255, rounded: a quarter of the memory traffic, which is what bounds
 large batches of the games with large observations; :func:`obs_to_float` or, in torch,
 ``t.float().div_(255)`` gives the float planes back, exact for 0 and 1, within 1/510 elsewhere), and
 ``packed_masks``: False (bool masks) or True, the masks packed eight actions to a byte (uint8, bit ``a % 8``
-of byte ``a // 8``; :mod:`envs.vector.packed`: an eighth of the bytes, what bounds large batches of ADIX;
-:meth:`BatchedGames.bool_masks`, :func:`envs.vector.packed.unpack_masks` or, in torch,
-:func:`envs.vector.packed.unpack_masks_torch` give the bool masks back).
+of byte ``a // 8``; :mod:`boardgames.envs.vector.packed`: an eighth of the bytes, what bounds large batches of ADIX;
+:meth:`BatchedGames.bool_masks`, :func:`boardgames.envs.vector.packed.unpack_masks` or, in torch,
+:func:`boardgames.envs.vector.packed.unpack_masks_torch` give the bool masks back).
 """
 
 from __future__ import annotations
@@ -31,26 +32,31 @@ from collections.abc import Callable
 
 import numpy as np
 
-from envs.core.errors import IllegalActionError
-from envs.core.game import Game
-from envs.core.illegal import DEFAULT_ILLEGAL_ACTION, check_illegal_action_mode, loser_returns, warn_illegal
-from envs.vector.kernels import batch_kernels, list_width
-from envs.vector.memory import batch_tile, batch_zeros, readonly_view
-from envs.vector.packed import (
-    first_illegal_packed,
-    packed_width,
-    sample_packed,
-    sample_packed_threaded,
-    unpack_masks,
+from boardgames.envs.adapters.illegal import (
+    DEFAULT_ILLEGAL_ACTION,
+    check_illegal_action_mode,
+    loser_returns,
+    warn_illegal,
 )
-from envs.vector.sampling import (
+from boardgames.envs.compiled.sampling import (
     first_illegal,
     sample_actions,
     sample_actions_threaded,
     sample_listed,
     seed_rng,
 )
-from envs.vector.threads import resolve_threads, run_threaded
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.core.game import Game
+from boardgames.envs.vector.loops import batch_kernels, list_width
+from boardgames.envs.vector.memory import batch_tile, batch_zeros, readonly_view
+from boardgames.envs.vector.packed import (
+    first_illegal_packed,
+    packed_width,
+    sample_packed,
+    sample_packed_threaded,
+    unpack_masks,
+)
+from boardgames.envs.vector.threads import resolve_threads, run_threaded
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -112,7 +118,7 @@ def resolve_game(game, game_options: dict | None = None) -> Game:
     """A Game from a registered name (with ``game_options``) or a Game itself."""
     if isinstance(game, Game):
         return game
-    from envs.registry import make_game
+    from boardgames.envs.registry import make_game
 
     return make_game(game, **(game_options or {}))
 
@@ -121,7 +127,7 @@ OBS_DTYPES = {"float32": np.float32, "uint8": np.uint8}
 
 
 def legal_check(masks: np.ndarray, actions: np.ndarray, num_actions: int) -> int:
-    """:func:`envs.vector.sampling.first_illegal` for the 2-D ``masks`` of a batch, bool or packed (uint8):
+    """:func:`boardgames.envs.compiled.sampling.first_illegal` for the 2-D ``masks`` of a batch, bool or packed (uint8):
     the first row whose action is not legal, -1 when all are (one compiled call)."""
     if masks.dtype == np.uint8:
         return int(first_illegal_packed(masks, actions, num_actions))
@@ -150,7 +156,7 @@ def check_packed_masks(packed_masks) -> bool:
 
 def mask_zeros(leading: tuple, num_actions: int, packed: bool) -> np.ndarray:
     """A batch's ``masks`` array, all False: ``leading + (num_actions,)`` bools, or with ``packed`` their
-    packed bytes, ``leading + (ceil(num_actions / 8),)`` uint8 (:func:`envs.vector.memory.batch_zeros`)."""
+    packed bytes, ``leading + (ceil(num_actions / 8),)`` uint8 (:func:`boardgames.envs.vector.memory.batch_zeros`)."""
     if packed:
         return batch_zeros(tuple(leading) + (packed_width(num_actions),), np.uint8)
     return batch_zeros(tuple(leading) + (int(num_actions),), np.bool_)
@@ -199,12 +205,12 @@ class BatchedGames:
       (0 elsewhere) and ``terminated`` / ``truncated`` flag them; those games already restarted.
 
     ``threads``: True (the default) spreads the games of a step over the cores torch leaves free, an int
-    over that many threads, False runs them on one (numba's ``prange``, :mod:`envs.vector.threads`); the
+    over that many threads, False runs them on one (numba's ``prange``, :mod:`boardgames.envs.vector.threads`); the
     results are the same whatever the count.
     ``obs_dtype="uint8"``: ``obs`` holds the observations times 255 as uint8 (see the module docstring).
     ``packed_masks=True``: ``masks`` holds the masks packed eight actions to a byte (module docstring).
 
-    ``illegal_action`` (:mod:`envs.core.illegal`): an action the mask forbids makes its game end at
+    ``illegal_action`` (:mod:`boardgames.envs.adapters.illegal`): an action the mask forbids makes its game end at
     once, the offender's side losing (``"lose"``, the default: ``rewards`` -1 for that side, 0 for the
     others, ``terminated``; the game restarts), raises IllegalActionError with nothing played
     (``"raise"``), or is replaced by a random legal action (``"random"``). ``forfeited`` flags the games
@@ -245,7 +251,7 @@ class BatchedGames:
         )
         self._sample = self._threaded(threaded) if self.threads > 1 else serial
         self.template = self.game.new_initial_state().data.copy()
-        self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
+        self.states = batch_tile(self.template, n)  # the large arrays on huge pages (boardgames.envs.vector.memory)
         self.observe = bool(observe)
         per_game = (n,) if self.acting == 1 else (n, self.acting)
         self._masks = mask_zeros(per_game, info.num_actions, self.packed_masks)
@@ -415,14 +421,14 @@ class LearnerBatch:
     Args:
         game: registered game name or a Game.
         num_games: batch size N.
-        game_options: options for :func:`envs.registry.make_game`.
+        game_options: options for :func:`boardgames.envs.registry.make_game`.
         opponent: ``"random"`` (compiled uniform random legal play) or a batch callback
             ``policy(obs, masks) -> actions`` (obs float32 ``(M, *shape)`` and bool masks ``(M, A)`` of the
             M seats to play, each seen from its own seat; returns M actions). Partners in team games are
             played by the same policy, as in SingleAgentEnv's default.
         learner_seat: fixed seat of the learner, or None for a random seat each episode.
         seed: seeds the learner seats and the random opponents.
-        illegal_action: what a learner action the mask forbids does (:mod:`envs.core.illegal`):
+        illegal_action: what a learner action the mask forbids does (:mod:`boardgames.envs.adapters.illegal`):
             ``"lose"`` (default: that game ends, reward -1, ``terminated``, flagged in ``forfeited``,
             and restarts), ``"raise"`` (IllegalActionError, nothing played) or ``"random"`` (a random
             legal action instead). An opponent callback's illegal action always raises.
@@ -475,7 +481,7 @@ class LearnerBatch:
         self.fixed_seat = -1 if learner_seat is None else int(learner_seat)
         self._load_kernels()
         self.template = self.game.new_initial_state().data.copy()
-        self.states = batch_tile(self.template, n)  # the large arrays on huge pages (envs.vector.memory)
+        self.states = batch_tile(self.template, n)  # the large arrays on huge pages (boardgames.envs.vector.memory)
         self.learner = np.zeros(n, dtype=np.int64)
         self._masks = mask_zeros((n,), info.num_actions, self.packed_masks)
         self.masks = readonly_view(self._masks)  # the legality check reads self._masks, which no caller can write

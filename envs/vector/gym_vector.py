@@ -1,7 +1,7 @@
-"""A Gymnasium ``VectorEnv`` over :class:`envs.vector.batch.LearnerBatch`: N games, one learning seat
+"""A Gymnasium ``VectorEnv`` over :class:`boardgames.envs.vector.batch.LearnerBatch`: N games, one learning seat
 each, the other seats played inside the batch, all stepped by compiled calls.
 
-    from envs.vector import BatchedVectorEnv
+    from boardgames.envs.vector import BatchedVectorEnv
     envs = BatchedVectorEnv("dorix", num_envs=256, opponent="random")
     # or: gymnasium.make_vec("boardgames/dorix-v0", num_envs=256)  (after ``import envs``)
     obs, infos = envs.reset(seed=0)
@@ -11,7 +11,7 @@ each, the other seats played inside the batch, all stepped by compiled calls.
 Autoreset is ``SAME_STEP`` (``metadata["autoreset_mode"]``): an ended game restarts inside the step
 that ended it; ``obs`` already shows the new game, the last observation of the ended one is in
 ``infos["final_obs"]`` (float32 ``(N, *shape)``, valid where ``infos["_final_obs"]``). Rewards follow
-:class:`envs.core.single_agent.SingleAgentEnv`: +1/-1/0 on the learner's last action of a game,
+:class:`boardgames.envs.adapters.single_agent.SingleAgentEnv`: +1/-1/0 on the learner's last action of a game,
 ``truncated`` at the turn limit. ``infos["learner_seat"]`` gives each game's learning seat.
 """
 
@@ -22,7 +22,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envs.vector.batch import LearnerBatch, obs_space
+from boardgames.envs.vector.batch import LearnerBatch, obs_space
 
 
 class BatchedVectorEnv(VectorEnv):

@@ -9,8 +9,9 @@ cache. ADIX writes 5,670 bytes of mask and 3,483 of uint8 observation per game a
 games per core the step spends its time waiting on those stores, and the throughput falls with the batch
 size (docs/performance.md). Packed, the masks of 1,024 games take 0.7 MB instead of 5.8.
 
-How: the batch kernels (:mod:`envs.vector.kernels`) let the game's own mask kernel write its bool mask into
-a work array on the stack (:func:`envs.core.views.scratch`, which stays in the L1 cache), then pack it into
+How: the batch kernels (:mod:`boardgames.envs.vector.loops`) let the game's own mask kernel write its bool mask into
+a work array on the stack (:func:`boardgames.envs.compiled.views.scratch`, which stays in the L1 cache), then pack it
+into
 the batch's row (:func:`pack_bools`, a multiply per eight entries). Nothing is written per game.
 
 The learner's side unpacks them where it uses them: :func:`unpack_masks` (numpy) or
@@ -23,9 +24,9 @@ import numpy as np
 from numba import njit, prange
 from numba.core.extending import overload
 
-from envs.core.bits import bit_count, load_bytes, lowest_bit, nonzero_bits, store_bytes
-from envs.core.views import scratch
-from envs.vector.sampling import rand_below
+from boardgames.envs.compiled.bits import bit_count, load_bytes, lowest_bit, nonzero_bits, store_bytes
+from boardgames.envs.compiled.sampling import rand_below
+from boardgames.envs.compiled.views import scratch
 
 _GATHER = np.uint64(0x0102040810204080)  # byte j (0 or 1) of a word times this: bit j of its top byte
 
@@ -38,7 +39,7 @@ def packed_width(num_actions: int) -> int:
 def pack_bools(bools, out):
     """``out`` (uint8, :func:`packed_width` of ``len(bools)`` entries): the bool array ``bools`` packed,
     bit ``j`` of ``out[k]`` = ``bools[8 * k + j]``. Compiled (``bools`` C-contiguous): 64 entries at a time
-    compared with 0 into the bits of a word (:func:`envs.core.bits.nonzero_bits`), the rest eight at a
+    compared with 0 into the bits of a word (:func:`boardgames.envs.compiled.bits.nonzero_bits`), the rest eight at a
     time by a multiply and a shift."""
     out[:] = np.packbits(bools, bitorder="little")
 
@@ -82,7 +83,7 @@ def unpack_masks_torch(packed, num_actions: int):
 
 @njit(cache=True)
 def first_illegal_packed(packed, actions, num_actions):
-    """:func:`envs.vector.sampling.first_illegal` for packed masks (2-D, one row per action): the first
+    """:func:`boardgames.envs.compiled.sampling.first_illegal` for packed masks (2-D, one row per action): the first
     row whose action is out of ``0..num_actions-1`` or not legal, else -1."""
     for i in range(actions.shape[0]):
         a = actions[i]
@@ -101,7 +102,7 @@ def _nth_bit(word, r):
 
 @njit(cache=True)
 def pick_packed(packed, rng, i):
-    """:func:`envs.vector.sampling.pick_legal` for a packed mask: the same draw of row ``i``'s generator
+    """:func:`boardgames.envs.compiled.sampling.pick_legal` for a packed mask: the same draw of row ``i``'s generator
     and the same action (the r-th legal one, r uniform below their count; 0 if none is legal), counted 64
     actions at a time."""
     n = packed.shape[0]
@@ -130,7 +131,7 @@ def pick_packed(packed, rng, i):
 
 
 def _sample_packed(packed, rng, out):
-    """:func:`envs.vector.sampling.sample_actions` for packed masks (2-D): the same draws and actions."""
+    """:func:`boardgames.envs.compiled.sampling.sample_actions` for packed masks (2-D): the same draws and actions."""
     for i in prange(packed.shape[0]):
         out[i] = pick_packed(packed[i], rng, i)
 

@@ -1,14 +1,14 @@
-"""A Stable-Baselines3 ``VecEnv`` over :class:`envs.vector.batch.LearnerBatch`, with ``action_masks()``
+"""A Stable-Baselines3 ``VecEnv`` over :class:`boardgames.envs.vector.batch.LearnerBatch`, with ``action_masks()``
 for sb3-contrib's MaskablePPO (needs the ``train`` extra: stable-baselines3).
 
     from sb3_contrib import MaskablePPO
-    from envs.vector.sb3 import BatchedVecEnv
+    from boardgames.envs.vector.sb3 import BatchedVecEnv
     venv = BatchedVecEnv("dorix", num_envs=64, opponent="random")
     MaskablePPO("MlpPolicy", venv).learn(100_000)
 
 SB3's conventions: an ended game restarts inside the step, ``infos[i]["terminal_observation"]`` holds
 its last observation and ``infos[i]["TimeLimit.truncated"]`` marks a turn-limit ending. Rewards as in
-:class:`envs.core.single_agent.SingleAgentEnv` (+1/-1/0 on the learner's last action of a game).
+:class:`boardgames.envs.adapters.single_agent.SingleAgentEnv` (+1/-1/0 on the learner's last action of a game).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from envs.vector.batch import LearnerBatch, obs_space
+from boardgames.envs.vector.batch import LearnerBatch, obs_space
 
 
 class BatchedVecEnv(VecEnv):

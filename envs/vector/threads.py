@@ -4,7 +4,7 @@ The rule for ``threads=True``, the default of the batches (:func:`default_thread
 process may run on, less the threads torch uses for its own work when torch is imported
 (``torch.get_num_threads()``), at least 1 and at most numba's pool (``NUMBA_NUM_THREADS``). A learner then
 steps its environments on the cores its network leaves free. A batch of one chunk of games
-(``envs.vector.kernels.CHUNK``, 64) or fewer runs serially under ``True``: one thread takes a chunk whole,
+(``boardgames.envs.vector.loops.CHUNK``, 64) or fewer runs serially under ``True``: one thread takes a chunk whole,
 so the others would only wait. ``threads=False`` or 1: the serial loops (for a machine whose cores are
 busy with other work: threads that wait for each other at every step lose there); an int: that many.
 """
@@ -17,7 +17,7 @@ import sys
 
 import numba
 
-from envs.vector.kernels import CHUNK
+from boardgames.envs.vector.loops import CHUNK
 
 
 def available_cores() -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from envs.adix.game import AdixGame
+from boardgames.envs.adix.game import AdixGame
 
 SIZE = 9
 

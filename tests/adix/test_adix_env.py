@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from adix_helpers import notation, play, position
 
-from envs import adix_v0
-from envs.adix import observe as O
-from envs.adix import rules as R
-from envs.adix.game import AdixGame
-from envs.core.errors import IllegalActionError
+from boardgames.envs import adix_v0
+from boardgames.envs.adix import observe as O
+from boardgames.envs.adix import rules as R
+from boardgames.envs.adix.game import AdixGame
+from boardgames.envs.core.errors import IllegalActionError
 
 KINGS = "Crps@a1 crps@i9 thps@i7"
 
@@ -51,7 +51,7 @@ def test_observation_faces_for_both_seats():
     s = position(f"Tpsr@a2 {KINGS}")
     white = s.observation(0)
     black = s.observation(1)
-    on = lambda obs, r, f: set(np.flatnonzero(obs[r, f, :O.OBS_OWN_REP]))  # noqa: E731
+    on = lambda obs, r, f: set(np.flatnonzero(obs[r, f, : O.OBS_OWN_REP]))  # noqa: E731
     # White sees a2 at row 1, file 0: own teammate (1), top paper (4+1), up scissors (8+2),
     # right rock (12+0), down scissors (16+2), left shelter (20+3), bottom paper (24+1)
     assert on(white, 1, 0) == {1, 5, 10, 12, 18, 23, 25}
@@ -112,8 +112,7 @@ def test_start_notation():
 
 
 def test_notation_round_trip_with_every_field():
-    text = ("adix 4crps4/9/4thps4/9/4Tprs4/9/9/9/Crps8 move=1 turn=17 quiet=5 limit=90 rep=0:e5:L:2,1:e7:N:1 "
-            "last=e5e5")
+    text = "adix 4crps4/9/4thps4/9/4Tprs4/9/9/9/Crps8 move=1 turn=17 quiet=5 limit=90 rep=0:e5:L:2,1:e7:N:1 last=e5e5"
     s = AdixGame().from_text(text)
     assert s.to_text() == text and AdixGame().from_text(s.to_text()) == s
     assert s.repetition(0) == ("e5", "L", 2) and s.repetition(1) == ("e7", "N", 1)

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from adix_helpers import legal, legal_from, play, position, sq
 
-from envs.adix import rules as R
-from envs.adix.game import AdixGame
-from envs.core.errors import GameOptionError, IllegalActionError
+from boardgames.envs.adix import rules as R
+from boardgames.envs.adix.game import AdixGame
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError
 
 # Two captains and a Black teammate far from everything, for positions that need only a few cubes.
 KINGS = "Crps@a1 crps@i9 thps@i7"
@@ -136,12 +136,22 @@ def test_blocking_and_capture_along_lines():
     expected = {
         "e5-e6",  # north: e7 sheltered, cannot be taken nor passed
         "e5-f5",  # east: g5 own
-        "e5-d4", "e5xc3",  # south-west: scissors taken (rock beats scissors), no further
+        "e5-d4",
+        "e5xc3",  # south-west: scissors taken (rock beats scissors), no further
         "e5-d6",  # north-west: rock on c7 (rock does not beat rock)
         "e5-f4",  # south-east: paper on g3 (paper beats rock, not the reverse)
-        "e5-e4", "e5-e3", "e5-e2", "e5-e1",
-        "e5-d5", "e5-c5", "e5-b5", "e5-a5",
-        "e5-f6", "e5-g7", "e5-h8", "e5-i9",
+        "e5-e4",
+        "e5-e3",
+        "e5-e2",
+        "e5-e1",
+        "e5-d5",
+        "e5-c5",
+        "e5-b5",
+        "e5-a5",
+        "e5-f6",
+        "e5-g7",
+        "e5-h8",
+        "e5-i9",
     }
     assert moves == expected
     with pytest.raises(IllegalActionError, match="does not beat"):
@@ -152,9 +162,17 @@ def test_blocking_and_capture_along_lines():
 
 def test_rock_paper_scissors_captures():
     # paper beats rock, scissors beats paper, rock beats scissors; never the same weapon
-    for attacker, victim, ok in [("Tprs", "trps", True), ("Tsrp", "tprs", True), ("Trsp", "tsrp", True),
-                                 ("Trsp", "tprs", False), ("Tprs", "tsrp", False), ("Tsrp", "trsp", False),
-                                 ("Trsp", "trsp", False), ("Tprs", "tprs", False), ("Tsrp", "tsrp", False)]:
+    for attacker, victim, ok in [
+        ("Tprs", "trps", True),
+        ("Tsrp", "tprs", True),
+        ("Trsp", "tsrp", True),
+        ("Trsp", "tprs", False),
+        ("Tprs", "tsrp", False),
+        ("Tsrp", "trsp", False),
+        ("Trsp", "trsp", False),
+        ("Tprs", "tprs", False),
+        ("Tsrp", "tsrp", False),
+    ]:
         # e5 attacks the neighbour on the attacker's line: f5 for rock/paper, f6 for scissors
         target = "f6" if attacker[1] == "s" else "f5"
         s = position(f"{attacker}@e5 Crps@a1 {victim}@{target} crps@i9 thps@i7")

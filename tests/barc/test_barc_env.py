@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
-from envs import barc_v0, barc_v1
-from envs.barc import observe as O
-from envs.barc import rules as R
-from envs.barc.game import START_NAMES, BarcGame
-from envs.core.errors import GameOptionError, IllegalActionError
+from boardgames.envs import barc_v0, barc_v1
+from boardgames.envs.barc import observe as O
+from boardgames.envs.barc import rules as R
+from boardgames.envs.barc.game import START_NAMES, BarcGame
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError
 
 START = "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0"
 
@@ -45,8 +45,13 @@ def test_orders_round_trip_for_both_seats():
 
 def test_malformed_orders_are_named():
     s = BarcGame(start="corners").new_initial_state()
-    for bad, msg in [("a2a3", "cannot read"), ("a2-a2", "goes nowhere"), ("a2-g3", "off the board"),
-                     (7, "an order is text"), ("a2-b4", "straight line")]:
+    for bad, msg in [
+        ("a2a3", "cannot read"),
+        ("a2-a2", "goes nowhere"),
+        ("a2-g3", "off the board"),
+        (7, "an order is text"),
+        ("a2-b4", "straight line"),
+    ]:
         with pytest.raises(IllegalActionError, match=msg):
             s.text_to_action(bad, seat=0)
     with pytest.raises(IllegalActionError, match="seat must be 0 or 1"):
@@ -115,7 +120,8 @@ def test_notation_round_trips_with_every_field():
     ]:
         assert g.from_text(text).to_text() == text
     cancelled = g.from_text(
-        "barc 1.1.-.-.1.1/-.-.-.-.-.1/1.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=3 last=a2-a3,a4-a3")
+        "barc 1.1.-.-.1.1/-.-.-.-.-.1/1.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=3 last=a2-a3,a4-a3"
+    )
     assert cancelled.last_cancelled
 
 

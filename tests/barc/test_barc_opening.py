@@ -2,7 +2,7 @@
 docs/rules/barc.md, "How deep the start is proved"): from the default (alternating) start nothing is
 aligned, no game ends on turn 1 and neither side can force victory by turn 2, nor by turn 3; from the first
 ruling's corners start (barc_v0) each side has eight first orders that force victory on turn 2, which is
-why the start was revised. The search is :mod:`envs.barc.forced`; a plain-Python search checks it on the
+why the start was revised. The search is :mod:`boardgames.envs.barc.forced`; a plain-Python search checks it on the
 two-turn question."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.barc import forced as F
-from envs.barc import rules as R
-from envs.registry import make_game
+from boardgames.envs.barc import forced as F
+from boardgames.envs.barc import rules as R
+from boardgames.envs.registry import make_game
 
 TURN = str.maketrans("abcdef123456", "fedcba654321")  # the half turn, a1 <-> f6
 
@@ -35,9 +35,10 @@ def joint(me, mine, theirs):
 
 def sure_victory_by_turn_two(d0, me) -> list:
     """The first moves after which ``me`` has, for every reply, a second move reaching victory against
-    every second move of the other side (plain Python over the kernels, independent of envs.barc.forced)."""
+    every second move of the other side (plain Python over the kernels, independent of boardgames.envs.barc.forced)."""
     other, good = 1 - me, []
     for m1 in legal(d0, me):
+
         def answered(o1, m1=m1):
             d1 = play(d0, *joint(me, m1, o1))
             if R.is_over(d1):

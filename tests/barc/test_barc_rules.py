@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.barc import rules as R
-from envs.barc.game import BarcGame
-from envs.core.errors import GameOptionError, IllegalActionError
+from boardgames.envs.barc import rules as R
+from boardgames.envs.barc.game import BarcGame
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError
 
 FILES = "abcdef"
 
@@ -47,8 +47,11 @@ def play(state, order0: str, order1: str):
 
 
 def orders_from(state, seat: int, origin: str) -> set:
-    return {t for t in (state.action_to_text(int(a), seat=seat) for a in state.legal_actions(seat))
-            if t.startswith(origin + "-")}
+    return {
+        t
+        for t in (state.action_to_text(int(a), seat=seat) for a in state.legal_actions(seat))
+        if t.startswith(origin + "-")
+    }
 
 
 # --- setup (B1) -----------------------------------------------------------------------------------
@@ -58,14 +61,52 @@ def test_start_position_and_first_orders():
     # B1 (revised): both back ranks alternate the colours, South from a1 and a6, North from b1 and b6
     s = BarcGame().new_initial_state()
     assert s.to_text() == "barc 0.1.0.1.0.1/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/0.1.0.1.0.1 turn=0"
-    assert cells(s) == {"a1": "0", "c1": "0", "e1": "0", "a6": "0", "c6": "0", "e6": "0",
-                        "b1": "1", "d1": "1", "f1": "1", "b6": "1", "d6": "1", "f6": "1"}
+    assert cells(s) == {
+        "a1": "0",
+        "c1": "0",
+        "e1": "0",
+        "a6": "0",
+        "c6": "0",
+        "e6": "0",
+        "b1": "1",
+        "d1": "1",
+        "f1": "1",
+        "b6": "1",
+        "d6": "1",
+        "f6": "1",
+    }
     assert s.current_seats() == (0, 1) and s.turn == 0 and not s.is_terminal()
     # each single pawn steps one square onto an empty square or onto a neighbouring North pawn
     south = {s.action_to_text(int(a), seat=0) for a in s.legal_actions(0)}
-    assert south == {"stay", "a1-a2", "a1-b2", "a1-b1", "c1-b1", "c1-b2", "c1-c2", "c1-d2", "c1-d1",
-                     "e1-d1", "e1-d2", "e1-e2", "e1-f2", "e1-f1", "a6-a5", "a6-b5", "a6-b6",
-                     "c6-b6", "c6-b5", "c6-c5", "c6-d5", "c6-d6", "e6-d6", "e6-d5", "e6-e5", "e6-f5", "e6-f6"}
+    assert south == {
+        "stay",
+        "a1-a2",
+        "a1-b2",
+        "a1-b1",
+        "c1-b1",
+        "c1-b2",
+        "c1-c2",
+        "c1-d2",
+        "c1-d1",
+        "e1-d1",
+        "e1-d2",
+        "e1-e2",
+        "e1-f2",
+        "e1-f1",
+        "a6-a5",
+        "a6-b5",
+        "a6-b6",
+        "c6-b6",
+        "c6-b5",
+        "c6-c5",
+        "c6-d5",
+        "c6-d6",
+        "e6-d6",
+        "e6-d5",
+        "e6-e5",
+        "e6-f5",
+        "e6-f6",
+    }
     north = {s.action_to_text(int(a), seat=1) for a in s.legal_actions(1)}
     half_turn = str.maketrans("abcdef123456", "fedcba654321")  # a1 <-> f6
     assert north == {m if m == "stay" else m.translate(half_turn) for m in south}
@@ -76,8 +117,23 @@ def test_the_named_starts():
     assert corners.to_text() == "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0"
     # a1: b2; b1: b2, c2, c1; a2: a3, b3, b2; the same mirrored on the right; plus stay
     south = {corners.action_to_text(int(a), seat=0) for a in corners.legal_actions(0)}
-    assert south == {"stay", "a1-b2", "b1-b2", "b1-c2", "b1-c1", "a2-a3", "a2-b3", "a2-b2",
-                     "f1-e2", "e1-e2", "e1-d2", "e1-d1", "f2-f3", "f2-e3", "f2-e2"}
+    assert south == {
+        "stay",
+        "a1-b2",
+        "b1-b2",
+        "b1-c2",
+        "b1-c1",
+        "a2-a3",
+        "a2-b3",
+        "a2-b2",
+        "f1-e2",
+        "e1-e2",
+        "e1-d2",
+        "e1-d1",
+        "f2-f3",
+        "f2-e3",
+        "f2-e2",
+    }
     edges = BarcGame(start="edges").new_initial_state()
     assert edges.to_text() == "barc 1.0.-.-.0.1/-.-.-.-.-.-/1.-.-.-.-.1/0.-.-.-.-.0/-.-.-.-.-.-/0.1.-.-.1.0 turn=0"
     assert BarcGame().start == "alternating" and BarcGame().info.options == {"start": "alternating", "max_turns": 200}
@@ -95,8 +151,20 @@ def test_bad_option_is_named():
 # --- orders (B2) ----------------------------------------------------------------------------------
 
 # South pawn alone on c3, its 8 neighbours empty; nobody aligned.
-OPEN = {"c3": "0", "a1": "0", "f1": "0", "a6": "0", "f6": "0", "e4": "0",
-        "a3": "1", "f3": "1", "c1": "1", "c6": "1", "e2": "1", "b5": "1"}
+OPEN = {
+    "c3": "0",
+    "a1": "0",
+    "f1": "0",
+    "a6": "0",
+    "f6": "0",
+    "e4": "0",
+    "a3": "1",
+    "f3": "1",
+    "c1": "1",
+    "c6": "1",
+    "e2": "1",
+    "b5": "1",
+}
 
 
 @pytest.mark.parametrize("dest", ["c4", "d4", "d3", "d2", "c2", "b2", "b3", "b4"])
@@ -115,20 +183,27 @@ def test_a_single_pawn_moves_one_square_only():
 
 
 # South stack (North pawn covered in the middle) of 3 on c3; North pawns on e3, a3, c1.
-TALL = {"c3": "010", "a1": "0", "f1": "0", "a6": "0", "f6": "0",
-        "e3": "1", "a3": "1", "c1": "1", "e6": "1", "b5": "1"}
+TALL = {"c3": "010", "a1": "0", "f1": "0", "a6": "0", "f6": "0", "e3": "1", "a3": "1", "c1": "1", "e6": "1", "b5": "1"}
 
 
 def test_a_stack_of_3_moves_1_2_or_3_squares_and_is_blocked():
     s = pos(TALL)
     assert orders_from(s, 0, "c3") == {
-        "c3-d3", "c3-e3",  # E: f3 is behind e3
-        "c3-c4", "c3-c5", "c3-c6",  # N: 3 squares
-        "c3-b3", "c3-a3",  # W
-        "c3-c2", "c3-c1",  # S
-        "c3-d4", "c3-e5",  # NE: f6 is South's own
-        "c3-b4", "c3-a5",  # NW
-        "c3-d2", "c3-e1",  # SE
+        "c3-d3",
+        "c3-e3",  # E: f3 is behind e3
+        "c3-c4",
+        "c3-c5",
+        "c3-c6",  # N: 3 squares
+        "c3-b3",
+        "c3-a3",  # W
+        "c3-c2",
+        "c3-c1",  # S
+        "c3-d4",
+        "c3-e5",  # NE: f6 is South's own
+        "c3-b4",
+        "c3-a5",  # NW
+        "c3-d2",
+        "c3-e1",  # SE
         "c3-b2",  # SW: a1 is South's own
     }
     for dest, dist in (("c4", 1), ("c5", 2), ("c6", 3)):
@@ -188,8 +263,20 @@ def test_capture_by_stacking_and_the_covered_pawns_travel():
 # --- simultaneous resolution (B3) -----------------------------------------------------------------
 
 # South c3 and North d4/e5 around the empty and full squares used below; nobody aligned.
-DUEL = {"c3": "0", "a1": "0", "f1": "0", "a6": "0", "f6": "0", "a4": "0",
-        "d4": "1", "e5": "1", "c1": "1", "c6": "1", "f3": "1", "b5": "1"}
+DUEL = {
+    "c3": "0",
+    "a1": "0",
+    "f1": "0",
+    "a6": "0",
+    "f6": "0",
+    "a4": "0",
+    "d4": "1",
+    "e5": "1",
+    "c1": "1",
+    "c6": "1",
+    "f3": "1",
+    "b5": "1",
+}
 
 
 def test_both_orders_on_one_destination_cancel_both():
@@ -247,15 +334,28 @@ def test_three_aligned_wins(line, mover, order):
 
 
 def test_north_wins_with_a_column():
-    s = pos({"a1": "0", "c1": "0", "e1": "0", "b3": "0", "f3": "0", "d6": "0",
-             "c6": "1", "c5": "1", "d3": "1", "a5": "1", "f5": "1", "e6": "1"})
+    s = pos(
+        {
+            "a1": "0",
+            "c1": "0",
+            "e1": "0",
+            "b3": "0",
+            "f3": "0",
+            "d6": "0",
+            "c6": "1",
+            "c5": "1",
+            "d3": "1",
+            "a5": "1",
+            "f5": "1",
+            "e6": "1",
+        }
+    )
     after = play(s, "stay", "d3-c4")
     assert after.winner == 1 and list(after.returns()) == [-1.0, 1.0]
 
 
 def test_a_player_left_with_2_stacks_loses():
-    s = pos({"b2": "10", "a1": "0", "d1": "0", "f2": "0", "d3": "0", "f6": "0",
-             "a6": "11", "c6": "11", "e4": "1"})
+    s = pos({"b2": "10", "a1": "0", "d1": "0", "f2": "0", "d3": "0", "f6": "0", "a6": "11", "c6": "11", "e4": "1"})
     assert s.stacks_of(1) == 3 and not s.is_terminal()
     after = play(s, "d3-e4", "stay")
     assert after.stacks_of(1) == 2 and not after.aligned(0)
@@ -263,8 +363,22 @@ def test_a_player_left_with_2_stacks_loses():
 
 
 def test_both_aligned_is_a_draw():
-    s = pos({"b3": "0", "c3": "0", "d2": "0", "a1": "0", "f1": "0", "f4": "0",
-             "b5": "1", "c5": "1", "d6": "1", "f6": "1", "e1": "1", "a3": "1"})
+    s = pos(
+        {
+            "b3": "0",
+            "c3": "0",
+            "d2": "0",
+            "a1": "0",
+            "f1": "0",
+            "f4": "0",
+            "b5": "1",
+            "c5": "1",
+            "d6": "1",
+            "f6": "1",
+            "e1": "1",
+            "a3": "1",
+        }
+    )
     after = play(s, "d2-d3", "d6-d5")
     assert after.aligned(0) and after.aligned(1)
     assert after.is_terminal() and after.winner == -1 and not after.is_truncated()
@@ -289,7 +403,7 @@ def test_line_detection_by_shifts_matches_every_line_of_three():
     """B5's alignment is found by bit shifts (``_has_line``); it must agree with the 80 lines of three
     listed square by square (``LINES``), on every single line, every line with one square missing, and
     on random sets of squares."""
-    from envs.barc.rules import CELLS, LINES, _has_line
+    from boardgames.envs.barc.rules import CELLS, LINES, _has_line
 
     def by_lines(t: int) -> bool:
         return any(t & int(line) == int(line) for line in LINES)

@@ -9,12 +9,12 @@ import numpy as np
 import pettingzoo
 import pytest
 
-import envs  # noqa: F401  (registers the games)
-from envs import barc_v0, barc_v1
-from envs.core.errors import GameOptionError
-from envs.registration import env_id
-from envs.registry import make_game
-from envs.vector import BatchedGames
+import boardgames.envs  # noqa: F401  (registers the games)
+from boardgames.envs import barc_v0, barc_v1
+from boardgames.envs.core.errors import GameOptionError
+from boardgames.envs.registration import env_id
+from boardgames.envs.registry import make_game
+from boardgames.envs.vector import BatchedGames
 
 ALTERNATING = "barc 0.1.0.1.0.1/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/-.-.-.-.-.-/0.1.0.1.0.1 turn=0"
 CORNERS = "barc 1.1.-.-.1.1/1.-.-.-.-.1/-.-.-.-.-.-/-.-.-.-.-.-/0.-.-.-.-.0/0.0.-.-.0.0 turn=0"
@@ -40,7 +40,7 @@ def test_the_modules_and_their_defaults():
     p = barc_v1.parallel_env(start="edges", max_turns=30)
     p.reset()
     assert start_of(p) == EDGES
-    assert barc_v0.__doc__.startswith("Barc duel, version 0: replaced by :mod:`envs.barc_v1`")
+    assert barc_v0.__doc__.startswith("Barc duel, version 0: replaced by :mod:`boardgames.envs.barc_v1`")
     assert "Version history: v1" in barc_v1.__doc__
 
 
@@ -79,7 +79,7 @@ def test_the_batches_start_from_the_chosen_start():
 
 def test_openspiel_takes_the_start_parameter():
     pyspiel = pytest.importorskip("pyspiel")
-    import envs.interop.openspiel as osp
+    import boardgames.envs.interop.openspiel as osp
 
     assert str(pyspiel.load_game("boardgames_barc").new_initial_state()) == ALTERNATING
     assert str(pyspiel.load_game("boardgames_barc(start=corners)").new_initial_state()) == CORNERS
@@ -88,12 +88,14 @@ def test_openspiel_takes_the_start_parameter():
 
 
 def test_a_model_of_the_other_version_is_refused_naming_both():
-    from training.model_version import ModelVersionError, check_model_version, model_game
+    from boardgames.training.storage.model_version import ModelVersionError, check_model_version, model_game
 
     check_model_version({"env_version": 1}, make_game("barc"), "m")  # the same version: accepted
     check_model_version({"env_version": 0}, make_game("barc", start="corners"), "m")
-    with pytest.raises(ModelVersionError, match="model m was trained on boardgames/barc-v0, but this game is "
-                                                "boardgames/barc-v1 .start='alternating'"):
+    with pytest.raises(
+        ModelVersionError,
+        match="model m was trained on boardgames/barc-v0, but this game is boardgames/barc-v1 .start='alternating'",
+    ):
         check_model_version({}, make_game("barc"), "m")  # nothing recorded: saved before versions, v0
     with pytest.raises(ModelVersionError, match="trained on boardgames/barc-v1, but this game is boardgames/barc-v0"):
         check_model_version({"env_version": 1}, make_game("barc-v0"), "m")
@@ -106,8 +108,8 @@ def test_a_model_of_the_other_version_is_refused_naming_both():
 
 @pytest.mark.parametrize("spec", ["models/barc", "models/barc_az", "rllib:models/rllib_barc"])
 def test_the_shipped_barc_models_play_v1_only(spec):
-    from training.agents import make_agent
-    from training.model_version import ModelVersionError
+    from boardgames.training.agent_kinds import make_agent
+    from boardgames.training.storage.model_version import ModelVersionError
 
     agent = make_agent(spec, make_game("barc"), seed=0)
     state = make_game("barc").new_initial_state()

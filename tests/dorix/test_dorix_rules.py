@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs import dorix_v0
-from envs.core.errors import GameOptionError, IllegalActionError
-from envs.dorix import rules as R
-from envs.dorix.game import DorixGame
+from boardgames.envs import dorix_v0
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError
+from boardgames.envs.dorix import rules as R
+from boardgames.envs.dorix.game import DorixGame
 
 
 def pos(text: str, num_players: int = 2, max_turns: int = 200):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from envs.olix.game import OlixGame
+from boardgames.envs.olix.game import OlixGame
 
 SIZE = 11
 
@@ -13,8 +13,9 @@ def cell_index(name: str) -> int:
     return (int(name[1:]) - 1) * SIZE + ord(name[0]) - ord("a")
 
 
-def notation(w: str = "", b: str = "", move: int = 0, turn: int | None = None, marks: str | None = None,
-             extra: str = "") -> str:
+def notation(
+    w: str = "", b: str = "", move: int = 0, turn: int | None = None, marks: str | None = None, extra: str = ""
+) -> str:
     """An Olix position string with player_0's pawns on the cells ``w`` and player_1's on ``b``
     (space-separated cell names), written with '.' for empty cells."""
     grid = [["."] * SIZE for _ in range(SIZE)]

@@ -104,8 +104,7 @@ def test_o9_ring_with_a_pawn_inside_of_either_colour(centre):
 
 
 def test_o9_new_pawn_placed_inside_an_own_ring():
-    s = play(position(w="a1 b1 c1 a2 c2 a3 b3 c3", b="k5 k6 k7 k8 k9 k10 k11", move=0,
-                      marks="O8w,L5w,I-,X-"), "b2")
+    s = play(position(w="a1 b1 c1 a2 c2 a3 b3 c3", b="k5 k6 k7 k8 k9 k10 k11", move=0, marks="O8w,L5w,I-,X-"), "b2")
     assert columns(s) == only(O=(9, (W,)), L=(5, (W,)))  # only the O grew; the L stays marked
 
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from olix_helpers import play_randomly
 
-from envs import olix_v0
-from envs.olix.game import OlixGame
+from boardgames.envs import olix_v0
+from boardgames.envs.olix.game import OlixGame
 
 SIZE = 11
 TOP = {"O": 9, "L": 8, "I": 7, "X": 7}
@@ -60,8 +60,9 @@ def brute_values(grid: np.ndarray, cell: tuple, p: int, box: tuple) -> dict:
             # O with its lower-left corner at (r, f)
             for r1 in range(r + 1, r_hi + 1):
                 for f1 in range(f + 1, f_hi + 1):
-                    border = [(y, x) for y in range(r, r1 + 1) for x in range(f, f1 + 1)
-                              if y in (r, r1) or x in (f, f1)]
+                    border = [
+                        (y, x) for y in range(r, r1 + 1) for x in range(f, f1 + 1) if y in (r, r1) or x in (f, f1)
+                    ]
                     if not own(border):
                         continue
                     if not (r <= cell[0] <= r1 and f <= cell[1] <= f1):
@@ -96,8 +97,9 @@ class BruteColumns:
         return out
 
     def count_winner(self) -> int:
-        rows = [sorted((ROWS[k].index(m[k]) + 1 for k in "OLIX" if m[k] is not None), reverse=True)
-                for m in self.marker]
+        rows = [
+            sorted((ROWS[k].index(m[k]) + 1 for k in "OLIX" if m[k] is not None), reverse=True) for m in self.marker
+        ]
         if len(rows[0]) != len(rows[1]):
             return 0 if len(rows[0]) > len(rows[1]) else 1
         for a, b in zip(rows[0], rows[1]):
@@ -159,9 +161,15 @@ def region_policy(size: int, clump: float):
             return None
         me = s.current_seat
         if rng.random() < clump:
-            near = [(r, f) for r, f in empty
-                    if any(0 <= r + dr < SIZE and 0 <= f + df < SIZE and s.owner((r + dr) * SIZE + f + df) == me
-                           for dr in (-1, 0, 1) for df in (-1, 0, 1))]
+            near = [
+                (r, f)
+                for r, f in empty
+                if any(
+                    0 <= r + dr < SIZE and 0 <= f + df < SIZE and s.owner((r + dr) * SIZE + f + df) == me
+                    for dr in (-1, 0, 1)
+                    for df in (-1, 0, 1)
+                )
+            ]
             if near:
                 empty = near
         r, f = empty[int(rng.integers(len(empty)))]
@@ -206,7 +214,7 @@ def test_random_playouts_conserve_pawns():
         assert game.from_text(s.to_text()) == s
 
 
-# Speed is measured by `python -m benchmarks.run` (the engine row), never by a timed test.
+# Speed is measured by `boardgames bench` (the engine row), never by a timed test.
 
 
 # api_test, seed_test and render_test run for every game in tests/test_conformance.py.

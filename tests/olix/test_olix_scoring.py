@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from olix_helpers import cell_index, columns, notation, only, play, play_randomly, position
 
-from envs.core.errors import GameOptionError, IllegalActionError
-from envs.olix import rules as R
-from envs.olix.game import OlixGame
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError
+from boardgames.envs.olix import rules as R
+from boardgames.envs.olix.game import OlixGame
 
 W, B = 0, 1
 
@@ -144,18 +144,21 @@ def test_bad_options_are_named():
 
 def test_notation_round_trip_with_every_field():
     # the markers' patterns are on the grid: player_0's I-5 a1-e1, player_1's I-5 k7-k11 and X-4 h8-k11
-    text = notation(w="a1 b1 c1 d1 e1 b2", b="k11 k10 k9 k8 k7 j10 i9 h8", move=1, marks="O-,L-,I5wb,X4b",
-                    extra="limit=50 last=b2")
+    text = notation(
+        w="a1 b1 c1 d1 e1 b2", b="k11 k10 k9 k8 k7 j10 i9 h8", move=1, marks="O-,L-,I5wb,X4b", extra="limit=50 last=b2"
+    )
     s = OlixGame().from_text(text)
     assert s.owner("a1") == W and s.owner("k11") == B and s.owner("c3") == -1
     assert s.column("I") == (5, (W, B)) and s.column("X") == (4, (B,))
     assert s.pawns_left(W) == 40 and s.pawns_left(B) == 38
     assert OlixGame().from_text(s.to_text()) == s
-    assert s.to_text() == ("olix 10b/9bb/8b1b/7b2b/10b/11/11/11/11/1w9/wwwww6 move=1 turn=14 limit=50 last=b2 "
-                           "marks=O-,L-,I5wb,X4b")
+    assert s.to_text() == (
+        "olix 10b/9bb/8b1b/7b2b/10b/11/11/11/11/1w9/wwwww6 move=1 turn=14 limit=50 last=b2 marks=O-,L-,I5wb,X4b"
+    )
     # player_1's X-8 a1-h8 is on the grid (an over=super with no such pattern is refused)
-    over = OlixGame().from_text(notation(w="k1 k3 k5 k7 k9 k11 i11", b="a1 b2 c3 d4 e5 f6 g7 h8",
-                                         extra="over=super:1:X8"))
+    over = OlixGame().from_text(
+        notation(w="k1 k3 k5 k7 k9 k11 i11", b="a1 b2 c3 d4 e5 f6 g7 h8", extra="over=super:1:X8")
+    )
     assert over.is_terminal() and over.winner == B and over.super_pattern == "X-8"
 
 

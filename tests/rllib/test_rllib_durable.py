@@ -1,4 +1,4 @@
-"""Durable RLlib runs (training/durable.py): ``--resume`` after what a kill leaves behind (the checkpoint
+"""Durable RLlib runs (training/storage/durable.py): ``--resume`` after what a kill leaves behind (the checkpoint
 folder set aside mid-swap, temporary files, strength.csv rows past the checkpoint) goes on with whole
 files, and a checkpoint folder that cannot be restored is refused with a message naming it. Skipped
 where ray is missing (make test runs them in .venv-rllib)."""
@@ -13,17 +13,29 @@ import pytest
 
 pytest.importorskip("ray.rllib")
 
-from training import rllib_train  # noqa: E402
+from boardgames.training.rllib import train as rllib_train  # noqa: E402
 
 FLAGS = ["--eval-games", "2", "--eval-every", "1", "--eval-opponents", "random", "--checkpoint-every", "1"]
-TINY = ["--set", "train_batch=200", "--set", "minibatch=100", "--set", "epochs=1", "--set", "envs_per_runner=2",
-        "--set", "hidden=[16]", *FLAGS]
+TINY = [
+    "--set",
+    "train_batch=200",
+    "--set",
+    "minibatch=100",
+    "--set",
+    "epochs=1",
+    "--set",
+    "envs_per_runner=2",
+    "--set",
+    "hidden=[16]",
+    *FLAGS,
+]
 
 
 def test_resume_mends_what_a_kill_left_and_refuses_a_broken_checkpoint(tmp_path, capsys):
     out = tmp_path / "run"
-    rllib_train.main(["--game", "dorix", "--players", "2", "--env-runners", "0", "--iterations", "1",
-                      "--out", str(out), *TINY])
+    rllib_train.main(
+        ["--game", "dorix", "--players", "2", "--env-runners", "0", "--iterations", "1", "--out", str(out), *TINY]
+    )
     capsys.readouterr()
     proc = subprocess.Popen(["true"])  # the id of a process that has ended, as a killed trainer's would be
     proc.wait()

@@ -1,4 +1,5 @@
-"""The RLlib environments (training.rllib.env) and the league's policy mapping (training.rllib.league):
+"""The RLlib environments (boardgames.training.rllib.env) and the league's policy mapping
+(boardgames.training.rllib.league):
 RLlib's own pre-check on every registered game and player count, the observation layout of the
 action-masking RLModule, the end-of-game rewards and the team mapping. Skipped where ray is missing
 (make test runs them in .venv-rllib)."""
@@ -14,10 +15,10 @@ pytest.importorskip("ray.rllib")
 
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
-from envs.core.errors import GameOptionError  # noqa: E402
-from envs.core.illegal import IllegalActionWarning  # noqa: E402
-from training.rllib.env import BoardGameMultiAgentEnv, env_config, register_envs, registered_names  # noqa: E402
-from training.rllib.league import LEARNER, RANDOM, LeagueMapping, snapshot_ids  # noqa: E402
+from boardgames.envs.adapters.illegal import IllegalActionWarning  # noqa: E402
+from boardgames.envs.core.errors import GameOptionError  # noqa: E402
+from boardgames.training.rllib.env import BoardGameMultiAgentEnv, env_config, register_envs, registered_names  # noqa: E402
+from boardgames.training.rllib.league import LEARNER, RANDOM, LeagueMapping, snapshot_ids  # noqa: E402
 
 NAMES = registered_names()
 
@@ -25,8 +26,14 @@ NAMES = registered_names()
 def test_every_game_and_player_count_is_registered():
     from ray.tune.registry import ENV_CREATOR, _global_registry
 
-    assert set(NAMES) == {"boardgame_dorix_2p", "boardgame_dorix_3p", "boardgame_dorix_4p", "boardgame_olix",
-                          "boardgame_adix", "boardgame_barc"}
+    assert set(NAMES) == {
+        "boardgame_dorix_2p",
+        "boardgame_dorix_3p",
+        "boardgame_dorix_4p",
+        "boardgame_olix",
+        "boardgame_adix",
+        "boardgame_barc",
+    }
     assert register_envs() == list(NAMES)
     env = _global_registry.get(ENV_CREATOR, "boardgame_dorix_4p")({})  # the creator RLlib calls by name
     assert env.game.info.num_seats == 4 and env.possible_agents == [f"player_{i}" for i in range(4)]

@@ -9,10 +9,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from envs.registry import make_game  # noqa: E402
-from training.agents import make_agent  # noqa: E402
-from training.evaluate import agent_name, play_match  # noqa: E402
-from training.rllib.policy_file import FORMAT, PolicyFileError, RLlibPolicyAgent, load_policy_file  # noqa: E402
+from boardgames.envs.registry import make_game  # noqa: E402
+from boardgames.training.agent_kinds import make_agent  # noqa: E402
+from boardgames.training.evaluation.evaluate import agent_name, play_match  # noqa: E402
+from boardgames.training.rllib.policy_file import FORMAT, PolicyFileError, RLlibPolicyAgent, load_policy_file  # noqa: E402
 
 
 def write_policy(path, obs_size: int, num_actions: int, preferred: list, game: str = "dorix") -> None:
@@ -22,9 +22,14 @@ def write_policy(path, obs_size: int, num_actions: int, preferred: list, game: s
     bias = torch.zeros(num_actions)
     for k, a in enumerate(preferred):
         bias[a] = float(len(preferred) - k)
-    data = {"format": FORMAT, "game": game, "options": {"num_players": 2}, "extra": {},
-            "layers": [{"type": "linear", "in": obs_size, "out": num_actions}],
-            "state_dict": {"0.weight": torch.zeros(num_actions, obs_size), "0.bias": bias}}
+    data = {
+        "format": FORMAT,
+        "game": game,
+        "options": {"num_players": 2},
+        "extra": {},
+        "layers": [{"type": "linear", "in": obs_size, "out": num_actions}],
+        "state_dict": {"0.weight": torch.zeros(num_actions, obs_size), "0.bias": bias},
+    }
     torch.save(data, path)
 
 
@@ -40,8 +45,12 @@ def test_the_agent_plays_the_most_preferred_legal_action(tmp_path, game):
     legal = np.flatnonzero(state.legal_mask(seat))
     illegal = int(np.flatnonzero(~state.legal_mask(seat))[0])
     # the favourite is illegal here: the agent must skip it for the second, a legal one
-    write_policy(tmp_path / "policy.pt", int(np.prod(info.observation_shape)), info.num_actions,
-                 [illegal, int(legal[3]), int(legal[0])])
+    write_policy(
+        tmp_path / "policy.pt",
+        int(np.prod(info.observation_shape)),
+        info.num_actions,
+        [illegal, int(legal[3]), int(legal[0])],
+    )
     agent = make_agent(f"rllib:{tmp_path}", game, seed=0)
     assert isinstance(agent, RLlibPolicyAgent)
     assert agent(state, seat) == int(legal[3])
@@ -76,7 +85,7 @@ def test_it_plays_whole_games_in_the_evaluation_loop(tmp_path, game):
 def test_training_play_plays_against_it(tmp_path, game, monkeypatch, capsys):
     import io
 
-    from training import play
+    from boardgames.training.play.cli import cli as play
 
     info = game.info
     state = game.new_initial_state()

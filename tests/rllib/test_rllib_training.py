@@ -1,5 +1,5 @@
-"""Real (tiny) RLlib PPO runs through the command ``python -m training.rllib_train``: a turn-based game
-and Barc, checkpoint and ``--resume``, the exported policy loaded by ``training.evaluate`` (plain
+"""Real (tiny) RLlib PPO runs through the command ``boardgames rllib``: a turn-based game
+and Barc, checkpoint and ``--resume``, the exported policy loaded by ``boardgames.training.evaluation.evaluate`` (plain
 torch), and the command's errors for bad input. Skipped where ray is missing (make test runs them in
 .venv-rllib). Each run starts a local Ray instance with the driver sampling (0 env runners) or one
 env runner, and a few hundred env steps per iteration."""
@@ -14,11 +14,29 @@ import pytest
 
 pytest.importorskip("ray.rllib")
 
-from training import evaluate, rllib_train  # noqa: E402
+from boardgames.training.evaluation import evaluate  # noqa: E402
+from boardgames.training.rllib import train as rllib_train  # noqa: E402
 
-TINY = ["--set", "train_batch=200", "--set", "minibatch=100", "--set", "epochs=1", "--set", "envs_per_runner=2",
-        "--set", "hidden=[32,32]", "--set", "snapshot_every=1", "--eval-games", "2", "--eval-every", "1",
-        "--checkpoint-every", "1"]
+TINY = [
+    "--set",
+    "train_batch=200",
+    "--set",
+    "minibatch=100",
+    "--set",
+    "epochs=1",
+    "--set",
+    "envs_per_runner=2",
+    "--set",
+    "hidden=[32,32]",
+    "--set",
+    "snapshot_every=1",
+    "--eval-games",
+    "2",
+    "--eval-every",
+    "1",
+    "--checkpoint-every",
+    "1",
+]
 
 
 def run_json(out):
@@ -28,8 +46,9 @@ def run_json(out):
 @pytest.mark.slow
 def test_turn_based_run_checkpoint_resume_and_evaluate(tmp_path, capsys):
     out = tmp_path / "dorix2"
-    rllib_train.main(["--game", "dorix", "--players", "2", "--env-runners", "0", "--iterations", "2",
-                      "--out", str(out), *TINY])
+    rllib_train.main(
+        ["--game", "dorix", "--players", "2", "--env-runners", "0", "--iterations", "2", "--out", str(out), *TINY]
+    )
     printed = capsys.readouterr().out
     assert "iter    1/2" in printed and "iter    2/2" in printed and "vs random" in printed
     assert "snapshot -> snapshot_0" in printed  # the league took its first snapshot after iteration 1
@@ -49,8 +68,22 @@ def test_turn_based_run_checkpoint_resume_and_evaluate(tmp_path, capsys):
     assert info["iteration"] == 3 and info["settings"]["train_batch"] == 200
 
     # the exported policy plays in the evaluation table next to the baselines, without ray
-    evaluate.main(["--game", "dorix", "--players", "2", "--agents", f"rllib:{out}", "random", "--games", "4",
-                   "--no-progress", "--out", str(tmp_path / "eval")])
+    evaluate.main(
+        [
+            "--game",
+            "dorix",
+            "--players",
+            "2",
+            "--agents",
+            f"rllib:{out}",
+            "random",
+            "--games",
+            "4",
+            "--no-progress",
+            "--out",
+            str(tmp_path / "eval"),
+        ]
+    )
     table = capsys.readouterr().out
     assert f"rllib-{out.name}" in table and "random" in table
     with open(tmp_path / "eval" / "results.csv") as f:
@@ -61,13 +94,38 @@ def test_turn_based_run_checkpoint_resume_and_evaluate(tmp_path, capsys):
 @pytest.mark.slow
 def test_barc_run_with_one_env_runner(tmp_path, capsys):
     out = tmp_path / "barc"
-    rllib_train.main(["--game", "barc", "--env-runners", "1", "--iterations", "2", "--out", str(out), *TINY,
-                      "--eval-opponents", "random"])
+    rllib_train.main(
+        [
+            "--game",
+            "barc",
+            "--env-runners",
+            "1",
+            "--iterations",
+            "2",
+            "--out",
+            str(out),
+            *TINY,
+            "--eval-opponents",
+            "random",
+        ]
+    )
     printed = capsys.readouterr().out
     assert "iter    2/2" in printed and "vs random" in printed
     assert run_json(out)["iteration"] == 2
-    evaluate.main(["--game", "barc", "--agents", f"rllib:{out}/policy.pt", "random", "--games", "2",
-                   "--no-progress", "--out", str(tmp_path / "eval")])
+    evaluate.main(
+        [
+            "--game",
+            "barc",
+            "--agents",
+            f"rllib:{out}/policy.pt",
+            "random",
+            "--games",
+            "2",
+            "--no-progress",
+            "--out",
+            str(tmp_path / "eval"),
+        ]
+    )
     assert "rllib-barc" in capsys.readouterr().out
 
 

@@ -12,19 +12,19 @@ import numpy as np
 import pytest
 import torch
 
-from envs.registry import make_game
-from envs.search import EvaluatorSearch
-from training.agents import make_agent, shipped_models
-from training.alphazero.__main__ import main
-from training.alphazero.agent import AlphaZeroAgent, parse_spec
-from training.alphazero.buffer import ReplayBuffer
-from training.alphazero.evaluator import NetworkEvaluator, absolute_values, relative_values
-from training.alphazero.learner import Learner
-from training.alphazero.network import AlphaZeroNet, load_network, save_network
-from training.alphazero.selfplay import SearchSettings, SelfPlayer
-from training.alphazero.settings import make_settings
-from training.alphazero.train import AlphaZeroRun, load_settings
-from training.cli import SettingError, parse_sets
+from boardgames.envs.registry import make_game
+from boardgames.envs.search import EvaluatorSearch
+from boardgames.training.agent_kinds import make_agent, shipped_models
+from boardgames.training.alphazero.__main__ import main
+from boardgames.training.alphazero.agent import AlphaZeroAgent, parse_spec
+from boardgames.training.alphazero.buffer import ReplayBuffer
+from boardgames.training.alphazero.evaluator import NetworkEvaluator, absolute_values, relative_values
+from boardgames.training.alphazero.learner import Learner
+from boardgames.training.alphazero.network import AlphaZeroNet, load_network, save_network
+from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
+from boardgames.training.alphazero.settings import make_settings
+from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
+from boardgames.training.cli import SettingError, parse_sets
 
 
 def _win_in_one() -> list:
@@ -38,15 +38,22 @@ def _win_in_one() -> list:
 
 WIN_IN_ONE = _win_in_one()
 
-GAMES = [("dorix", {"num_players": 2}), ("dorix", {"num_players": 3}), ("dorix", {"num_players": 4}),
-         ("olix", {}), ("adix", {}), ("barc", {})]
+GAMES = [
+    ("dorix", {"num_players": 2}),
+    ("dorix", {"num_players": 3}),
+    ("dorix", {"num_players": 4}),
+    ("olix", {}),
+    ("adix", {}),
+    ("barc", {}),
+]
 
 
 def small_net(game, head="linear"):
     torch.manual_seed(0)
     i = game.info
-    return AlphaZeroNet(i.observation_shape, i.num_actions, i.num_seats, channels=8, blocks=1, head=head,
-                        value_hidden=8).eval()
+    return AlphaZeroNet(
+        i.observation_shape, i.num_actions, i.num_seats, channels=8, blocks=1, head=head, value_hidden=8
+    ).eval()
 
 
 def test_value_frames():
@@ -103,7 +110,7 @@ def test_root_noise_is_seeded_and_off_at_fraction_zero():
     state = game.new_initial_state()
     search = EvaluatorSearch(game, ev)
     plain = search.run(state, 40, seed=3).counts
-    assert (search.run(state, 40, seed=3, root_noise=(0.3, 0.0)).counts.sum() == plain.sum())
+    assert search.run(state, 40, seed=3, root_noise=(0.3, 0.0)).counts.sum() == plain.sum()
     a = search.run(state, 40, seed=3, root_noise=(0.3, 0.5)).counts
     b = search.run(state, 40, seed=3, root_noise=(0.3, 0.5)).counts
     assert (a == b).all() and not (a == plain).all()
@@ -112,8 +119,9 @@ def test_root_noise_is_seeded_and_off_at_fraction_zero():
 @pytest.mark.parametrize("name, options", [("dorix", {"num_players": 2}), ("barc", {})], ids=["dorix", "barc"])
 def test_self_play_samples(name, options):
     game = make_game(name, **options)
-    player = SelfPlayer(game, NetworkEvaluator(game, small_net(game)), 4,
-                        SearchSettings(simulations=4, temperature_moves=4))
+    player = SelfPlayer(
+        game, NetworkEvaluator(game, small_net(game)), 4, SearchSettings(simulations=4, temperature_moves=4)
+    )
     batch = player.play(3, np.random.default_rng(0))
     assert batch.games >= 3 and sum(batch.outcomes.values()) == batch.games
     n = batch.obs.shape[0]
@@ -182,10 +190,21 @@ def test_settings_are_checked():
         make_settings({"noise_fraction": 2})
 
 
-TINY = ["alphazero.games_per_iteration=2", "alphazero.parallel=2", "alphazero.simulations=4",
-        "alphazero.train_steps=2", "alphazero.batch_size=8", "alphazero.channels=4", "alphazero.blocks=1",
-        "alphazero.value_hidden=4", "alphazero.eval_every=2", "alphazero.eval_games=2",
-        "alphazero.eval_opponents=['random']", "alphazero.eval_simulations=2", "alphazero.play_simulations=3"]
+TINY = [
+    "alphazero.games_per_iteration=2",
+    "alphazero.parallel=2",
+    "alphazero.simulations=4",
+    "alphazero.train_steps=2",
+    "alphazero.batch_size=8",
+    "alphazero.channels=4",
+    "alphazero.blocks=1",
+    "alphazero.value_hidden=4",
+    "alphazero.eval_every=2",
+    "alphazero.eval_games=2",
+    "alphazero.eval_opponents=['random']",
+    "alphazero.eval_simulations=2",
+    "alphazero.play_simulations=3",
+]
 
 
 def _sets(extra=()):
@@ -194,8 +213,22 @@ def _sets(extra=()):
 
 def test_command_line_trains_checkpoints_and_resumes(tmp_path, capsys):
     run = tmp_path / "run"
-    main(["--game", "dorix", "--players", "2", "--run-dir", str(run), "--iterations", "2", "--no-progress",
-          "--save", str(tmp_path / "model"), *_sets()])
+    main(
+        [
+            "--game",
+            "dorix",
+            "--players",
+            "2",
+            "--run-dir",
+            str(run),
+            "--iterations",
+            "2",
+            "--no-progress",
+            "--save",
+            str(tmp_path / "model"),
+            *_sets(),
+        ]
+    )
     info = json.loads((run / "run.json").read_text())
     assert info["iterations"] == 2 and info["settings"]["simulations"] == 4
     for f in ("checkpoint.pt", "buffer.npz", "latest/alphazero.pt", "strength.csv"):
@@ -205,20 +238,48 @@ def test_command_line_trains_checkpoints_and_resumes(tmp_path, capsys):
     assert rows[0].startswith("iteration,opponent") and [r.split(",")[0] for r in rows[1:]] == ["0", "2"]
     added = info["samples_added"]
     # resumed: goes on to 3 iterations, keeps the buffer, applies a new learning rate
-    main(["--game", "dorix", "--players", "2", "--run-dir", str(run), "--iterations", "3", "--no-progress",
-          "--resume", *_sets(["alphazero.learning_rate=0.005"])])
+    main(
+        [
+            "--game",
+            "dorix",
+            "--players",
+            "2",
+            "--run-dir",
+            str(run),
+            "--iterations",
+            "3",
+            "--no-progress",
+            "--resume",
+            *_sets(["alphazero.learning_rate=0.005"]),
+        ]
+    )
     info = json.loads((run / "run.json").read_text())
     assert info["iterations"] == 3 and info["samples_added"] > added and info["settings"]["learning_rate"] == 0.005
     # run.json is rewritten after every iteration, each process's command once: the first run, then the resume
     assert len(info["commands"]) == 2 and "--resume" not in info["commands"][0] and "--resume" in info["commands"][1]
 
     # the network cannot change on resume; unknown sections and settings are refused
-    for bad, message in [(["alphazero.channels=8"], "network cannot change"),
-                         (["algo.learning_rate=1"], "AlphaZero settings are alphazero"),
-                         (["alphazero.nope=1"], "unknown alphazero setting")]:
+    for bad, message in [
+        (["alphazero.channels=8"], "network cannot change"),
+        (["algo.learning_rate=1"], "AlphaZero settings are alphazero"),
+        (["alphazero.nope=1"], "unknown alphazero setting"),
+    ]:
         with pytest.raises(SystemExit):
-            main(["--game", "dorix", "--players", "2", "--run-dir", str(run), "--iterations", "4", "--no-progress",
-                  "--resume", *_sets(bad)])
+            main(
+                [
+                    "--game",
+                    "dorix",
+                    "--players",
+                    "2",
+                    "--run-dir",
+                    str(run),
+                    "--iterations",
+                    "4",
+                    "--no-progress",
+                    "--resume",
+                    *_sets(bad),
+                ]
+            )
         assert message in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--game", "olix", "--run-dir", str(tmp_path / "none"), "--resume", "--no-progress", *_sets()])
@@ -270,7 +331,7 @@ def test_a_run_stopped_after_an_iteration_has_its_run_json(tmp_path):
 
 
 def test_shipped_alphazero_models_load_and_beat_random():
-    from training.evaluate import play_match
+    from boardgames.training.evaluation.evaluate import play_match
 
     az = [n for n in shipped_models() if n.endswith("_az")]
     for name in az:
@@ -283,8 +344,9 @@ def test_shipped_alphazero_models_load_and_beat_random():
 
 def test_gumbel_self_play_takes_the_searchs_move_and_improved_policy():
     game = make_game("dorix", num_players=2)
-    player = SelfPlayer(game, NetworkEvaluator(game, small_net(game)), 3,
-                        SearchSettings(simulations=8, gumbel=True, max_considered=4))
+    player = SelfPlayer(
+        game, NetworkEvaluator(game, small_net(game)), 3, SearchSettings(simulations=8, gumbel=True, max_considered=4)
+    )
     batch = player.play(2, np.random.default_rng(0))
     assert batch.games >= 2 and np.allclose(batch.policies.sum(axis=1), 1.0)
     # the improved policy is a softmax: every legal action keeps some weight, where 8 simulations' visit
@@ -293,14 +355,14 @@ def test_gumbel_self_play_takes_the_searchs_move_and_improved_policy():
 
 
 def test_card_elo_of_a_score():
-    from training.alphazero.card import elo_of_score
+    from boardgames.training.alphazero.card import elo_of_score
 
     # 76% is the +200 Elo target: 400 * log10(0.76 / 0.24) = 200.2; even is 0; perfect scores are capped
     assert round(elo_of_score(0.76), 1) == 200.2 and elo_of_score(0.5) == 0 and elo_of_score(1.0) == 800
 
 
 def test_teacher_samples_are_its_decisions_with_the_games_returns():
-    from training.alphazero.teacher import play_teacher_games, teacher_policy
+    from boardgames.training.alphazero.teacher import play_teacher_games, teacher_policy
 
     game = make_game("dorix", num_players=2)
     samples = play_teacher_games(game, "greedy", games=3, seed=1)
@@ -352,8 +414,20 @@ def test_a_run_stopped_after_its_warm_start_has_its_run_json(tmp_path):
 def test_a_run_with_a_teacher_learns_from_it_once(tmp_path, capsys):
     run = tmp_path / "run"
     teacher = ["alphazero.teacher=greedy", "alphazero.teacher_games=2", "alphazero.teacher_steps=3"]
-    main(["--game", "dorix", "--players", "2", "--run-dir", str(run), "--iterations", "1", "--no-progress",
-          *_sets(teacher)])
+    main(
+        [
+            "--game",
+            "dorix",
+            "--players",
+            "2",
+            "--run-dir",
+            str(run),
+            "--iterations",
+            "1",
+            "--no-progress",
+            *_sets(teacher),
+        ]
+    )
     assert "teacher greedy: 2 games" in capsys.readouterr().out
     info = json.loads((run / "run.json").read_text())
     taught = info["teacher"]
@@ -361,8 +435,21 @@ def test_a_run_with_a_teacher_learns_from_it_once(tmp_path, capsys):
     # the buffer holds the teacher's samples and the first iteration's self-play samples
     assert info["samples_added"] > taught["samples"]
     # resumed: the warm start is not played again
-    main(["--game", "dorix", "--players", "2", "--run-dir", str(run), "--iterations", "2", "--no-progress",
-          "--resume", *_sets(teacher)])
+    main(
+        [
+            "--game",
+            "dorix",
+            "--players",
+            "2",
+            "--run-dir",
+            str(run),
+            "--iterations",
+            "2",
+            "--no-progress",
+            "--resume",
+            *_sets(teacher),
+        ]
+    )
     assert "teacher greedy:" not in capsys.readouterr().out
     assert json.loads((run / "run.json").read_text())["teacher"] == taught
     with pytest.raises(SettingError, match="alphazero.teacher is an agent spec"):
@@ -370,12 +457,17 @@ def test_a_run_with_a_teacher_learns_from_it_once(tmp_path, capsys):
 
 
 def test_card_header_says_how_the_agent_was_made():
-    from training.alphazero.card import header_rows
+    from boardgames.training.alphazero.card import header_rows
 
     settings = make_settings({"iterations": 300, "gumbel": True, "simulations": 32, "teacher_steps": 2000}).as_dict()
-    run = {"command": "python -m training.alphazero --game olix", "iterations": 40, "samples_added": 1500,
-           "wall_seconds": 600, "settings": settings,
-           "teacher": {"teacher": "sample:models/olix", "games": 400, "samples": 500}}
+    run = {
+        "command": "boardgames alphazero --game olix",
+        "iterations": 40,
+        "samples_added": 1500,
+        "wall_seconds": 600,
+        "settings": settings,
+        "teacher": {"teacher": "sample:models/olix", "games": 400, "samples": 500},
+    }
     text = "\n".join(header_rows(run, 200, "models/olix_az"))
     assert "(stopped by hand after iteration 40)" in text
     assert "| warm start | 400 games of `sample:models/olix` against itself (500 positions), 2000 gradient" in text

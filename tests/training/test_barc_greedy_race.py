@@ -6,16 +6,16 @@ by a line of three on turn 2 that the other player can stop in at most 2 of the 
 first order (its pawns cannot reach the squares in time; only a cancelled order, both naming one
 square, or covering a stack could stop it).
 
-Against random: nobody can line up three on turn 1, and the uniformly random player (training.agents'
+Against random: nobody can line up three on turn 1, and the uniformly random player (boardgames.training.agent_kinds'
 RandomAgent: every legal order, "stay" included, equally likely) lines up three on turn 2 often enough
 that, whatever the other player does on turns 1 and 2, at least 5% of games are not won.
 """
 
 import numpy as np
 
-from envs.barc import rules as R
-from envs.registry import make_game
-from training.agents import GreedyAgent
+from boardgames.envs.barc import rules as R
+from boardgames.envs.registry import make_game
+from boardgames.training.agent_kinds import GreedyAgent
 
 
 def _winning_orders(state, seat):

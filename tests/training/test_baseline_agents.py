@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from envs.agents import GreedyAgent, MCTSAgent, RandomAgent
-from envs.core.play import decide
-from envs.registry import game_names, make_game
-from training.agents import make_agent
-from training.evaluate import play_match, wilson_interval
+from boardgames.envs.agents import GreedyAgent, MCTSAgent, RandomAgent
+from boardgames.envs.agents.play import decide
+from boardgames.envs.registry import game_names, make_game
+from boardgames.training.agent_kinds import make_agent
+from boardgames.training.evaluation.evaluate import play_match, wilson_interval
 
 # seat 1 to move tops a1, b2, c3 of the a1-d4 diagonal: d4 wins at once.
 WIN_IN_ONE = "dorix -.-.-.-/-.-.1.-/-.1.-.-/1.0.0.- hands=13,12 move=1 turn=5"

@@ -6,10 +6,11 @@ import zipfile
 
 import pytest
 
-from envs.registry import make_game
-from training import evaluate, pretrain, train
-from training.agents import ModelFileError, make_agent, shipped_models
-from training.evaluate import PairResult, fit_elo, format_table
+from boardgames.envs.registry import make_game
+from boardgames.training.agent_kinds import ModelFileError, make_agent, shipped_models
+from boardgames.training.evaluation import evaluate
+from boardgames.training.evaluation.evaluate import PairResult, fit_elo, format_table
+from boardgames.training.sb3 import pretrain, train
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODEL = os.path.join(ROOT, "models", "dorix_2p", "model.zip")
@@ -29,15 +30,18 @@ def test_train_refuses_a_step_count_below_one(steps, tmp_path, capsys):
     assert not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("setting, message", [
-    ("train.n_envs=0", "train.n_envs must be a whole number >= 1, got 0"),
-    ("train.n_envs=2.5", "train.n_envs must be a whole number >= 1, got 2.5"),
-    ("train.checkpoint_every=-1", "train.checkpoint_every must be a whole number >= 1, got -1"),
-    ("train.eval_every=-1", "train.eval_every must be a whole number >= 0, got -1"),
-    ("train.total_steps=0", "train.total_steps must be a whole number >= 1, got 0"),
-    ("algo.learnin_rate=0.1", "algo.learnin_rate is not a setting of MaskablePPO"),
-    ("train.algorithm=dqn", "unknown algorithm 'dqn'"),
-])
+@pytest.mark.parametrize(
+    "setting, message",
+    [
+        ("train.n_envs=0", "train.n_envs must be a whole number >= 1, got 0"),
+        ("train.n_envs=2.5", "train.n_envs must be a whole number >= 1, got 2.5"),
+        ("train.checkpoint_every=-1", "train.checkpoint_every must be a whole number >= 1, got -1"),
+        ("train.eval_every=-1", "train.eval_every must be a whole number >= 0, got -1"),
+        ("train.total_steps=0", "train.total_steps must be a whole number >= 1, got 0"),
+        ("algo.learnin_rate=0.1", "algo.learnin_rate is not a setting of MaskablePPO"),
+        ("train.algorithm=dqn", "unknown algorithm 'dqn'"),
+    ],
+)
 def test_train_refuses_a_bad_setting_by_name(setting, message, tmp_path, capsys):
     steps = [] if setting.startswith("train.total_steps") else ["--steps", "64"]  # --steps would override it
     argv = [*steps, "--run-dir", str(tmp_path / "run"), "--no-progress", "--set", setting]
@@ -75,7 +79,7 @@ def test_pretrain_help_prints_and_a_bare_run_points_to_the_trainer(capsys):
         pretrain.main(["--help"])
     assert stop.value.code == 0
     out = capsys.readouterr().out
-    assert "Behaviour cloning before self-play" in out and "python -m training.train --game adix --pretrain" in out
+    assert "Behaviour cloning before self-play" in out and "boardgames train --game adix --pretrain" in out
     assert "--pretrain TEACHER" in _refused(pretrain.main, [], capsys)
 
 
@@ -83,8 +87,11 @@ def test_elo_is_printed_only_with_three_agents_and_says_what_it_means():
     sweep = [PairResult("A", "B", wins=10)]
     two = format_table(sweep, fit_elo(["A", "B"], sweep))
     assert "Elo:" not in two and "no Elo with two agents" in two
-    three = [PairResult("A", "random", wins=10), PairResult("A", "B", wins=6, losses=4),
-             PairResult("B", "random", wins=8, losses=2)]
+    three = [
+        PairResult("A", "random", wins=10),
+        PairResult("A", "B", wins=6, losses=4),
+        PairResult("B", "random", wins=8, losses=2),
+    ]
     table = format_table(three, fit_elo(["A", "B", "random"], three))
     elo_line = next(line for line in table.splitlines() if line.startswith("Elo:"))
     assert elo_line.index("A ") < elo_line.index("B ") < elo_line.index("random +0")
@@ -108,8 +115,11 @@ def test_a_file_that_is_not_a_model_says_so(tmp_path):
     not_zip = tmp_path / "notes.zip"
     not_zip.write_text("not a zip")
     no_weights = _copy_with(tmp_path, "no_weights.zip", {"policy.pth": None})
-    for path, reason in ((garbage, "its weights cannot be read"), (not_zip, "it is not a zip archive"),
-                         (no_weights, "the archive has no policy.pth")):
+    for path, reason in (
+        (garbage, "its weights cannot be read"),
+        (not_zip, "it is not a zip archive"),
+        (no_weights, "the archive has no policy.pth"),
+    ):
         with pytest.raises(ModelFileError) as error:
             make_agent(str(path), game)
         message = str(error.value)

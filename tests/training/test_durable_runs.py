@@ -1,7 +1,8 @@
-"""Durable runs (training/durable.py): every file a trainer writes survives a kill at any moment.
+"""Durable runs (training/storage/durable.py): every file a trainer writes survives a kill at any moment.
 
 The kill tests run tiny AlphaZero and MaskablePPO runs in forked children with the fault injector of
-:mod:`training.durable` (``BOARDGAMES_KILL_AT_WRITE=k``: SIGKILL at the k-th write point, one before and
+:mod:`boardgames.training.storage.durable` (``BOARDGAMES_KILL_AT_WRITE=k``: SIGKILL at the k-th write point, one before
+and
 one after each rename), at every write point of the run in turn, then resume each killed run as a user
 would. The resumed AlphaZero run must equal the uninterrupted one bit for bit (network, optimizer, random
 state, buffer, games in flight, strength.csv, latest/); the resumed PPO run must be consistent (its
@@ -24,30 +25,78 @@ import numpy as np
 import pytest
 import torch
 
-from training import durable
-from training.alphazero.__main__ import main as alphazero_main
-from training.durable import CheckpointError, commit_set, open_set, read_csv_rows, replace_folder, write_json
+from boardgames.training.alphazero.__main__ import main as alphazero_main
+from boardgames.training.storage import durable
+from boardgames.training.storage.durable import (
+    CheckpointError,
+    commit_set,
+    open_set,
+    read_csv_rows,
+    replace_folder,
+    write_json,
+)
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the kill tests fork the test process")
 
-AZ_TINY = ["alphazero.games_per_iteration=2", "alphazero.parallel=3", "alphazero.simulations=4",
-           "alphazero.train_steps=2", "alphazero.batch_size=8", "alphazero.channels=4", "alphazero.blocks=1",
-           "alphazero.value_hidden=4", "alphazero.eval_every=2", "alphazero.eval_games=2",
-           "alphazero.eval_opponents=['random']", "alphazero.eval_simulations=2", "alphazero.play_simulations=3"]
-PPO_SMALL = ["train.n_envs=2", "algo.n_steps=64", "algo.batch_size=64", "algo.n_epochs=1", "train.eval_every=128",
-             "train.eval_games=2", "train.eval_opponents=['random']", "train.checkpoint_every=256",
-             "algo.net_arch=[16]"]
+AZ_TINY = [
+    "alphazero.games_per_iteration=2",
+    "alphazero.parallel=3",
+    "alphazero.simulations=4",
+    "alphazero.train_steps=2",
+    "alphazero.batch_size=8",
+    "alphazero.channels=4",
+    "alphazero.blocks=1",
+    "alphazero.value_hidden=4",
+    "alphazero.eval_every=2",
+    "alphazero.eval_games=2",
+    "alphazero.eval_opponents=['random']",
+    "alphazero.eval_simulations=2",
+    "alphazero.play_simulations=3",
+]
+PPO_SMALL = [
+    "train.n_envs=2",
+    "algo.n_steps=64",
+    "algo.batch_size=64",
+    "algo.n_epochs=1",
+    "train.eval_every=128",
+    "train.eval_games=2",
+    "train.eval_opponents=['random']",
+    "train.checkpoint_every=256",
+    "algo.net_arch=[16]",
+]
 PPO_STEPS = 384  # rollouts of 128 steps: a checkpoint at 256, measurements at 0, 128, 256 and 384
 
 
 def az_args(run: Path, iterations: int = 2, resume: bool = False) -> list:
-    return ["--game", "dorix", "--players", "2", "--run-dir", str(run), "--iterations", str(iterations),
-            "--no-progress", *sum((["--set", s] for s in AZ_TINY), []), *(["--resume"] if resume else [])]
+    return [
+        "--game",
+        "dorix",
+        "--players",
+        "2",
+        "--run-dir",
+        str(run),
+        "--iterations",
+        str(iterations),
+        "--no-progress",
+        *sum((["--set", s] for s in AZ_TINY), []),
+        *(["--resume"] if resume else []),
+    ]
 
 
 def ppo_args(run: Path, resume: Path | None = None) -> list:
-    return ["--game", "dorix", "--players", "2", "--steps", str(PPO_STEPS), "--run-dir", str(run), "--no-progress",
-            *sum((["--set", s] for s in PPO_SMALL), []), *(["--resume", str(resume)] if resume else [])]
+    return [
+        "--game",
+        "dorix",
+        "--players",
+        "2",
+        "--steps",
+        str(PPO_STEPS),
+        "--run-dir",
+        str(run),
+        "--no-progress",
+        *sum((["--set", s] for s in PPO_SMALL), []),
+        *(["--resume", str(resume)] if resume else []),
+    ]
 
 
 @contextlib.contextmanager
@@ -127,8 +176,12 @@ def test_a_file_killed_while_written_is_the_old_or_the_new_one(tmp_path):
 @needs_fork
 def test_a_checkpoint_set_killed_anywhere_opens_whole_old_or_new(tmp_path):
     def commit(version):
-        commit_set(tmp_path, "set.json", {n: (lambda f, n=n: f.write(f"{n} {version}".encode())) for n in ("a", "b")},
-                   {"version": version})
+        commit_set(
+            tmp_path,
+            "set.json",
+            {n: (lambda f, n=n: f.write(f"{n} {version}".encode())) for n in ("a", "b")},
+            {"version": version},
+        )
 
     commit("old")
     points = write_points(lambda _: commit("new"), [], tmp_path / "points.txt")
@@ -160,8 +213,9 @@ def test_a_damaged_or_missing_file_of_a_set_is_named(tmp_path):
 def test_a_folder_swap_killed_between_its_renames_is_put_back(tmp_path):
     folder = tmp_path / "latest"
     replace_folder(folder, lambda d: (d / "w").write_text("old"))
-    points = write_points(lambda _: replace_folder(folder, lambda d: (d / "w").write_text("new")), [],
-                          tmp_path / "points.txt")
+    points = write_points(
+        lambda _: replace_folder(folder, lambda d: (d / "w").write_text("new")), [], tmp_path / "points.txt"
+    )
     assert points == ["before latest/ aside", "before latest/", "after latest/"]
     for k, want in [(1, "old"), (2, "old"), (3, "new")]:
         replace_folder(folder, lambda d: (d / "w").write_text("old"))
@@ -215,8 +269,10 @@ def assert_same_alphazero_run(ref: Path, run: Path) -> None:
         with np.load(ref / name) as x, np.load(run / name) as y:
             assert x.files == y.files and all(np.array_equal(x[k], y[k]) for k in x.files), name
     assert (ref / "strength.csv").read_text() == (run / "strength.csv").read_text()
-    assert _equal(torch.load(ref / "latest/alphazero.pt", weights_only=True),
-                  torch.load(run / "latest/alphazero.pt", weights_only=True))
+    assert _equal(
+        torch.load(ref / "latest/alphazero.pt", weights_only=True),
+        torch.load(run / "latest/alphazero.pt", weights_only=True),
+    )
     assert (ref / "latest/alphazero.json").read_text() == (run / "latest/alphazero.json").read_text()
     info, want = json.loads((run / "run.json").read_text()), json.loads((ref / "run.json").read_text())
     assert (info["iterations"], info["samples_added"]) == (want["iterations"], want["samples_added"])
@@ -290,8 +346,8 @@ def test_alphazero_resume_refuses_a_damaged_checkpoint_naming_the_file(az_refere
 
 
 def test_alphazero_resume_mends_run_json_and_latest(az_reference, tmp_path):
-    from envs.registry import make_game
-    from training.agents import make_agent
+    from boardgames.envs.registry import make_game
+    from boardgames.training.agent_kinds import make_agent
 
     ref, _ = az_reference
     run = tmp_path / "run"
@@ -306,11 +362,11 @@ def test_alphazero_resume_mends_run_json_and_latest(az_reference, tmp_path):
     assert_same_alphazero_run(ref, run)
 
 
-# MaskablePPO (training.train) ------------------------------------------------------------------------
+# MaskablePPO (boardgames.training.sb3.train) ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def ppo_reference(tmp_path_factory):
     """An uninterrupted PPO run (here, as az_reference) and the labels of its write points."""
-    from training.train import main as train_main
+    from boardgames.training.sb3.train import main as train_main
 
     torch.set_num_threads(1)
     root = tmp_path_factory.mktemp("ppo")
@@ -325,7 +381,7 @@ def _steps(path: Path) -> int:
 def resume_ppo(run: Path) -> tuple[int, float]:
     """Go on with a killed run as a user would: ``--resume`` its newest checkpoint, else start again; the
     exit status and the wall time that checkpoint held."""
-    from training.train import main as train_main
+    from boardgames.training.sb3.train import main as train_main
 
     manifests = sorted((run / "checkpoints").glob("model_*_steps.json"), key=_steps)
     resume = manifests[-1].with_suffix(".zip") if manifests else None
@@ -334,8 +390,8 @@ def resume_ppo(run: Path) -> tuple[int, float]:
 
 
 def assert_consistent_ppo_run(ref: Path, run: Path, wall_before: float) -> None:
-    from training.agents import load_model
-    from training.checkpoints import checkpoint_manifest
+    from boardgames.training.agent_kinds import load_model
+    from boardgames.training.storage.checkpoints import checkpoint_manifest
 
     assert checkpoint_manifest(run / "final.zip")["steps"] == PPO_STEPS
     assert load_model(run / "final.zip").num_timesteps == PPO_STEPS
@@ -345,7 +401,8 @@ def assert_consistent_ppo_run(ref: Path, run: Path, wall_before: float) -> None:
     assert info["steps"] == PPO_STEPS and info["wall_time_s"] >= wall_before
     fields = ["steps", "opponent"]
     assert [(r["steps"], r["opponent"]) for r in read_csv_rows(run / "strength.csv", fields)] == [
-        (r["steps"], r["opponent"]) for r in read_csv_rows(ref / "strength.csv", fields)]
+        (r["steps"], r["opponent"]) for r in read_csv_rows(ref / "strength.csv", fields)
+    ]
     assert (run / "results.png").stat().st_size > 0
     empty = [p for p in run.rglob("*") if p.is_file() and "tb" not in p.parts and p.stat().st_size == 0]
     assert not empty and not leftovers(run)
@@ -353,11 +410,17 @@ def assert_consistent_ppo_run(ref: Path, run: Path, wall_before: float) -> None:
 
 @needs_fork
 def test_ppo_killed_at_every_write_resumes_consistently(ppo_reference, tmp_path):
-    from training.train import main as train_main
+    from boardgames.training.sb3.train import main as train_main
 
     ref, points = ppo_reference
-    assert {"before model_256_steps.json", "before model_256_steps.zip", "before final.zip", "before results.png",
-            "before run.json", "before strength.csv"} <= set(points)
+    assert {
+        "before model_256_steps.json",
+        "before model_256_steps.zip",
+        "before final.zip",
+        "before results.png",
+        "before run.json",
+        "before strength.csv",
+    } <= set(points)
     # a kill just after one rename leaves the files as a kill just before the next: one of the two each
     kills = [k for k in range(1, len(points) + 1) if points[k - 1].startswith("before")] + [len(points)]
     for k in kills:
@@ -369,7 +432,7 @@ def test_ppo_killed_at_every_write_resumes_consistently(ppo_reference, tmp_path)
 
 
 def test_ppo_resume_refuses_a_damaged_checkpoint_and_mends_run_json(ppo_reference, tmp_path, capsys):
-    from training.train import main as train_main
+    from boardgames.training.sb3.train import main as train_main
 
     ref, _ = ppo_reference
     run = tmp_path / "run"
@@ -383,6 +446,7 @@ def test_ppo_resume_refuses_a_damaged_checkpoint_and_mends_run_json(ppo_referenc
     shutil.copy(ref / "checkpoints" / "model_256_steps.zip", checkpoint)
     (run / "run.json").write_text("")  # an older version's run.json, cut short
     train_main(ppo_args(run, checkpoint))
-    assert_consistent_ppo_run(ref, run, json.loads((ref / "checkpoints" / "model_256_steps.json").read_text())[
-        "wall_time_s"])
+    assert_consistent_ppo_run(
+        ref, run, json.loads((ref / "checkpoints" / "model_256_steps.json").read_text())["wall_time_s"]
+    )
     assert len(json.loads((run / "run.json").read_text())["commands"]) == 2

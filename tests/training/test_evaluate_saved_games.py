@@ -1,4 +1,4 @@
-"""``python -m training.evaluate --save-games N``: the first N games of each pair are kept as move lists
+"""``boardgames evaluate --save-games N``: the first N games of each pair are kept as move lists
 (the ``--save-moves`` format) that replay to the end of the game, in both match loops (one game at a
 time, and side by side for agents that act in batches)."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.agents import RandomAgent
-from envs.core.replay import GameRecord
-from envs.registry import make_game
-from training.evaluate import main, play_match
+from boardgames.envs.agents import RandomAgent
+from boardgames.envs.registry import make_game
+from boardgames.envs.tools.replay import GameRecord
+from boardgames.training.evaluation.evaluate import main, play_match
 
 
 class BatchRandom(RandomAgent):
@@ -38,8 +38,24 @@ def test_play_match_keeps_the_first_games_one_at_a_time_and_side_by_side():
 
 
 def test_the_command_writes_move_lists_the_replay_reads(tmp_path, capsys):
-    main(["--game", "dorix", "--players", "3", "--agents", "random", "greedy", "--games", "3", "--save-games", "2",
-          "--out", str(tmp_path), "--no-progress"])
+    main(
+        [
+            "--game",
+            "dorix",
+            "--players",
+            "3",
+            "--agents",
+            "random",
+            "greedy",
+            "--games",
+            "3",
+            "--save-games",
+            "2",
+            "--out",
+            str(tmp_path),
+            "--no-progress",
+        ]
+    )
     files = sorted((tmp_path / "games").glob("*.txt"))
     assert [f.name for f in files] == ["random_vs_greedy_1.txt", "random_vs_greedy_2.txt"]
     game = make_game("dorix", num_players=3)

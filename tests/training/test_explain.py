@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from envs.core.play import play_game
-from envs.registry import make_game
-from training.agents import make_agent
+from boardgames.envs.agents.play import play_game
+from boardgames.envs.registry import make_game
+from boardgames.training.agent_kinds import make_agent
 
 
 def _check_shares(shares: dict, state, seat) -> None:
@@ -30,13 +30,22 @@ def _moves(agent, game, explain: bool, turns: int = 6) -> list:
             _check_shares(shares, state, seat)
             assert shares[action] == max(shares.values()), "the move played is not among the most visited/probable"
         moves.append(action)
-        state.apply_actions({s: (action if s == seat else int(state.legal_actions(s)[0]))
-                             for s in state.current_seats()})
+        state.apply_actions(
+            {s: (action if s == seat else int(state.legal_actions(s)[0])) for s in state.current_seats()}
+        )
     return moves
 
 
-@pytest.mark.parametrize(("spec", "name"), [("mcts:60", "dorix"), ("mcts:60", "barc"), ("models/dorix_2p", "dorix"),
-                                            ("rllib:models/rllib_barc", "barc"), ("models/barc_az@16", "barc")])
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        ("mcts:60", "dorix"),
+        ("mcts:60", "barc"),
+        ("models/dorix_2p", "dorix"),
+        ("rllib:models/rllib_barc", "barc"),
+        ("models/barc_az@16", "barc"),
+    ],
+)
 def test_explaining_shows_the_choice_and_never_changes_the_moves(spec, name):
     game = make_game(name)
     with_explain = _moves(make_agent(spec, game, seed=5), game, explain=True)

@@ -1,13 +1,14 @@
-"""training.leaderboard: the round robin, the bootstrap intervals, the docs section it rewrites."""
+"""boardgames.training.evaluation.leaderboard: the round robin, the bootstrap intervals, the docs section it
+rewrites."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from envs.registry import make_game
-from training.evaluate import PairResult, fit_elo
-from training.leaderboard import (
+from boardgames.envs.registry import make_game
+from boardgames.training.evaluation.evaluate import PairResult, fit_elo
+from boardgames.training.evaluation.leaderboard import (
     BASELINES,
     bootstrap_elo,
     default_agents,
@@ -29,8 +30,11 @@ def test_bootstrap_intervals_hold_the_fit_and_narrow_with_more_games():
     names = ["random", "a", "b"]
 
     def results(scale):  # a beats random 70%, b beats a 60%, b beats random 80%
-        return [PairResult("a", "random", 7 * scale, 0, 3 * scale), PairResult("b", "a", 6 * scale, 0, 4 * scale),
-                PairResult("b", "random", 8 * scale, 0, 2 * scale)]
+        return [
+            PairResult("a", "random", 7 * scale, 0, 3 * scale),
+            PairResult("b", "a", 6 * scale, 0, 4 * scale),
+            PairResult("b", "random", 8 * scale, 0, 2 * scale),
+        ]
 
     small, large = results(2), results(20)
     elo = fit_elo(names, large)
@@ -56,8 +60,9 @@ def test_docs_section_is_replaced_between_its_markers_only(tmp_path):
 
 def test_a_small_leaderboard_ranks_greedy_above_random(tmp_path):
     game = make_game("dorix", num_players=2)
-    results, rows = leaderboard(game, ["random", "greedy", "models/dorix_2p"], games=4, seed=0, bootstrap=20,
-                                show_progress=False)
+    results, rows = leaderboard(
+        game, ["random", "greedy", "models/dorix_2p"], games=4, seed=0, bootstrap=20, show_progress=False
+    )
     assert len(results) == 3 and all(p.games == 4 for p in results)
     by_name = {r["agent"]: r for r in rows}
     assert by_name["random"]["elo"] == 0 and by_name["random"]["games"] == 8
@@ -69,8 +74,23 @@ def test_a_small_leaderboard_ranks_greedy_above_random(tmp_path):
 
 
 def test_command_line_writes_its_files_and_refuses_two_agents(tmp_path, capsys):
-    main(["--game", "dorix", "--agents", "random", "greedy", "models/dorix_2p", "--games", "2", "--bootstrap", "5",
-          "--out", str(tmp_path), "--no-progress"])
+    main(
+        [
+            "--game",
+            "dorix",
+            "--agents",
+            "random",
+            "greedy",
+            "models/dorix_2p",
+            "--games",
+            "2",
+            "--bootstrap",
+            "5",
+            "--out",
+            str(tmp_path),
+            "--no-progress",
+        ]
+    )
     for name in ("leaderboard.csv", "leaderboard.png", "results.csv", "elo.csv", "results.png"):
         assert (tmp_path / name).exists()
     assert "| rank | agent | Elo" in capsys.readouterr().out
@@ -80,8 +100,8 @@ def test_command_line_writes_its_files_and_refuses_two_agents(tmp_path, capsys):
 
 
 def test_pairs_played_in_processes_are_the_games_of_one_process():
-    from envs.registry import make_game
-    from training.evaluate import round_robin
+    from boardgames.envs.registry import make_game
+    from boardgames.training.evaluation.evaluate import round_robin
 
     game = make_game("barc", max_turns=30)
     specs = ["random", "greedy", "mcts:20"]

@@ -1,18 +1,25 @@
-"""Behaviour cloning before self-play (training.pretrain): the recorded data is the learner's view, the
-cloned policy agrees with the greedy teacher, and ``python -m training.train --pretrain`` runs it."""
+"""Behaviour cloning before self-play (boardgames.training.sb3.pretrain): the recorded data is the learner's view, the
+cloned policy agrees with the greedy teacher, and ``boardgames train --pretrain`` runs it."""
 
 import json
 
 import numpy as np
 import torch
 
-from envs.registry import make_game
-from training.agents import GreedyAgent
-from training.pretrain import agreement, collect, pretrain_policy
-from training.train import main
+from boardgames.envs.registry import make_game
+from boardgames.training.agent_kinds import GreedyAgent
+from boardgames.training.sb3.pretrain import agreement, collect, pretrain_policy
+from boardgames.training.sb3.train import main
 
-SMALL = ["train.n_envs=2", "algo.n_steps=64", "algo.batch_size=64", "algo.n_epochs=1", "train.checkpoint_every=512",
-         "train.snapshot_every=512", "algo.net_arch=[64, 64]"]
+SMALL = [
+    "train.n_envs=2",
+    "algo.n_steps=64",
+    "algo.batch_size=64",
+    "algo.n_epochs=1",
+    "train.checkpoint_every=512",
+    "train.snapshot_every=512",
+    "algo.net_arch=[64, 64]",
+]
 
 
 def test_demonstrations_are_the_deciding_seats_view_and_the_greedy_choices():
@@ -21,7 +28,7 @@ def test_demonstrations_are_the_deciding_seats_view_and_the_greedy_choices():
     assert len(data) > 10 and data.obs.shape[1:] == tuple(game.info.observation_shape)
     masks = data.mask(np.arange(len(data)))
     for i in range(len(data)):
-        choice = data.targets[data.ptr[i]:data.ptr[i + 1]]
+        choice = data.targets[data.ptr[i] : data.ptr[i + 1]]
         assert len(choice) >= 1 and masks[i, choice].all()  # targets are legal actions
     targets = data.target_matrix(np.arange(len(data)))
     assert np.allclose(targets.sum(1), 1.0)
@@ -29,12 +36,12 @@ def test_demonstrations_are_the_deciding_seats_view_and_the_greedy_choices():
     # the first position of a game where the teacher moves first is the initial observation of seat 0
     state = game.new_initial_state()
     assert np.array_equal(data.obs[0], state.observation(0).astype(np.float16))
-    assert sorted(data.targets[data.ptr[0]:data.ptr[1]]) == sorted(GreedyAgent(game).choices(state, 0))
+    assert sorted(data.targets[data.ptr[0] : data.ptr[1]]) == sorted(GreedyAgent(game).choices(state, 0))
 
 
 def test_pretrained_policy_agrees_with_greedy_on_its_training_positions(tmp_path):
-    from training.algorithms import get_algorithm
-    from training.train import load_config, make_vec_env
+    from boardgames.training.sb3.algorithms import get_algorithm
+    from boardgames.training.sb3.train import load_config, make_vec_env
 
     torch.set_num_threads(1)
     # the corners start, whose greedy play this test's thresholds were set on (few distinct positions)
@@ -53,8 +60,26 @@ def test_pretrained_policy_agrees_with_greedy_on_its_training_positions(tmp_path
 
 def test_train_with_pretrain_flag(tmp_path):
     run = tmp_path / "run"
-    main(["--game", "dorix", "--players", "2", "--steps", "256", "--seed", "1", "--run-dir", str(run), "--no-progress",
-          "--pretrain", "greedy", "--pretrain-games", "3", *sum((["--set", s] for s in SMALL), [])])
+    main(
+        [
+            "--game",
+            "dorix",
+            "--players",
+            "2",
+            "--steps",
+            "256",
+            "--seed",
+            "1",
+            "--run-dir",
+            str(run),
+            "--no-progress",
+            "--pretrain",
+            "greedy",
+            "--pretrain-games",
+            "3",
+            *sum((["--set", s] for s in SMALL), []),
+        ]
+    )
     info = json.loads((run / "run.json").read_text())
     assert info["pretrain"]["teacher"] == "greedy" and info["pretrain"]["games"] == 3
     assert info["pretrain"]["positions"] > 0 and 0 <= info["pretrain"]["agreement"] <= 1
@@ -63,14 +88,36 @@ def test_train_with_pretrain_flag(tmp_path):
 
 
 def test_conv_policy_square_head_trains_saves_and_loads(tmp_path):
-    from training.agents import ModelAgent
-    from training.evaluate import play_match
+    from boardgames.training.agent_kinds import ModelAgent
+    from boardgames.training.evaluation.evaluate import play_match
 
     run = tmp_path / "conv"
-    main(["--game", "adix", "--steps", "128", "--seed", "0", "--run-dir", str(run), "--no-progress",
-          "--pretrain", "greedy", "--pretrain-games", "1", "--set", "pretrain.epochs=1",
-          "--set", "algo.network='conv'", "--set", "algo.conv_channels=8", "--set", "algo.conv_dilations=[1, 2]",
-          *sum((["--set", s] for s in SMALL if "net_arch" not in s), [])])
+    main(
+        [
+            "--game",
+            "adix",
+            "--steps",
+            "128",
+            "--seed",
+            "0",
+            "--run-dir",
+            str(run),
+            "--no-progress",
+            "--pretrain",
+            "greedy",
+            "--pretrain-games",
+            "1",
+            "--set",
+            "pretrain.epochs=1",
+            "--set",
+            "algo.network='conv'",
+            "--set",
+            "algo.conv_channels=8",
+            "--set",
+            "algo.conv_dilations=[1, 2]",
+            *sum((["--set", s] for s in SMALL if "net_arch" not in s), []),
+        ]
+    )
     agent = ModelAgent(run / "final.zip")
     logits = agent.policy.action_net(torch.zeros(1, agent.policy.features_extractor.features_dim))
     assert logits.shape == (1, 5670)

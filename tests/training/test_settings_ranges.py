@@ -12,15 +12,22 @@ from types import SimpleNamespace
 
 import pytest
 
-from training.alphazero.network import load_network
-from training.alphazero.settings import COUNTS, NUMBERS, check_saved_network, make_settings
-from training.alphazero.train import load_settings
-from training.cli import SettingError
-from training.train import CONFIG_DIR, check_config, load_config
-from training.train import main as train_main
+from boardgames.training.alphazero.network import load_network
+from boardgames.training.alphazero.settings import COUNTS, NUMBERS, check_saved_network, make_settings
+from boardgames.training.alphazero.train import load_settings
+from boardgames.training.cli import SettingError
+from boardgames.training.sb3.train import CONFIG_DIR, check_config, load_config
+from boardgames.training.sb3.train import main as train_main
 
-SHIPPED_OPTIONS = [("dorix", {"num_players": 2}), ("dorix", {"num_players": 3}), ("dorix", {"num_players": 4}),
-                   ("olix", {}), ("adix", {}), ("barc", {}), ("nosuchconfig", {})]
+SHIPPED_OPTIONS = [
+    ("dorix", {"num_players": 2}),
+    ("dorix", {"num_players": 3}),
+    ("dorix", {"num_players": 4}),
+    ("olix", {}),
+    ("adix", {}),
+    ("barc", {}),
+    ("nosuchconfig", {}),
+]
 
 
 @pytest.mark.parametrize("name", sorted(COUNTS))
@@ -41,17 +48,19 @@ def test_every_alphazero_rate_is_refused_outside_its_range(name):
 
 
 def test_the_issues_sizes_are_refused_at_once():
-    for values, message in [({"blocks": 100000}, "alphazero.blocks must be a whole number <= 64"),
-                            ({"simulations": 10**9}, "alphazero.simulations must be a whole number <= 100000"),
-                            ({"simulations": 100_000, "parallel": 4096}, "alphazero.parallel * (alphazero.simulations"),
-                            ({"eval_opponents": "random"}, "alphazero.eval_opponents is a list of agent specs")]:
+    for values, message in [
+        ({"blocks": 100000}, "alphazero.blocks must be a whole number <= 64"),
+        ({"simulations": 10**9}, "alphazero.simulations must be a whole number <= 100000"),
+        ({"simulations": 100_000, "parallel": 4096}, "alphazero.parallel * (alphazero.simulations"),
+        ({"eval_opponents": "random"}, "alphazero.eval_opponents is a list of agent specs"),
+    ]:
         with pytest.raises(SettingError) as e:
             make_settings(values)
         assert message in str(e.value)
 
 
 def test_a_buffer_too_big_for_the_game_is_refused_naming_its_range(tmp_path):
-    from training.alphazero.train import AlphaZeroRun
+    from boardgames.training.alphazero.train import AlphaZeroRun
 
     settings = make_settings({"buffer": 10_000_000, "simulations": 400})
     with pytest.raises(SettingError, match=r"alphazero.buffer=10000000 would take \d+ GiB for adix .* here is 1\.\."):
@@ -72,16 +81,18 @@ def test_the_config_files_are_the_ones_checked():
 
 
 def test_shipped_alphazero_models_pass_and_a_hostile_file_is_refused_before_it_is_built(tmp_path):
-    from training.agents import shipped_models
+    from boardgames.training.agent_kinds import shipped_models
 
     for name, path in shipped_models().items():
         if name.endswith("_az"):
             check_saved_network(path / "alphazero.json")
     source = shipped_models()["dorix_2p_az"]
-    for change, message in [({"blocks": 100000}, "network.blocks must be a whole number <= 64, got 100000"),
-                            ({"channels": 0}, "network.channels must be a whole number >= 1, got 0"),
-                            ({"channels": 1024, "blocks": 64}, "at most 100,000,000"),
-                            ({"obs_shape": [6, 6]}, "network.obs_shape must be [height, width, planes]")]:
+    for change, message in [
+        ({"blocks": 100000}, "network.blocks must be a whole number <= 64, got 100000"),
+        ({"channels": 0}, "network.channels must be a whole number >= 1, got 0"),
+        ({"channels": 1024, "blocks": 64}, "at most 100,000,000"),
+        ({"obs_shape": [6, 6]}, "network.obs_shape must be [height, width, planes]"),
+    ]:
         folder = tmp_path / "_".join(change)
         shutil.copytree(source, folder)
         meta = json.loads((folder / "alphazero.json").read_text())
@@ -100,25 +111,43 @@ def test_shipped_alphazero_models_pass_and_a_hostile_file_is_refused_before_it_i
         load_network(folder)
 
 
-@pytest.mark.parametrize("setting, message", [
-    ("train.n_envs=5000", "train.n_envs must be a whole number <= 1024, got 5000 (range 1..1024)"),
-    ("train.total_steps=10**13", "train.total_steps must be a whole number"),
-    ("algo.n_steps=0", "algo.n_steps must be a whole number >= 1, got 0 (range 1..1048576)"),
-    ("algo.batch_size=1099511627776", "algo.batch_size must be a whole number <= 1048576"),
-    ("algo.n_epochs=100000", "algo.n_epochs must be a whole number <= 1000"),
-    ("algo.learning_rate=5", "algo.learning_rate must be a number in (0, 1], got 5"),
-    ("algo.gamma=1.5", "algo.gamma must be a number in [0, 1], got 1.5"),
-    ("algo.ent_coef=nan", "algo.ent_coef must be a number in [0, 10], got 'nan'"),
-    ("algo.net_arch=[64, 0]", "algo.net_arch[1] must be a whole number >= 1, got 0 (range 1..8192)"),
-    ("algo.net_arch=[100000]", "algo.net_arch[0] must be a whole number <= 8192"),
-    ("algo.n_steps=200000", "algo.n_steps * train.n_envs must be at most 1,048,576"),
-    ("opponents.random=-1", "opponents.random must be a number in [0, 1e+06], got -1"),
-    ("pretrain.epochs=0", "pretrain.epochs must be a whole number >= 1, got 0 (range 1..1000)"),
-])
+@pytest.mark.parametrize(
+    "setting, message",
+    [
+        ("train.n_envs=5000", "train.n_envs must be a whole number <= 1024, got 5000 (range 1..1024)"),
+        ("train.total_steps=10**13", "train.total_steps must be a whole number"),
+        ("algo.n_steps=0", "algo.n_steps must be a whole number >= 1, got 0 (range 1..1048576)"),
+        ("algo.batch_size=1099511627776", "algo.batch_size must be a whole number <= 1048576"),
+        ("algo.n_epochs=100000", "algo.n_epochs must be a whole number <= 1000"),
+        ("algo.learning_rate=5", "algo.learning_rate must be a number in (0, 1], got 5"),
+        ("algo.gamma=1.5", "algo.gamma must be a number in [0, 1], got 1.5"),
+        ("algo.ent_coef=nan", "algo.ent_coef must be a number in [0, 10], got 'nan'"),
+        ("algo.net_arch=[64, 0]", "algo.net_arch[1] must be a whole number >= 1, got 0 (range 1..8192)"),
+        ("algo.net_arch=[100000]", "algo.net_arch[0] must be a whole number <= 8192"),
+        ("algo.n_steps=200000", "algo.n_steps * train.n_envs must be at most 1,048,576"),
+        ("opponents.random=-1", "opponents.random must be a number in [0, 1e+06], got -1"),
+        ("pretrain.epochs=0", "pretrain.epochs must be a whole number >= 1, got 0 (range 1..1000)"),
+    ],
+)
 def test_train_refuses_a_setting_out_of_range_naming_it(setting, message, tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
-        train_main(["--game", "dorix", "--players", "2", "--run-dir", str(tmp_path / "run"), "--no-progress",
-                    "--steps", "64", "--set", "train.eval_every=0", "--set", setting])
+        train_main(
+            [
+                "--game",
+                "dorix",
+                "--players",
+                "2",
+                "--run-dir",
+                str(tmp_path / "run"),
+                "--no-progress",
+                "--steps",
+                "64",
+                "--set",
+                "train.eval_every=0",
+                "--set",
+                setting,
+            ]
+        )
     assert e.value.code == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "run").exists()  # refused before anything was written
@@ -131,19 +160,34 @@ def test_train_refuses_a_seed_out_of_range(tmp_path, capsys):
 
 
 def test_every_opponent_weight_at_zero_is_refused():
-    cfg = load_config("dorix", {"num_players": 2}, sets=["opponents.random=0", "opponents.greedy=0",
-                                                        "opponents.snapshot=0"])
+    cfg = load_config(
+        "dorix", {"num_players": 2}, sets=["opponents.random=0", "opponents.greedy=0", "opponents.snapshot=0"]
+    )
     with pytest.raises(SettingError, match="at least one weight must be above 0"):
         check_config(cfg)
 
 
-RLLIB_DEFAULTS = dict(env_runners=2, envs_per_runner=8, train_batch=4000, minibatch=500, epochs=6, lr=3e-4,
-                      entropy=0.01, gamma=0.99, gae_lambda=0.95, hidden=[256, 256], snapshots=3, snapshot_every=5,
-                      self_play=0.5, random_share=0.2, seed=0)
+RLLIB_DEFAULTS = dict(
+    env_runners=2,
+    envs_per_runner=8,
+    train_batch=4000,
+    minibatch=500,
+    epochs=6,
+    lr=3e-4,
+    entropy=0.01,
+    gamma=0.99,
+    gae_lambda=0.95,
+    hidden=[256, 256],
+    snapshots=3,
+    snapshot_every=5,
+    self_play=0.5,
+    random_share=0.2,
+    seed=0,
+)
 
 
 def test_rllib_settings_are_refused_outside_their_range():
-    from training.rllib_train import SETTING_RANGES, check_ranges
+    from boardgames.training.rllib.train import SETTING_RANGES, check_ranges
 
     assert set(SETTING_RANGES) | {"hidden"} == set(RLLIB_DEFAULTS)
     check_ranges(SimpleNamespace(**RLLIB_DEFAULTS))
@@ -165,6 +209,6 @@ def test_rllib_settings_dataclass_matches_the_ranges():
     pytest.importorskip("ray.rllib")
     from dataclasses import asdict
 
-    from training.rllib.config import RLlibSettings
+    from boardgames.training.rllib.config import RLlibSettings
 
     assert asdict(RLlibSettings()) == RLLIB_DEFAULTS

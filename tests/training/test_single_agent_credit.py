@@ -7,10 +7,10 @@ from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.vec_env import DummyVecEnv
 from training_duel_game import DuelGame
 
-import envs  # noqa: F401  (registers the Gymnasium ids)
-from envs.core.errors import IllegalActionError
-from envs.core.single_agent import SingleAgentEnv
-from envs.registry import game_names
+import boardgames.envs  # noqa: F401  (registers the Gymnasium ids)
+from boardgames.envs.adapters.single_agent import SingleAgentEnv
+from boardgames.envs.core.errors import IllegalActionError
+from boardgames.envs.registry import game_names
 
 
 def scripted(*moves):
@@ -67,8 +67,7 @@ FOUR_P = "dorix -.-.-.-/-.-.0.-/-.2.-.-/0.1.3.- hands=8,9,9,9 move=1 turn=5"
 
 def test_team_loss_when_an_opponents_partner_completes_the_diagonal():
     # learner = seat 1 (team 1); seat 2 (team 0) plays d4 and team 0 wins; seat 3 is the partner.
-    env = SingleAgentEnv("dorix", {"num_players": 4}, opponent=scripted("d4"), partner=scripted(),
-                         learner_seat=1)
+    env = SingleAgentEnv("dorix", {"num_players": 4}, opponent=scripted("d4"), partner=scripted(), learner_seat=1)
     env.reset(seed=0, options={"position": FOUR_P})
     _, reward, terminated, _, _ = env.step(env.state.text_to_action("a4"))
     assert (reward, terminated) == (-1.0, True)
@@ -105,8 +104,9 @@ def test_illegal_actions_raise():
 
 def test_illegal_actions_random_plays_a_legal_action_instead():
     # for algorithms without masks: b2 (topped by seat 1) is replaced by a random legal placement
-    env = SingleAgentEnv("dorix", {"num_players": 2}, learner_seat=0, illegal_action="random",
-                         opponent=scripted("a4", "b4"))
+    env = SingleAgentEnv(
+        "dorix", {"num_players": 2}, learner_seat=0, illegal_action="random", opponent=scripted("a4", "b4")
+    )
     env.reset(seed=0, options={"position": TWO_P})
     _, reward, terminated, truncated, info = env.step(5)
     assert info["illegal_action"] is True and (reward, terminated, truncated) == (0.0, False, False)

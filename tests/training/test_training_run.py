@@ -2,19 +2,35 @@
 
 import json
 
-from envs.registry import make_game
-from training.agents import ModelAgent, make_agent
-from training.evaluate import play_match, round_robin, save_results
-from training.train import load_config, main, train
+from boardgames.envs.registry import make_game
+from boardgames.training.agent_kinds import ModelAgent, make_agent
+from boardgames.training.evaluation.evaluate import play_match, round_robin, save_results
+from boardgames.training.sb3.train import load_config, main, train
 
-SMALL = ["train.n_envs=2", "algo.n_steps=128", "algo.batch_size=128", "algo.n_epochs=1", "train.checkpoint_every=512",
-         "train.snapshot_every=512", "algo.net_arch=[32, 32]", "train.eval_every=0"]
+SMALL = [
+    "train.n_envs=2",
+    "algo.n_steps=128",
+    "algo.batch_size=128",
+    "algo.n_epochs=1",
+    "train.checkpoint_every=512",
+    "train.snapshot_every=512",
+    "algo.net_arch=[32, 32]",
+    "train.eval_every=0",
+]
 
 
 def test_short_run_saves_reloads_and_resumes(tmp_path):
     run = tmp_path / "run"
-    model, out = train("dorix", {"num_players": 2}, total_steps=1024, seed=3, run_dir=str(run), sets=SMALL,
-                       progress_bar=False, save=str(tmp_path / "shipped" / "model.zip"))
+    model, out = train(
+        "dorix",
+        {"num_players": 2},
+        total_steps=1024,
+        seed=3,
+        run_dir=str(run),
+        sets=SMALL,
+        progress_bar=False,
+        save=str(tmp_path / "shipped" / "model.zip"),
+    )
     assert model.num_timesteps >= 1024
     assert (run / "final.zip").exists() and (tmp_path / "shipped" / "model.zip").exists()
     checkpoints = sorted((run / "checkpoints").glob("model_*_steps.zip"))
@@ -28,8 +44,24 @@ def test_short_run_saves_reloads_and_resumes(tmp_path):
     result = play_match(game, agent, make_agent("random", game), games=4, seed=0)
     assert result.games == 4
 
-    main(["--game", "dorix", "--players", "2", "--steps", "1536", "--seed", "3", "--run-dir", str(run), "--no-progress",
-          "--resume", str(checkpoints[-1]), *sum((["--set", s] for s in SMALL), [])])
+    main(
+        [
+            "--game",
+            "dorix",
+            "--players",
+            "2",
+            "--steps",
+            "1536",
+            "--seed",
+            "3",
+            "--run-dir",
+            str(run),
+            "--no-progress",
+            "--resume",
+            str(checkpoints[-1]),
+            *sum((["--set", s] for s in SMALL), []),
+        ]
+    )
     resumed = json.loads((run / "run.json").read_text())
     assert resumed["steps"] >= 1536
     assert len(resumed["commands"]) == 2
@@ -40,8 +72,9 @@ def test_an_algorithm_without_masks_trains_and_plays_legal_moves(tmp_path):
     # plain PPO never sees the masks: its illegal choices are replaced by random legal actions while it
     # trains (SingleAgentEnv(illegal_actions="random")), and restricted to the legal ones when it plays
     run = tmp_path / "ppo"
-    model, _ = train("olix", {}, total_steps=512, seed=0, run_dir=str(run), progress_bar=False,
-                     sets=[*SMALL, "train.algorithm=ppo"])
+    model, _ = train(
+        "olix", {}, total_steps=512, seed=0, run_dir=str(run), progress_bar=False, sets=[*SMALL, "train.algorithm=ppo"]
+    )
     assert type(model).__name__ == "PPO" and model.num_timesteps >= 512
     game = make_game("olix")
     agent = make_agent(str(run / "final.zip"), game)  # loaded by whichever algorithm saved it
@@ -72,7 +105,7 @@ def test_round_robin_table_elo_and_files(tmp_path):
 
 
 def test_demo_trains_evaluates_and_prints_the_table(tmp_path, capsys):
-    from training.demo import main as demo
+    from boardgames.training.demo import main as demo
 
     demo(["--steps", "1024", "--games", "4", "--out", str(tmp_path)])
     out = capsys.readouterr().out
@@ -81,7 +114,7 @@ def test_demo_trains_evaluates_and_prints_the_table(tmp_path, capsys):
 
 
 def test_results_plot_with_perfect_scores(tmp_path):
-    from training.evaluate import PairResult
+    from boardgames.training.evaluation.evaluate import PairResult
 
     results = [PairResult("a", "b", wins=100), PairResult("a", "c", losses=100), PairResult("b", "c", draws=5)]
     save_results(tmp_path, results, {"a": 0.0, "b": -100.0, "c": 100.0}, "perfect scores")  # no negative error bar

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 import torch
 
-from envs.registry import make_game
-from training import evaluate
-from training import train as train_cli
-from training.agents import ModelFileError, load_model, make_agent
-from training.model_version import model_game
-from training.rllib.policy_file import FORMAT, PolicyFileError, load_policy_file
-from training.safe_load import NEVER_UNPICKLED, load_weights
-from training.shipped import SHIPPED_MODELS, resolve_model, shipped_folder
+from boardgames.envs.registry import make_game
+from boardgames.training.agent_kinds import ModelFileError, load_model, make_agent
+from boardgames.training.evaluation import evaluate
+from boardgames.training.rllib.policy_file import FORMAT, PolicyFileError, load_policy_file
+from boardgames.training.sb3 import train as train_cli
+from boardgames.training.storage.model_version import model_game
+from boardgames.training.storage.safe_load import NEVER_UNPICKLED, load_weights
+from boardgames.training.storage.shipped import SHIPPED_MODELS, resolve_model, shipped_folder
 
 SB3_MODEL = SHIPPED_MODELS / "dorix_2p" / "model.zip"
 AZ_MODEL = SHIPPED_MODELS / "dorix_2p_az"
@@ -178,7 +178,7 @@ def test_evaluate_and_the_web_table_refuse_a_trapped_model(tmp_path, capsys):
         )
     assert stop.value.code == 2
     _says_why(capsys.readouterr().err.replace("\n", " "))
-    from training.web.session import Table
+    from boardgames.training.play.web.session import Table
 
     with pytest.raises(ModelFileError, match="unpickl"):
         Table(make_game("dorix", num_players=2), str(trap))

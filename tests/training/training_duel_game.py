@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from envs.core.game import Game, GameInfo, State
+from boardgames.envs.core.game import Game, GameInfo, State
 
 
 class DuelState(State):
@@ -54,8 +54,7 @@ class DuelState(State):
 
 
 class DuelGame(Game):
-    info = GameInfo(name="duel", num_seats=2, num_actions=3, observation_shape=(2,), max_turns=1,
-                    simultaneous=True)
+    info = GameInfo(name="duel", num_seats=2, num_actions=3, observation_shape=(2,), max_turns=1, simultaneous=True)
 
     def new_initial_state(self):
         return DuelState(self, np.zeros(3, dtype=np.int64))

@@ -12,8 +12,16 @@ import tempfile
 import pytest
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture
@@ -22,7 +30,7 @@ def serve():
     ``table`` listening on a free port of ``host``; stopped after."""
     for module in ("starlette", "uvicorn"):
         pytest.importorskip(module, reason="the web extra is not installed (pip install -e '.[web-test]')")
-    from training.web.app import ServerThread, make_app
+    from boardgames.training.play.web.app import ServerThread, make_app
 
     servers = []
 
@@ -45,7 +53,8 @@ def browser():
     profile = tempfile.mkdtemp(prefix="boardgame-web-chromium-")
     with sync_api.sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
         try:
             yield context
         finally:

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from envs.core.replay import GameRecord, random_record
-from envs.registry import make_game
+from boardgames.envs.registry import make_game
+from boardgames.envs.tools.replay import GameRecord, random_record
 
 httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[web-test]')")
 
@@ -35,7 +35,7 @@ def client(serve):
 
 
 def _table(name="dorix", opponent="random", **kwargs):
-    from training.web.session import Table
+    from boardgames.training.play.web.session import Table
 
     options = kwargs.pop("options", {})
     return Table(make_game(name, **options), opponent, **kwargs)
@@ -66,21 +66,24 @@ def test_a_legal_move_is_played_and_answered_with_the_new_position(client):
     assert record.last.to_text() == after["position"]
 
 
-@pytest.mark.parametrize(("body", "status", "words"), [
-    ({"action": 10_000}, 422, ["out of range"]),
-    ({"action": True}, 422, ["integer"]),
-    ({"action": "3"}, 422, ["integer"]),
-    ({"action": 1.5}, 422, ["integer"]),
-    ({"move": "z9"}, 422, ["illegal move"]),
-    ({"move": "b2; import os"}, 422, ["illegal move"]),
-    ({"move": "a" * 65}, 400, ["at most 64"]),
-    ({"move": ["b2"]}, 400, ["string"]),
-    ({}, 400, ["either"]),
-    ({"action": 0, "move": "b2"}, 400, ["either"]),
-    ({"action": 0, "seat": 1}, 403, ["not yours", "seat 0"]),
-    ({"action": 0, "ply": 7}, 409, ["ply 7"]),
-    ({"action": 0, "code": "__import__('os').system('true')"}, 400, ["unknown fields", "code"]),
-])
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"action": 10_000}, 422, ["out of range"]),
+        ({"action": True}, 422, ["integer"]),
+        ({"action": "3"}, 422, ["integer"]),
+        ({"action": 1.5}, 422, ["integer"]),
+        ({"move": "z9"}, 422, ["illegal move"]),
+        ({"move": "b2; import os"}, 422, ["illegal move"]),
+        ({"move": "a" * 65}, 400, ["at most 64"]),
+        ({"move": ["b2"]}, 400, ["string"]),
+        ({}, 400, ["either"]),
+        ({"action": 0, "move": "b2"}, 400, ["either"]),
+        ({"action": 0, "seat": 1}, 403, ["not yours", "seat 0"]),
+        ({"action": 0, "ply": 7}, 409, ["ply 7"]),
+        ({"action": 0, "code": "__import__('os').system('true')"}, 400, ["unknown fields", "code"]),
+    ],
+)
 def test_a_forged_move_is_refused_with_a_message_and_the_game_untouched(client, body, status, words):
     c, _ = client(_table("dorix"))
     gid = c.post("/api/games").json()["id"]
@@ -101,12 +104,15 @@ def test_an_illegal_action_index_is_named_in_the_engines_words(client):
     assert _snapshot(c, view["id"]) == before
 
 
-@pytest.mark.parametrize(("raw", "words"), [
-    (b"{not json", ["not JSON"]),
-    (b"[1, 2]", ["JSON object"]),
-    (b'"b2"', ["JSON object"]),
-    (b"\xff\xfe", ["not JSON"]),
-])
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        (b"{not json", ["not JSON"]),
+        (b"[1, 2]", ["JSON object"]),
+        (b'"b2"', ["JSON object"]),
+        (b"\xff\xfe", ["not JSON"]),
+    ],
+)
 def test_malformed_json_is_refused(client, raw, words):
     c, _ = client(_table("dorix"))
     gid = c.post("/api/games").json()["id"]
@@ -116,7 +122,7 @@ def test_malformed_json_is_refused(client, raw, words):
 
 
 def test_a_huge_body_is_refused_with_or_without_its_length(client):
-    from training.web.app import MAX_BODY
+    from boardgames.training.play.web.app import MAX_BODY
 
     c, _ = client(_table("dorix"))
     gid = c.post("/api/games").json()["id"]
@@ -204,12 +210,15 @@ def test_a_saved_move_list_opens_as_a_replay(client):
     _refused(c.get(f"/api/replays/{view['id']}/21"), 404, "0..20")
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("# dorix {\"num_players\": 2}\n1. player_0: b2\n2. player_1: c3\n3. player_0: q7\n", ["move 3", "q7"]),
-    ("# dorix {\"num_players\": 9}\n1. b2\n", ["num_players"]),
-    ("# dorix [1, 2]\n1. b2\n", ["JSON object"]),
-    ("# chess {}\n1. e4\n", ["move 1"]),  # not a game of this server: read as the server's own game (dorix)
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('# dorix {"num_players": 2}\n1. player_0: b2\n2. player_1: c3\n3. player_0: q7\n', ["move 3", "q7"]),
+        ('# dorix {"num_players": 9}\n1. b2\n', ["num_players"]),
+        ("# dorix [1, 2]\n1. b2\n", ["JSON object"]),
+        ("# chess {}\n1. e4\n", ["move 1"]),  # not a game of this server: read as the server's own game (dorix)
+    ],
+)
 def test_a_bad_move_list_is_refused_with_a_message(client, text, words):
     c, _ = client(_table("dorix"))
     _refused(c.post("/api/replays", content=text), 422, *words)

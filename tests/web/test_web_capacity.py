@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from envs.registry import make_game
+from boardgames.envs.registry import make_game
 
 httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[web-test]')")
 
@@ -30,21 +30,21 @@ class Clock:
 
 
 def _table(start: str | None = None):
-    from training.web.session import Table
+    from boardgames.training.play.web.session import Table
 
     game = make_game("dorix", num_players=2)
     return Table(game, "random", start=game.from_text(start) if start else None)
 
 
 def _registry(limit=3, idle=600.0):
-    from training.web.session import Registry
+    from boardgames.training.play.web.session import Registry
 
     clock = Clock()
     return Registry(limit=limit, idle_timeout=idle, clock=clock), clock
 
 
 def _session(table, finished=False):
-    from training.web.session import PlaySession
+    from boardgames.training.play.web.session import PlaySession
 
     session = PlaySession(table)
     if finished:
@@ -54,7 +54,7 @@ def _session(table, finished=False):
 
 
 def test_a_full_registry_refuses_a_new_game_and_keeps_every_game_in_progress():
-    from training.web.session import MoveRefused
+    from boardgames.training.play.web.session import MoveRefused
 
     registry, clock = _registry(limit=3, idle=600)
     table = _table()
@@ -86,7 +86,7 @@ def test_only_a_game_idle_past_the_timeout_is_let_go_the_longest_idle_first():
     d = registry.add(_session(table))
     assert set(registry.plays) == {a, c, d}  # b: idle past the timeout, the only one let go
     clock.now += 100
-    from training.web.session import MoveRefused
+    from boardgames.training.play.web.session import MoveRefused
 
     with pytest.raises(MoveRefused, match="full"):
         registry.add(_session(table))  # a idle 401 s, c 100 s, d 100 s: all in progress
@@ -125,8 +125,8 @@ def test_finished_games_make_room_when_none_is_abandoned_abandoned_ones_first():
 
 
 def test_replays_are_let_go_least_recently_viewed_first_and_pinned_ones_never():
-    from envs.core.replay import random_record
-    from training.web.session import MoveRefused, ReplaySession
+    from boardgames.envs.tools.replay import random_record
+    from boardgames.training.play.web.session import MoveRefused, ReplaySession
 
     registry, _ = _registry(limit=2)
     replay = ReplaySession(random_record(make_game("dorix"), seed=1, max_moves=3))
@@ -144,7 +144,7 @@ def test_replays_are_let_go_least_recently_viewed_first_and_pinned_ones_never():
 
 
 def test_bad_limits_are_refused():
-    from training.web.session import Registry
+    from boardgames.training.play.web.session import Registry
 
     with pytest.raises(ValueError, match="at least 1"):
         Registry(limit=0)
@@ -258,10 +258,10 @@ def test_no_live_game_is_lost_under_many_concurrent_creations(serve):
 def test_the_load_benchmark_loses_no_game(serve):
     """A short run of ``benchmarks/web_load.py``: 12 clients, one whole game each, while 30 abandoned
     games are created at once on a server holding 16."""
-    from benchmarks.web_load import failed, run_load
+    from boardgames.benchmarks.web_load import failed, run_load
 
     game = make_game("barc")
-    from training.web.session import Table
+    from boardgames.training.play.web.session import Table
 
     server = serve(Table(game, "random"), limit=16)
     report = _run(run_load(server.url, game, clients=12, games=1, abandoned=30, time_limit=240))
@@ -274,7 +274,7 @@ def test_the_load_benchmark_loses_no_game(serve):
 
 
 def test_the_load_benchmark_runs_on_loopback_only():
-    from benchmarks.web_load import check_loopback
+    from boardgames.benchmarks.web_load import check_loopback
 
     check_loopback("http://127.0.0.1:8765")
     check_loopback("http://[::1]:8765")
@@ -285,7 +285,7 @@ def test_the_load_benchmark_runs_on_loopback_only():
 def test_one_move_per_turn_under_20_by_20_concurrent_moves(serve):
     """20 games, each sent 20 legal moves at once for the same ply: exactly one is played per
     game (the others are refused 409, stale), and each game's record is the engine's."""
-    from envs.core.replay import GameRecord
+    from boardgames.envs.tools.replay import GameRecord
 
     server = serve(_table(), limit=32)
     c = _client(server)

@@ -1,11 +1,11 @@
-"""The notebooks' inline replay (:mod:`training.web.notebook`) in a real browser: self-contained HTML
+"""The notebooks' inline replay (:mod:`boardgames.training.play.web.notebook`) in a real browser: self-contained HTML
 whose buttons, slider and move list step through the game, each step showing that position."""
 
 from __future__ import annotations
 
-from envs.core.replay import random_record
-from envs.registry import make_game
-from training.web.notebook import InlineReplay, replay_html
+from boardgames.envs.registry import make_game
+from boardgames.envs.tools.replay import random_record
+from boardgames.training.play.web.notebook import InlineReplay, replay_html
 
 
 def test_the_inline_replay_is_self_contained_html():
@@ -24,8 +24,10 @@ def test_the_inline_replay_steps_forward_and_back_in_a_browser(browser):
     page.set_content(f"<html><body>{replay_html(record, scale=0.3)}</body></html>")
 
     def shown() -> tuple:
-        visible = page.evaluate("() => [...document.querySelectorAll('img.bgrl-frame')]"
-                                ".map((img, i) => img.style.display !== 'none' ? i : -1).filter(i => i >= 0)")
+        visible = page.evaluate(
+            "() => [...document.querySelectorAll('img.bgrl-frame')]"
+            ".map((img, i) => img.style.display !== 'none' ? i : -1).filter(i => i >= 0)"
+        )
         return visible, page.text_content(".bgrl-position")
 
     assert shown() == ([0], states[0].to_text())

@@ -1,10 +1,10 @@
-"""``python -m training.alphazero``: train an AlphaZero agent (see :mod:`training.alphazero.train`).
+"""``boardgames alphazero``: train an AlphaZero agent (see :mod:`boardgames.training.alphazero.train`).
 
 Examples::
 
-    python -m training.alphazero --game dorix --players 2 --run-dir runs/az_dorix_2p --iterations 60
-    python -m training.alphazero --game dorix --players 2 --run-dir runs/az_dorix_2p --iterations 120 --resume
-    python -m training.alphazero --game olix --run-dir runs/az_olix --set alphazero.simulations=32 \\
+    boardgames alphazero --game dorix --players 2 --run-dir runs/az_dorix_2p --iterations 60
+    boardgames alphazero --game dorix --players 2 --run-dir runs/az_dorix_2p --iterations 120 --resume
+    boardgames alphazero --game olix --run-dir runs/az_olix --set alphazero.simulations=32 \\
         --save models/olix_az
 """
 
@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from training.alphazero.train import AlphaZeroRun, load_settings
-from training.cli import SettingError, add_game_arguments, game_options_of, parse_sets, positive_int
+from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
+from boardgames.training.cli import SettingError, add_game_arguments, game_options_of, parse_sets, positive_int
 
 
 def main(argv: list | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m training.alphazero", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="boardgames alphazero", description=__doc__.split("\n\n")[0])
     add_game_arguments(p)
     p.add_argument("--run-dir", required=True, help="folder of the run's checkpoint, buffer, TensorBoard logs")
     p.add_argument("--iterations", type=positive_int, default=None, help="total iterations (alphazero.iterations)")

@@ -1,7 +1,7 @@
 """A trained AlphaZero network playing through the compiled search (PUCT with the network's priors and
 values, no noise): the ``Agent`` that evaluations, leaderboards and the play commands use.
 
-Agent specs (``training.agents.make_agent``): a folder holding ``alphazero.json`` (a shipped model such
+Agent specs (``boardgames.training.agent_kinds.make_agent``): a folder holding ``alphazero.json`` (a shipped model such
 as ``models/dorix_2p_az``, or a run's ``best``/``latest`` folder), optionally followed by
 ``@<simulations>`` to search more or less than the model's default (``models/dorix_2p_az@800``).
 """
@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from envs.agents import Agent
-from envs.core.game import Game, State
-from envs.search import EvaluatorSearch
-from training.alphazero.evaluator import NetworkEvaluator
-from training.alphazero.network import load_network
+from boardgames.envs.agents import Agent
+from boardgames.envs.core.game import Game, State
+from boardgames.envs.search import EvaluatorSearch
+from boardgames.training.alphazero.evaluator import NetworkEvaluator
+from boardgames.training.alphazero.network import load_network
 
 
 class AlphaZeroAgent(Agent):
@@ -47,7 +47,7 @@ class AlphaZeroAgent(Agent):
 
     def act_batch(self, states: list, seats: list) -> np.ndarray:
         """The moves of ``seats[i]`` in ``states[i]``, all searched in one batched search (the leaves of
-        every tree through the network together: :func:`envs.core.play.play_games_side_by_side`)."""
+        every tree through the network together: :func:`boardgames.envs.agents.play.play_games_side_by_side`)."""
         result = self.search.run(
             np.stack([s.data for s in states]), self.simulations, seed=int(self.rng.integers(2**63))
         )
@@ -75,8 +75,8 @@ class AlphaZeroAgent(Agent):
 def parse_spec(spec: str) -> tuple[Path, int | None] | None:
     """``(folder, simulations or None)`` when ``spec`` names an AlphaZero model (see the module
     docstring), else None."""
-    from training.alphazero.network import is_network_folder
-    from training.shipped import resolve_model
+    from boardgames.training.alphazero.network import is_network_folder
+    from boardgames.training.storage.shipped import resolve_model
 
     text = str(spec)
     path, at, sims = text.rpartition("@") if "@" in text else (text, "", "")
@@ -98,7 +98,7 @@ def load_agent(spec: str, game: Game | None = None, seed: int | None = None) -> 
     """The agent of an AlphaZero model spec; ValueError when the model is for another game."""
     folder, simulations = parse_spec(spec)
     net, meta = load_network(folder)
-    from training.model_version import check_model_version, model_game
+    from boardgames.training.storage.model_version import check_model_version, model_game
 
     if game is None:
         game = model_game(meta["game"], meta.get("options", {}), meta)

@@ -1,5 +1,5 @@
 """Measure a trained AlphaZero network and write its card:
-``python -m training.alphazero.card models/dorix_2p_az --run runs/az_dorix_2p [--ppo models/dorix_2p]``.
+``python -m boardgames.training.alphazero.card models/dorix_2p_az --run runs/az_dorix_2p [--ppo models/dorix_2p]``.
 
 Copies the run's ``latest/`` network into the model folder (unless it is there already), reads the run's
 ``run.json`` (command, iterations, wall time, settings), then plays the agent (its default simulations,
@@ -7,7 +7,7 @@ Copies the run's ``latest/`` network into the model folder (unless it is there a
 against the targets of issue 19 (``--games`` games each, default 200): MCTS-400 and the game's PPO model
 (``--ppo``), sides alternating. For each pair the card gives the score and the Elo difference it implies
 with a 95% bootstrap interval, and whether the target (+200 Elo) is met; ``<dir>/results.csv`` holds the
-games, and the exact ``python -m training.evaluate`` commands reproduce them.
+games, and the exact ``boardgames evaluate`` commands reproduce them.
 """
 
 from __future__ import annotations
@@ -69,7 +69,9 @@ def header_rows(run: dict, simulations: int, folder: str) -> list:
 
 
 def main(argv: list | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m training.alphazero.card", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m boardgames.training.alphazero.card", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("model_dir")
     p.add_argument("--run", required=True, help="the training run folder (run.json, latest/)")
     p.add_argument("--ppo", default=None, help="the game's PPO model (default: models/<board>)")
@@ -83,10 +85,10 @@ def main(argv: list | None = None) -> None:
 
     import torch
 
-    from envs.registry import make_game
-    from training.agents import find_model
-    from training.evaluate import PairResult, fit_elo, format_table, round_robin, save_results
-    from training.leaderboard import board_key, bootstrap_elo
+    from boardgames.envs.registry import make_game
+    from boardgames.training.agent_kinds import find_model
+    from boardgames.training.evaluation.evaluate import PairResult, fit_elo, format_table, round_robin, save_results
+    from boardgames.training.evaluation.leaderboard import board_key, bootstrap_elo
 
     torch.set_num_threads(1)
     d, run_dir = Path(args.model_dir), Path(args.run)
@@ -150,12 +152,12 @@ def main(argv: list | None = None) -> None:
         "Reproduce:",
         "",
         "```",
-        f"python -m training.evaluate --game {game_name}{opts} --agents {spec} random greedy "
+        f"boardgames evaluate --game {game_name}{opts} --agents {spec} random greedy "
         f"--games {args.games_baselines} --seed {args.seed} --first-only",
     ]
     for i, opp in enumerate(targets + list(args.extra)):
         lines.append(
-            f"python -m training.evaluate --game {game_name}{opts} --agents {spec} {opp} --games {args.games} "
+            f"boardgames evaluate --game {game_name}{opts} --agents {spec} {opp} --games {args.games} "
             f"--seed {args.seed + 1 + i} --first-only"
         )
     lines += ["```", ""]

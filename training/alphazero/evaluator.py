@@ -1,4 +1,4 @@
-"""The network as the compiled search's leaf evaluator (:data:`envs.search.search.Evaluator`).
+"""The network as the compiled search's leaf evaluator (:data:`boardgames.envs.search.search.Evaluator`).
 
 For a batch of leaf positions the evaluator writes every acting seat's observation with the game's
 compiled observe kernel, runs the network once over the batch, turns the logits into priors over the
@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from envs.core.game import Game
-from envs.vector.batch import kernels_of
-from envs.vector.kernels import batch_kernels
+from boardgames.envs.core.game import Game
+from boardgames.envs.vector.batch import kernels_of
+from boardgames.envs.vector.loops import batch_kernels
 
 
 def absolute_values(relative: np.ndarray, observers: np.ndarray) -> np.ndarray:

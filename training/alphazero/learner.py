@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from training.alphazero.buffer import ReplayBuffer
+from boardgames.training.alphazero.buffer import ReplayBuffer
 
 
 class Learner:

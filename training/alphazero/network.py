@@ -138,9 +138,9 @@ def load_network(path: str | Path) -> tuple[AlphaZeroNet, dict]:
 
     The weights are read in torch's weights-only mode and nothing is ever unpickled: a file that is not
     such a network, or whose weights file holds other objects than tensors and plain data, raises
-    :class:`~training.safe_load.ModelFileError` (a ``ValueError``) saying why."""
-    from training.alphazero.settings import check_saved_network
-    from training.safe_load import ModelFileError, load_weights
+    :class:`~boardgames.training.storage.safe_load.ModelFileError` (a ``ValueError``) saying why."""
+    from boardgames.training.alphazero.settings import check_saved_network
+    from boardgames.training.storage.safe_load import ModelFileError, load_weights
 
     folder = Path(path)
     if folder.name == CONFIG:
@@ -156,7 +156,8 @@ def load_network(path: str | Path) -> tuple[AlphaZeroNet, dict]:
     try:
         net.load_state_dict(state)
     except (RuntimeError, TypeError, AttributeError, KeyError, ValueError) as e:  # other shapes, or not a state dict
-        raise ModelFileError(f"{not_a_network} ({WEIGHTS}: the weights do not fit its network: "
-                             f"{type(e).__name__})") from None
+        raise ModelFileError(
+            f"{not_a_network} ({WEIGHTS}: the weights do not fit its network: {type(e).__name__})"
+        ) from None
     net.eval()
     return net, meta

@@ -1,11 +1,11 @@
 """Self-play with the compiled search: many games in lock step, one batched search per decision.
 
-``parallel`` games run side by side; at each step one :class:`envs.search.EvaluatorSearch` call
+``parallel`` games run side by side; at each step one :class:`boardgames.envs.search.EvaluatorSearch` call
 searches every running game's position together (its leaves go through the network in one batch per
 simulation), with Dirichlet noise at the roots. Each acting seat then plays an action drawn in
 proportion to its root visit counts for the first ``temperature_moves`` decisions of a game, the most
 visited one afterwards. With ``gumbel`` (turn-based games) the search is
-:meth:`envs.search.EvaluatorSearch.run_gumbel` instead: its Gumbel draws do the exploring (no
+:meth:`boardgames.envs.search.EvaluatorSearch.run_gumbel` instead: its Gumbel draws do the exploring (no
 Dirichlet noise, no temperature), the move is the one it selects and the policy target its improved
 policy. A finished game is replaced by a new one at once, so the batch stays full.
 
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from envs.core.game import Game
-from envs.search import EvaluatorSearch
-from training.alphazero.evaluator import NetworkEvaluator, relative_values
+from boardgames.envs.core.game import Game
+from boardgames.envs.search import EvaluatorSearch
+from boardgames.training.alphazero.evaluator import NetworkEvaluator, relative_values
 
 
 @dataclass
@@ -154,8 +154,10 @@ class SelfPlayer:
         with np.load(file) as data:
             states, slot, seat, obs = data["states"], data["slot"], data["seat"], data["obs"]
             count, index, value = data["policy_count"], data["policy_index"], data["policy_value"]
-        if states.ndim != 2 or states.shape[1] != proto.data.shape[0] or obs.shape[1:] != tuple(
-            self.game.info.observation_shape
+        if (
+            states.ndim != 2
+            or states.shape[1] != proto.data.shape[0]
+            or obs.shape[1:] != tuple(self.game.info.observation_shape)
         ):
             raise ValueError("games in flight of another game than this run's")
         parallel = len(self.slots)

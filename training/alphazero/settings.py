@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
-from training.cli import SettingError, check_count, check_number
+from boardgames.training.cli import SettingError, check_count, check_number
 
 NETWORK_KEYS = ("channels", "blocks", "head", "value_hidden")
 
@@ -119,18 +119,23 @@ def make_settings(values: dict) -> AlphaZeroSettings:
     if not isinstance(opponents, list) or not all(isinstance(o, str) and o for o in opponents):
         raise SettingError(f"alphazero.eval_opponents is a list of agent specs (strings), got {opponents!r}")
     if len(opponents) > MAX_OPPONENTS or (s.eval_every and not opponents):
-        raise SettingError(f"alphazero.eval_opponents must list 1..{MAX_OPPONENTS} agent specs (0 only with "
-                           f"alphazero.eval_every=0), got {len(opponents)}")
+        raise SettingError(
+            f"alphazero.eval_opponents must list 1..{MAX_OPPONENTS} agent specs (0 only with "
+            f"alphazero.eval_every=0), got {len(opponents)}"
+        )
     nodes = s.parallel * (s.simulations + 1)
     if nodes > MAX_SEARCH_NODES:
-        raise SettingError(f"alphazero.parallel * (alphazero.simulations + 1) must be at most {MAX_SEARCH_NODES:,} "
-                           f"(the search trees of a self-play step), got {nodes:,}")
+        raise SettingError(
+            f"alphazero.parallel * (alphazero.simulations + 1) must be at most {MAX_SEARCH_NODES:,} "
+            f"(the search trees of a self-play step), got {nodes:,}"
+        )
     return s
 
 
-def network_parameters(obs_shape, num_actions: int, num_seats: int, channels: int, blocks: int, head: str,
-                       value_hidden: int) -> int:
-    """How many weights :class:`~training.alphazero.network.AlphaZeroNet` has with this configuration
+def network_parameters(
+    obs_shape, num_actions: int, num_seats: int, channels: int, blocks: int, head: str, value_hidden: int
+) -> int:
+    """How many weights :class:`~boardgames.training.alphazero.network.AlphaZeroNet` has with this configuration
     (computed, not built: a check of a file's sizes before any memory is spent on them)."""
     h, w, c = obs_shape
     convs = 9 * c * channels + 2 * channels + blocks * 2 * (9 * channels * channels + 2 * channels)
@@ -165,9 +170,11 @@ def check_network_config(config: dict, where: str = "network") -> None:
         raise SettingError(f"{where}.head is 'linear' or 'square', got {head!r}")
     weights = network_parameters(shape, config["num_actions"], config["num_seats"], **sizes)
     if weights > MAX_PARAMETERS:
-        raise SettingError(f"{where}: a network of {weights:,} weights (channels={sizes['channels']}, "
-                           f"blocks={sizes['blocks']}, value_hidden={sizes['value_hidden']}); at most "
-                           f"{MAX_PARAMETERS:,}")
+        raise SettingError(
+            f"{where}: a network of {weights:,} weights (channels={sizes['channels']}, "
+            f"blocks={sizes['blocks']}, value_hidden={sizes['value_hidden']}); at most "
+            f"{MAX_PARAMETERS:,}"
+        )
 
 
 def check_saved_network(file) -> None:

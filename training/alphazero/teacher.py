@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.core.game import Game
-from envs.core.play import play_game
-from training.alphazero.evaluator import relative_values
+from boardgames.envs.agents.play import play_game
+from boardgames.envs.core.game import Game
+from boardgames.training.alphazero.evaluator import relative_values
 
 
 @dataclass
@@ -57,7 +57,7 @@ def teacher_policy(agent, state, seat: int, action: int, num_actions: int) -> np
 
 def play_teacher_games(game: Game, spec: str, games: int, seed: int = 0) -> TeacherSamples:
     """``games`` games of the agent ``spec`` in every seat, recorded as samples."""
-    from training.agents import make_agent
+    from boardgames.training.agent_kinds import make_agent
 
     started = time.perf_counter()
     agent = make_agent(spec, game, seed=seed)

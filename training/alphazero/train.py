@@ -1,8 +1,8 @@
 """The AlphaZero training loop: self-play with the compiled search, a replay buffer, a torch learner,
 checkpoints every iteration, TensorBoard, a progress bar with the current Elo against the baselines.
 
-One iteration = ``games_per_iteration`` self-play games (:mod:`training.alphazero.selfplay`) added to
-the buffer, then ``train_steps`` gradient steps (:mod:`training.alphazero.learner`). Every
+One iteration = ``games_per_iteration`` self-play games (:mod:`boardgames.training.alphazero.selfplay`) added to
+the buffer, then ``train_steps`` gradient steps (:mod:`boardgames.training.alphazero.learner`). Every
 ``eval_every`` iterations the current network plays ``eval_games`` games (PUCT with
 ``eval_simulations`` simulations, no noise) against each of ``eval_opponents``; a Bradley-Terry fit over
 those games gives its Elo with random = 0, shown on the progress bar, logged to TensorBoard and appended
@@ -15,7 +15,8 @@ sha256), ``latest/`` (the network as an agent: ``models/...``-style folder usabl
 ``tb/`` (TensorBoard), ``strength.csv``, ``run.json`` (the command, the settings really used, wall time).
 ``resume=True`` (``--resume``) continues from the checkpoint up to ``iterations``.
 
-Durable runs (:mod:`training.durable`): every file is written to a temporary name, fsynced and renamed
+Durable runs (:mod:`boardgames.training.storage.durable`): every file is written to a temporary name, fsynced and
+renamed
 into place, so a kill at any moment leaves complete files. The checkpoint is one set: its three files
 are written under temporary names, then the manifest, then the files are renamed, so the manifest always
 describes a consistent checkpoint (a resume finishes the renames a kill interrupted). Resuming checks
@@ -43,17 +44,17 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from envs.core.game import Game
-from envs.registry import make_game
-from training.alphazero.agent import AlphaZeroAgent
-from training.alphazero.buffer import ReplayBuffer
-from training.alphazero.evaluator import NetworkEvaluator
-from training.alphazero.learner import Learner
-from training.alphazero.network import CONFIG, WEIGHTS, AlphaZeroNet, save_network
-from training.alphazero.selfplay import SearchSettings, SelfPlayer
-from training.alphazero.settings import NETWORK_KEYS, AlphaZeroSettings, make_settings
-from training.cli import SettingError, check_count
-from training.durable import (
+from boardgames.envs.core.game import Game
+from boardgames.envs.registry import make_game
+from boardgames.training.alphazero.agent import AlphaZeroAgent
+from boardgames.training.alphazero.buffer import ReplayBuffer
+from boardgames.training.alphazero.evaluator import NetworkEvaluator
+from boardgames.training.alphazero.learner import Learner
+from boardgames.training.alphazero.network import CONFIG, WEIGHTS, AlphaZeroNet, save_network
+from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
+from boardgames.training.alphazero.settings import NETWORK_KEYS, AlphaZeroSettings, make_settings
+from boardgames.training.cli import SettingError, check_count
+from boardgames.training.storage.durable import (
     CheckpointError,
     commit_set,
     fault_point,
@@ -70,7 +71,7 @@ from training.durable import (
     write_csv,
     write_json,
 )
-from training.model_version import version_record
+from boardgames.training.storage.model_version import version_record
 
 CHECKPOINT = "checkpoint.pt"
 BUFFER = "buffer.npz"
@@ -81,14 +82,24 @@ MAX_SEED = 2**32 - 1
 MAX_BUFFER_BYTES = 64 * 2**30
 """The most memory the replay buffer may take (its arrays are sized for ``alphazero.buffer`` samples)."""
 # what torch.load and np.load raise on a file that is not what it should be
-_UNREADABLE = (pickle.UnpicklingError, RuntimeError, EOFError, zipfile.BadZipFile, OSError, ValueError, KeyError,
-               TypeError, AttributeError, IndexError)
+_UNREADABLE = (
+    pickle.UnpicklingError,
+    RuntimeError,
+    EOFError,
+    zipfile.BadZipFile,
+    OSError,
+    ValueError,
+    KeyError,
+    TypeError,
+    AttributeError,
+    IndexError,
+)
 STRENGTH_FIELDS = ["iteration", "opponent", "games", "wins", "draws", "losses", "score", "elo"]
 
 
 def load_settings(game_name: str, options: dict, sets: dict | None = None) -> AlphaZeroSettings:
     """The run's settings: the game's ``[alphazero]`` config section, then ``sets``."""
-    from training.train import load_config
+    from boardgames.training.sb3.train import load_config
 
     section = dict(load_config(game_name, options).get("alphazero", {}))
     section.update(sets or {})
@@ -97,8 +108,8 @@ def load_settings(game_name: str, options: dict, sets: dict | None = None) -> Al
 
 def measure_strength(game: Game, net: torch.nn.Module, settings: AlphaZeroSettings, seed: int) -> tuple:
     """``(elo, rows)``: games of the network against every evaluation opponent and the Elo fit."""
-    from training.agents import make_agent
-    from training.evaluate import fit_elo, play_match
+    from boardgames.training.agent_kinds import make_agent
+    from boardgames.training.evaluation.evaluate import fit_elo, play_match
 
     agent = AlphaZeroAgent(game, copy.deepcopy(net).eval(), settings.eval_simulations, settings.c, "alphazero")
     results, rows = [], []
@@ -137,8 +148,10 @@ class AlphaZeroRun:
         per_sample += 4 * info.num_seats
         if settings.buffer * per_sample > MAX_BUFFER_BYTES:
             most, gib = MAX_BUFFER_BYTES // per_sample, settings.buffer * per_sample / 2**30
-            raise SettingError(f"alphazero.buffer={settings.buffer} would take {gib:.0f} GiB for {game_name} "
-                               f"({per_sample} bytes a sample); its range here is 1..{most}")
+            raise SettingError(
+                f"alphazero.buffer={settings.buffer} would take {gib:.0f} GiB for {game_name} "
+                f"({per_sample} bytes a sample); its range here is 1..{most}"
+            )
         torch.set_num_threads(settings.threads)
         torch.manual_seed(self.seed)
         self.net = AlphaZeroNet(info.observation_shape, info.num_actions, info.num_seats, **settings.network_kwargs())
@@ -299,8 +312,8 @@ class AlphaZeroRun:
     # the loop ---------------------------------------------------------------------------------------
     def learn_from_teacher(self) -> dict:
         """The warm start: the teacher's games into the buffer, then ``teacher_steps`` gradient steps on
-        them (see :mod:`training.alphazero.teacher`); what it did."""
-        from training.alphazero.teacher import play_teacher_games
+        them (see :mod:`boardgames.training.alphazero.teacher`); what it did."""
+        from boardgames.training.alphazero.teacher import play_teacher_games
 
         s = self.settings
         samples = play_teacher_games(self.game, s.teacher, s.teacher_games, seed=self.seed + 104729)
@@ -448,5 +461,5 @@ class AlphaZeroRun:
 
 
 def _command_of(argv: list | None) -> str:
-    """The command line of ``python -m training.alphazero`` with ``argv`` (this process's by default)."""
-    return shlex.join(["python", "-m", "training.alphazero", *(argv if argv is not None else sys.argv[1:])])
+    """The command line of ``boardgames alphazero`` with ``argv`` (this process's by default)."""
+    return shlex.join(["python", "-m", "boardgames.training.alphazero", *(argv if argv is not None else sys.argv[1:])])

@@ -2,12 +2,12 @@
 
 :func:`build_config` puts together, for one game and player count:
 
-* the environment (:class:`~training.rllib.env.BoardGameMultiAgentEnv`, given as its class: the env
+* the environment (:class:`~boardgames.training.rllib.env.BoardGameMultiAgentEnv`, given as its class: the env
   runners import it, so nothing depends on ``ray.tune``'s registry, whose entries belong to one Ray
-  job; the registered names of :func:`~training.rllib.env.register_envs` are for users' own configs);
+  job; the registered names of :func:`~boardgames.training.rllib.env.register_envs` are for users' own configs);
 * ``num_env_runners`` env runners of one CPU each, each stepping ``envs_per_runner`` games (a batch
   per forward pass); 0 env runners samples in the driver;
-* the league (:mod:`training.rllib.league`): modules ``main`` (trained), ``random`` and
+* the league (:mod:`boardgames.training.rllib.league`): modules ``main`` (trained), ``random`` and
   ``snapshot_<i>`` (frozen), all RLlib's ``ActionMaskingTorchRLModule`` (PPO's actor-critic MLP with the illegal
   actions' logits masked), the ``policy_mapping_fn`` drawing who plays whom;
 * PPO's settings (:class:`RLlibSettings`), with the learner in the driver (``num_learners=0``).
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from training.rllib.env import BoardGameMultiAgentEnv, env_config
-from training.rllib.league import LEARNER, RANDOM, LeagueMapping, snapshot_ids
+from boardgames.training.rllib.env import BoardGameMultiAgentEnv, env_config
+from boardgames.training.rllib.league import LEARNER, RANDOM, LeagueMapping, snapshot_ids
 
 
 @dataclass
@@ -48,7 +48,7 @@ class RLlibSettings:
 
 def build_config(game: str, options: dict, settings: RLlibSettings):
     """The ``PPOConfig`` of a self-play run of ``game`` with ``options`` (see the module docstring);
-    an unknown game or option raises :class:`~envs.core.errors.GameOptionError` naming it."""
+    an unknown game or option raises :class:`~boardgames.envs.core.errors.GameOptionError` naming it."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -62,8 +62,12 @@ def build_config(game: str, options: dict, settings: RLlibSettings):
     model = DefaultModelConfig(fcnet_hiddens=list(settings.hidden))
     modules = [LEARNER, RANDOM] + snapshot_ids(settings.snapshots)
     specs = {
-        m: RLModuleSpec(module_class=ActionMaskingTorchRLModule, observation_space=obs_space, action_space=act_space,
-                        model_config=model)
+        m: RLModuleSpec(
+            module_class=ActionMaskingTorchRLModule,
+            observation_space=obs_space,
+            action_space=act_space,
+            model_config=model,
+        )
         for m in modules
     }
     mapping = LeagueMapping(probe.game.info.sides(), settings.snapshots, settings.self_play, settings.random_share)
@@ -71,13 +75,23 @@ def build_config(game: str, options: dict, settings: RLlibSettings):
         PPOConfig()
         # RLlib's pre-check passes on every game (tests/rllib); skipping it spares each runner's start
         .environment(env=BoardGameMultiAgentEnv, env_config=cfg, disable_env_checking=True)
-        .env_runners(num_env_runners=settings.env_runners, num_envs_per_env_runner=settings.envs_per_runner,
-                     num_cpus_per_env_runner=1, rollout_fragment_length="auto")
+        .env_runners(
+            num_env_runners=settings.env_runners,
+            num_envs_per_env_runner=settings.envs_per_runner,
+            num_cpus_per_env_runner=1,
+            rollout_fragment_length="auto",
+        )
         .learners(num_learners=0)
         .multi_agent(policies=set(modules), policy_mapping_fn=mapping, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
-        .training(train_batch_size_per_learner=settings.train_batch, minibatch_size=settings.minibatch,
-                  num_epochs=settings.epochs, lr=settings.lr, entropy_coeff=settings.entropy, gamma=settings.gamma,
-                  lambda_=settings.gae_lambda)
+        .training(
+            train_batch_size_per_learner=settings.train_batch,
+            minibatch_size=settings.minibatch,
+            num_epochs=settings.epochs,
+            lr=settings.lr,
+            entropy_coeff=settings.entropy,
+            gamma=settings.gamma,
+            lambda_=settings.gae_lambda,
+        )
         .debugging(seed=settings.seed, log_level="ERROR")
     )

@@ -10,7 +10,7 @@ it gives:
 * in a turn-based game, the observation of the one agent to act, and at the end of the game every
   agent's last observation and reward (+1 win, -1 loss, 0 draw; both partners of a 4-player Dorix
   team get their team's result): RLlib's convention for turn-based games;
-* the ``illegal_action`` option of every environment (:mod:`envs.core.illegal`; default ``"lose"``,
+* the ``illegal_action`` option of every environment (:mod:`boardgames.envs.adapters.illegal`; default ``"lose"``,
   Barc's ``"void"``), so RLlib's environment pre-check, which steps with unmasked random actions,
   passes.
 
@@ -25,8 +25,8 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from envs.core.errors import GameOptionError
-from envs.registry import env_module, game_names, make_game, parallel_games
+from boardgames.envs.core.errors import GameOptionError
+from boardgames.envs.registry import env_module, game_names, make_game, parallel_games
 
 PLAYER_COUNTS = {"dorix": (2, 3, 4)}
 """The player counts of the games that have a ``num_players`` option (the others have one count)."""
@@ -98,10 +98,12 @@ class BoardGameMultiAgentEnv(MultiAgentEnv):
         self.possible_agents = list(self._env.possible_agents)
         self.agents = list(self.possible_agents)
         size = int(np.prod(info.observation_shape))
-        obs_space = gym.spaces.Dict({
-            "observations": gym.spaces.Box(0.0, 1.0, (size,), np.float32),
-            "action_mask": gym.spaces.Box(0.0, 1.0, (info.num_actions,), np.float32),
-        })
+        obs_space = gym.spaces.Dict(
+            {
+                "observations": gym.spaces.Box(0.0, 1.0, (size,), np.float32),
+                "action_mask": gym.spaces.Box(0.0, 1.0, (info.num_actions,), np.float32),
+            }
+        )
         act_space = gym.spaces.Discrete(info.num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
@@ -154,7 +156,8 @@ class BoardGameMultiAgentEnv(MultiAgentEnv):
 
     def _step_parallel(self, action_dict: dict):
         observations, rewards, terminations, truncations, infos = self._env.step(
-            {a: int(x) for a, x in action_dict.items()})
+            {a: int(x) for a, x in action_dict.items()}
+        )
         over = not self._env.agents
         terminated = over and any(terminations.values())
         return (

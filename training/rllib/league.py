@@ -10,7 +10,7 @@ frozen snapshots ``snapshot_0 .. snapshot_{k-1}`` (each side of the game its one
 
 The snapshots are copies of ``main`` taken every ``snapshot_every`` training iterations, the oldest
 slot replaced each time (:func:`take_snapshot`), as the SB3 trainer plays against snapshots of the
-learner (:mod:`training.selfplay`). Before the first copies the slots hold the network ``main``
+learner (:mod:`boardgames.training.sb3.selfplay`). Before the first copies the slots hold the network ``main``
 started from, a nearly uniform player of the legal moves: the weak opponents a new learner needs.
 The slots are fixed modules of the algorithm, so a checkpoint holds the whole league and
 ``--resume`` needs no extra state.
@@ -48,8 +48,9 @@ class LeagueMapping:
 
     def __init__(self, sides: list, snapshots: int, self_play: float = 0.5, random_share: float = 0.0):
         if not (0.0 <= self_play <= 1.0 and 0.0 <= random_share <= 1.0 - self_play):
-            raise ValueError(f"self_play ({self_play}) and random_share ({random_share}) must be probabilities "
-                             "summing to 1 at most")
+            raise ValueError(
+                f"self_play ({self_play}) and random_share ({random_share}) must be probabilities summing to 1 at most"
+            )
         self.sides = [tuple(int(s) for s in side) for side in sides]
         self.side_of = side_of_seats(self.sides)
         self.snapshots = snapshot_ids(snapshots)
@@ -85,8 +86,9 @@ def take_snapshot(algo, iteration: int, snapshots: int) -> str | None:
     slot = snapshot_ids(snapshots)[iteration % snapshots]
     weights = algo.learner_group.get_weights(module_ids=[LEARNER])[LEARNER]
     algo.learner_group.set_weights({slot: weights})
-    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, policies=[slot],
-                                       inference_only=True, timeout_seconds=60.0)
+    algo.env_runner_group.sync_weights(
+        from_worker_or_learner_group=algo.learner_group, policies=[slot], inference_only=True, timeout_seconds=60.0
+    )
     return slot
 
 
@@ -95,8 +97,9 @@ def make_random_player(algo) -> None:
     are then 0 for every action, and the action mask leaves a uniform choice among the legal ones."""
     weights = algo.learner_group.get_weights(module_ids=[RANDOM])[RANDOM]
     algo.learner_group.set_weights({RANDOM: {k: (v * 0 if k.startswith("pi.") else v) for k, v in weights.items()}})
-    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, policies=[RANDOM],
-                                       inference_only=True, timeout_seconds=60.0)
+    algo.env_runner_group.sync_weights(
+        from_worker_or_learner_group=algo.learner_group, policies=[RANDOM], inference_only=True, timeout_seconds=60.0
+    )
 
 
 def trained_module(algo, module_id: str = LEARNER):

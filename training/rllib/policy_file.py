@@ -8,7 +8,7 @@ back with ``torch.load(weights_only=True)`` (nothing is ever unpickled); it name
 was trained on, so that an agent built for another game says so. Neither writing a file from a module
 (:func:`export_module`) nor reading it (:func:`load_policy_file`, :class:`RLlibPolicyAgent`) imports ray: an
 RLlib policy plays in
-``python -m training.evaluate --agents rllib:<path> random greedy`` and ``python -m training.play
+``boardgames evaluate --agents rllib:<path> random greedy`` and ``boardgames play
 --opponent rllib:<path>`` in the main environment, next to the SB3 models.
 """
 
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.agents import Agent
-from envs.core.game import Game, State
-from training.safe_load import ModelFileError, load_weights
-from training.shipped import resolve_model
+from boardgames.envs.agents import Agent
+from boardgames.envs.core.game import Game, State
+from boardgames.training.storage.safe_load import ModelFileError, load_weights
+from boardgames.training.storage.shipped import resolve_model
 
 FORMAT = "boardgame-rl-envs/rllib-policy/1"
 FILE_NAME = "policy.pt"
@@ -60,8 +60,10 @@ def describe_layers(layers: list) -> tuple[list, dict]:
         elif kind in ACTIVATIONS:
             spec.append({"type": kind})
         elif kind != "identity":
-            raise PolicyFileError(f"cannot export a {type(layer).__name__} layer (supported: Linear, "
-                                  f"{', '.join(a.capitalize() for a in ACTIVATIONS)})")
+            raise PolicyFileError(
+                f"cannot export a {type(layer).__name__} layer (supported: Linear, "
+                f"{', '.join(a.capitalize() for a in ACTIVATIONS)})"
+            )
     return spec, state
 
 
@@ -75,23 +77,31 @@ def export_module(module, path: str | Path, game: str, options: dict, extra: dic
         path = path / FILE_NAME
     path.parent.mkdir(parents=True, exist_ok=True)
     spec, state = describe_layers(acting_layers(module))
-    from envs.registry import make_game
-    from training.model_version import version_record
+    from boardgames.envs.registry import make_game
+    from boardgames.training.storage.model_version import version_record
 
-    data = {"format": FORMAT, "game": game, "options": dict(options), **version_record(make_game(game, **options)),
-            "layers": spec, "state_dict": state, "extra": dict(extra or {})}
+    data = {
+        "format": FORMAT,
+        "game": game,
+        "options": dict(options),
+        **version_record(make_game(game, **options)),
+        "layers": spec,
+        "state_dict": state,
+        "extra": dict(extra or {}),
+    }
     torch.save(data, path)
     return path
 
 
 def policy_file(path: str | Path) -> Path:
     """The file a spec's path names: the ``.pt`` itself, or ``policy.pt`` in a folder; a shipped model's
-    name (``models/rllib_dorix_2p``) is the shipped folder (:func:`training.shipped.resolve_model`)."""
+    name (``models/rllib_dorix_2p``) is the shipped folder
+    (:func:`boardgames.training.storage.shipped.resolve_model`)."""
     p = resolve_model(path)
     if p.is_dir():
         p = p / FILE_NAME
     if not p.exists():
-        raise FileNotFoundError(f"no RLlib policy file at {p} (export one with python -m training.rllib_train)")
+        raise FileNotFoundError(f"no RLlib policy file at {p} (export one with boardgames rllib)")
     return p
 
 
@@ -102,12 +112,13 @@ MAX_LAYER_SIZE = 1 << 20
 def _size(layer: dict, key: str) -> int:
     """A linear layer's ``in`` or ``out`` size as written in the file; PolicyFileError unless it is a whole
     number in 1..:data:`MAX_LAYER_SIZE`."""
-    from envs.core.game import is_integer
+    from boardgames.envs.core.game import is_integer
 
     value = layer.get(key)
     if not is_integer(value) or not 1 <= value <= MAX_LAYER_SIZE:
-        raise PolicyFileError(f"a linear layer's {key!r} size is not a whole number in 1..{MAX_LAYER_SIZE}: "
-                              f"{str(value)[:40]!r}")
+        raise PolicyFileError(
+            f"a linear layer's {key!r} size is not a whole number in 1..{MAX_LAYER_SIZE}: {str(value)[:40]!r}"
+        )
     return int(value)
 
 
@@ -124,8 +135,9 @@ class PolicyNet:
         except PolicyFileError:
             raise
         except (KeyError, TypeError, RuntimeError, IndexError, ValueError, OverflowError, AttributeError) as e:
-            raise PolicyFileError(f"its layers and weights do not make a network ({type(e).__name__}: "
-                                  f"{str(e)[:120]})") from None
+            raise PolicyFileError(
+                f"its layers and weights do not make a network ({type(e).__name__}: {str(e)[:120]})"
+            ) from None
 
     def _build(self, layers: list, state: dict) -> None:
         import torch
@@ -136,16 +148,21 @@ class PolicyNet:
             if kind == "linear":
                 n_in, n_out = _size(layer, "in"), _size(layer, "out")
                 weight, bias = state[f"{i}.weight"], state[f"{i}.bias"]
-                if not isinstance(weight, torch.Tensor) or not isinstance(bias, torch.Tensor) or \
-                        tuple(weight.shape) != (n_out, n_in) or tuple(bias.shape) != (n_out,):
+                if (
+                    not isinstance(weight, torch.Tensor)
+                    or not isinstance(bias, torch.Tensor)
+                    or tuple(weight.shape) != (n_out, n_in)
+                    or tuple(bias.shape) != (n_out,)
+                ):
                     raise PolicyFileError(f"layer {i}'s weights are not tensors of its shape ({n_out} x {n_in})")
                 linear = torch.nn.Linear(n_in, n_out)
                 linear.weight.data.copy_(weight)
                 linear.bias.data.copy_(bias)
                 made.append(linear)
             elif kind in ACTIVATIONS:
-                made.append({"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU, "silu": torch.nn.SiLU,
-                             "elu": torch.nn.ELU}[kind]())
+                made.append(
+                    {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU, "silu": torch.nn.SiLU, "elu": torch.nn.ELU}[kind]()
+                )
             else:
                 raise PolicyFileError(f"unknown layer type {str(kind)[:40]!r}")
         self.net = torch.nn.Sequential(*made).eval()
@@ -184,8 +201,14 @@ class RLlibPolicyAgent(Agent):
     """Plays an exported RLlib policy: the most probable legal action (``deterministic``, the
     default) or one drawn from the policy's probabilities over the legal actions."""
 
-    def __init__(self, path: str | Path, game: Game | None = None, deterministic: bool = True,
-                 name: str | None = None, seed: int | None = None):
+    def __init__(
+        self,
+        path: str | Path,
+        game: Game | None = None,
+        deterministic: bool = True,
+        name: str | None = None,
+        seed: int | None = None,
+    ):
         super().__init__(seed)
         self.path = policy_file(path)
         self.net, self.meta = load_policy_file(self.path)
@@ -197,8 +220,9 @@ class RLlibPolicyAgent(Agent):
                 raise ValueError(
                     f"RLlib policy {self.path} (trained on {self.meta['game']} {self.meta['options']}) takes "
                     f"{self.net.observation_size} inputs and {self.net.num_actions} actions; the game gives "
-                    f"{size} and {game.info.num_actions} (wrong game or player count?)")
-            from training.model_version import check_model_version
+                    f"{size} and {game.info.num_actions} (wrong game or player count?)"
+                )
+            from boardgames.training.storage.model_version import check_model_version
 
             check_model_version(self.meta, game, f"rllib:{self.path}")
 

@@ -1,0 +1,25 @@
+"""Reinforcement-learning environments for four abstract board games: Dorix, Olix, ADIX and Sylvie Barc's
+6x6 duel, with numba-compiled rules, PettingZoo and Gymnasium APIs, baseline agents and trained models.
+
+* :mod:`boardgames.envs`: the games (``from boardgames.envs import dorix_v0``), their shared Game/State
+  interface, the environments, batched games, agents and compiled search;
+* :mod:`boardgames.training`: training (Stable-Baselines3, AlphaZero, Ray RLlib), evaluation, play and the
+  browser server; the shipped models are ``boardgames/models`` (``make_agent("models/dorix_2p", game)``);
+* :mod:`boardgames.benchmarks`: speed measurements;
+* ``boardgames`` on the command line: ``boardgames --help`` lists its subcommands.
+
+Importing this package imports nothing else: ``import boardgames.envs`` registers the games with
+PettingZoo and Gymnasium.
+"""
+
+from pathlib import Path
+
+__version__ = "0.1.0"  # the package version: pyproject.toml reads it from here ([tool.setuptools.dynamic])
+
+_HERE = Path(__file__).resolve().parent
+if not (_HERE / "envs").is_dir() and (_HERE.parent / "envs" / "__init__.py").is_file():
+    # A source checkout: the subpackages are the folders beside this one (envs/, training/, benchmarks/,
+    # models/), which an installed wheel holds inside boardgames/ (setuptools' package-dir mapping in
+    # pyproject.toml). Searching the checkout too makes ``boardgames.envs`` the checkout's envs/ without an
+    # install, the same modules an editable install maps.
+    __path__.append(str(_HERE.parent))  # noqa: F821 (a package's __path__)

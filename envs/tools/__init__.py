@@ -1,0 +1,1 @@
+"""Tools above the environments: game records, move lists in notation and GIFs (:mod:`.replay`)."""

@@ -1,0 +1,245 @@
+"""Play any registered game against an agent, in the terminal or in a pygame window.
+
+    boardgames play --game dorix --opponent random
+    boardgames play --game dorix --players 3 --opponent greedy --seat 1
+    boardgames play --game olix --opponent mcts --gui
+    boardgames play --game dorix --opponent models/dorix_2p/model.zip --save-gif game.gif
+    boardgames play --game barc --opponent models/barc --web
+
+Terminal: the board is redrawn after every move (``render_text``) with the position in notation;
+type a move in the game's notation (``moves`` lists the legal ones, ``help`` explains, ``quit``
+stops). An illegal or unreadable move is explained and asked again. It reads moves from standard
+input, so a script can drive it (``boardgames play ... < moves.txt``).
+
+Window (``--gui``): click squares to play (a placement is one click, a move from one square to another
+two clicks, a square clicked twice plays the one-square move when a longer one starts there too);
+several moves on the same squares are offered as a numbered list (press the number); any move can
+also be typed on the keyboard and sent with Enter; right click or Escape clears the selection.
+
+Browser (``--web``, the ``[web]`` extra): a local web server (127.0.0.1 by default, ``--host``,
+``--port``; a host open to the network only with ``--allow-remote``) serves a page that draws the board,
+takes moves by clicking, and shows the move list, the result and the agent's thinking; ``--replay FILE``
+opens a ``--save-moves`` file in its replay viewer (:mod:`boardgames.training.play.web`). ``boardgames web`` is
+the same command.
+
+Opponents: ``random``, ``greedy``, ``mcts`` (the baseline agents of :mod:`boardgames.envs.agents`) or the path of
+a saved model. Every seat but yours (``--seat``, default 0) is played by that agent, your partner
+included in team games (4-player Dorix). ``--save-moves`` and ``--save-gif`` keep the game as a move
+list in notation and as an animated GIF.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError, NotationError
+from boardgames.envs.core.game import Game, State
+from boardgames.envs.registry import make_game
+from boardgames.envs.tools.replay import GameRecord, parse_move
+from boardgames.training.cli import add_game_arguments, game_options_of
+from boardgames.training.play.moves import (  # noqa: F401  (re-exported: the player's helpers)
+    legal_move_texts,
+    make_opponent,
+    opponent_move,
+    random_policy,
+    record_label,
+    result_text,
+)
+from boardgames.training.play.window import ClickSelector, play_window, render_with_geometry, squares_in  # noqa: F401
+
+HELP = (
+    "Type a move in the game's notation (see docs/rules/<game>.md), then Enter.\n"
+    "Commands: 'moves' lists your legal moves, 'position' prints the position in notation, "
+    "'help' shows this, 'quit' stops the game."
+)
+
+
+# ----- terminal -----------------------------------------------------------------------------------
+def play_terminal(
+    game: Game,
+    policies: dict,
+    human_seats: set,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    start: State | None = None,
+) -> GameRecord:
+    """Play a game in the terminal; returns its record. ``read(prompt)`` gives the human's lines
+    (``input`` by default); EOF or ``quit`` stops the game early."""
+    record = GameRecord(start if start is not None else game.new_initial_state())
+    state = record.last
+    while not state.is_terminal():
+        write("")
+        write(state.render_text())
+        write(f"position: {state.to_text()}")
+        chosen = {}
+        for seat in state.current_seats():
+            if seat not in human_seats:
+                continue
+            action = _ask_move(state, seat, read, write)
+            if action is None:
+                write("Game stopped.")
+                return record
+            chosen[seat] = action
+        chosen.update(opponent_move(state, human_seats, policies))
+        label = record_label(state, chosen)
+        state = record.play(chosen)
+        write(f"{len(record)}. {label}")
+    write("")
+    write(state.render_text())
+    write(result_text(state))
+    return record
+
+
+def _ask_move(state: State, seat: int, read, write) -> int | None:
+    name = state.game.info.seat_names[seat]
+    write(f"{name} to move (a move in notation, 'moves', 'help' or 'quit'):")
+    while True:
+        try:
+            line = read("> ")
+        except EOFError:
+            return None
+        text = line.strip()
+        if not text:
+            continue
+        command = text.lower()
+        if command in ("quit", "exit", "q"):
+            return None
+        if command in ("help", "?"):
+            write(HELP)
+            continue
+        if command in ("moves", "legal"):
+            write("legal moves: " + " ".join(legal_move_texts(state, seat)))
+            continue
+        if command == "position":
+            write(state.to_text())
+            continue
+        try:
+            return parse_move(state, text, seat)
+        except (IllegalActionError, NotationError) as e:
+            write(f"Illegal move: {e}")
+            write("Try again ('moves' lists the legal moves).")
+
+
+# ----- command line -------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="boardgames play",
+        description=__doc__.split("\n\n")[0],
+        epilog="\n\n".join(__doc__.split("\n\n")[1:]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_arguments(p, default=None)
+    p.add_argument("--opponent", default="random", help="random, greedy, mcts, mcts:<simulations> or a saved model")
+    p.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--position", default=None, help="start from this position (in notation)")
+    p.add_argument("--gui", action="store_true", help="play in a pygame window with the mouse")
+    p.add_argument("--save-gif", default=None, metavar="PATH", help="save the game as an animated GIF")
+    p.add_argument("--save-moves", default=None, metavar="PATH", help="save the move list in notation")
+    web = p.add_argument_group("browser (--web)")
+    web.add_argument("--web", action="store_true", help="play in the browser: start a local web server, print its URL")
+    web.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address it listens on (default 127.0.0.1; ::1 and localhost are loopback too)",
+    )
+    web.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow a --host open to the network (prints a warning; every request then needs the "
+        "token in the URL printed)",
+    )
+    web.add_argument("--port", type=int, default=8765, help="its port (default 8765; 0: a free one)")
+    web.add_argument(
+        "--max-games",
+        type=int,
+        default=64,
+        help="the most games the server holds (default 64); games in progress are never dropped: "
+        "past it, new ones are refused until a game is finished or abandoned",
+    )
+    web.add_argument(
+        "--idle-minutes",
+        type=float,
+        default=30.0,
+        help="minutes without a request after which a game counts as abandoned (default 30)",
+    )
+    web.add_argument(
+        "--replay",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a --save-moves file to open in the replay viewer (repeatable)",
+    )
+    web.add_argument("--open", action="store_true", help="open the page in the default browser")
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        options = game_options_of(args)
+    except SystemExit as e:
+        print(e, file=sys.stderr)
+        return 2
+    try:
+        game = make_game(args.game, **options)
+        if not 0 <= args.seat < game.info.num_seats:
+            raise GameOptionError(f"--seat must be in 0..{game.info.num_seats - 1}")
+        start = game.from_text(args.position) if args.position else None
+        opponent = None if args.web or args.replay else make_opponent(args.opponent, game, args.seed)
+    except (GameOptionError, NotationError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.web or args.replay:
+        return _serve(args, game, start)
+    humans = {args.seat}
+    policies = {s: opponent for s in range(game.info.num_seats) if s not in humans}
+    print(f"{game.info.name}: you are {game.info.seat_names[args.seat]}, against {args.opponent}.")
+    if args.gui:
+        record = play_window(game, policies, humans, start)
+    else:
+        record = play_terminal(game, policies, humans, start=start)
+    if args.save_moves:
+        with open(args.save_moves, "w") as fh:
+            fh.write(record.to_text())
+        print(f"move list saved to {args.save_moves}")
+    if args.save_gif:
+        record.save_gif(args.save_gif)
+        print(f"GIF saved to {args.save_gif}")
+    return 0
+
+
+def _serve(args, game: Game, start: State | None) -> int:
+    """``--web``: serve the game and the ``--replay`` files in the browser
+    (:func:`boardgames.training.play.web.serve`)."""
+    try:
+        from boardgames.training.play.web import serve
+        from boardgames.training.play.web.session import MoveRefused
+    except ImportError as e:
+        print(f"error: --web needs the web extra (pip install -e '.[web]'): {e}", file=sys.stderr)
+        return 2
+    try:
+        serve(
+            game,
+            args.opponent,
+            args.seat,
+            args.seed,
+            start,
+            args.replay,
+            args.host,
+            args.port,
+            args.open,
+            allow_remote=args.allow_remote,
+            max_games=args.max_games,
+            idle_minutes=args.idle_minutes,
+        )
+    except (GameOptionError, MoveRefused, OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

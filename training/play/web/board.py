@@ -1,0 +1,87 @@
+"""What the browser page and the notebook replay show of a position, for any game, from the shared
+State interface and the game's own picture: the picture drawn by ``envs/<game>/render.py`` (a PNG), the
+pixel box of every square on it (the geometry of its :class:`~boardgames.envs.core.rendering.BoardCanvas`, which
+the page overlays with clickable SVG squares), and a seat's legal moves in notation with the squares
+each names (what a click sequence is matched against, as in the pygame window).
+
+Nothing here imports the web framework: the notebook replay uses it without the ``[web]`` extra.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+
+from PIL import Image
+
+from boardgames.envs.core.game import State
+from boardgames.envs.core.squares import square_name
+from boardgames.training.play.moves import result_text
+from boardgames.training.play.window import squares_in
+
+
+def png_data_url(image: Image.Image, scale: float = 1.0, small: bool = False) -> str:
+    """``image`` as a ``data:image/png;base64,...`` URL, scaled by ``scale``: compressed fast (the page
+    is served on this machine), or ``small`` (256 colours, best compression: pictures kept in a notebook)."""
+    if scale != 1.0:
+        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.LANCZOS)
+    buffer = io.BytesIO()
+    if small:
+        image.convert("RGB").quantize(256).save(buffer, format="PNG", optimize=True)
+    else:
+        image.save(buffer, format="PNG", compress_level=1)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def board_view(state: State, scale: float = 1.0, small: bool = False) -> dict:
+    """The picture of ``state`` and where its squares lie: ``{"png", "width", "height", "files",
+    "ranks", "squares": {name: [x0, y0, x1, y1]}}`` in the picture's pixels (``scale`` applied).
+    A game whose picture has no board canvas gives its RGB picture and no squares; ``small``: see
+    :func:`png_data_url`."""
+    render_canvas = getattr(state, "render_canvas", None)
+    if render_canvas is None:
+        image = Image.fromarray(state.render_rgb())
+        return {
+            "png": png_data_url(image, scale, small),
+            "width": round(image.width * scale),
+            "height": round(image.height * scale),
+            "files": 0,
+            "ranks": 0,
+            "squares": {},
+        }
+    canvas = render_canvas()
+    squares = {
+        square_name(sq, canvas.files): [round(v * scale) for v in canvas.cell(sq)]
+        for sq in range(canvas.files * canvas.ranks)
+    }
+    image = canvas.image
+    return {
+        "png": png_data_url(image, scale, small),
+        "width": round(image.width * scale),
+        "height": round(image.height * scale),
+        "files": canvas.files,
+        "ranks": canvas.ranks,
+        "squares": squares,
+    }
+
+
+def legal_moves(state: State, seat: int, files: int, ranks: int) -> list[dict]:
+    """``seat``'s legal moves in ``state``: ``[{"action", "text", "squares"}]`` in action order, where
+    ``squares`` are the board squares the move's notation names, in order (clicked in that order)."""
+    out = []
+    for action in state.legal_actions(seat):
+        text = state.action_to_text(int(action), seat)
+        out.append({"action": int(action), "text": text, "squares": squares_in(text, files, ranks)})
+    return out
+
+
+def outcome(state: State) -> dict | None:
+    """The end of the game as the page shows it (None while it goes on): the sentence, the returns
+    per seat and whether the turn limit ended it."""
+    if not state.is_terminal():
+        return None
+    return {
+        "text": result_text(state),
+        "returns": [float(r) for r in state.returns()],
+        "truncated": bool(state.is_truncated()),
+    }

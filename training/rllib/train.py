@@ -1,0 +1,407 @@
+"""Self-play PPO on Ray RLlib, from one machine to a Ray cluster: ``boardgames rllib``.
+
+Examples::
+
+    boardgames rllib --game dorix --players 4 --env-runners 2 --iterations 50
+    boardgames rllib --game barc --iterations 30 --out runs/rllib/barc
+    boardgames rllib --resume runs/rllib/barc --iterations 60
+    boardgames rllib --game dorix --players 2 --env-runners 8 --iterations 200 --address auto
+
+Needs the ``rllib`` extra (``pip install -e ".[rllib]"``; ``make test`` builds it in ``.venv-rllib``).
+The league (:mod:`boardgames.training.rllib.league`): ``main`` learns on one side of every game, against itself,
+a uniform random player or a frozen snapshot of itself; 4-player Dorix partners share the policy and
+the team reward.
+
+One line per iteration: env steps (moves) so far, env steps per second over the iteration, and
+every ``--eval-every`` iterations the win rate of ``main`` (arg-max over the legal actions) against
+``random`` and ``greedy``, measured with the project's own game loop
+(:func:`boardgames.training.evaluation.evaluate.play_match`,
+sides rotating), also appended to ``<out>/strength.csv``. Every ``--checkpoint-every`` iterations and
+at the end: the algorithm's checkpoint (``<out>/checkpoint``, RLlib's ``save_to_path``), the exported
+policy ``<out>/policy.pt`` (plain torch, :mod:`boardgames.training.rllib.policy_file`: ``python -m
+boardgames.training.evaluation.evaluate --agents rllib:<out> random greedy``) and ``<out>/run.json``.
+
+``--resume DIR`` restores ``DIR/checkpoint`` with the settings of ``DIR/run.json`` and trains on
+until ``--iterations`` (a total, not a count of more iterations). ``--address auto`` (or
+``HOST:PORT``) runs on an existing Ray cluster (``ray start --head`` / KubeRay / ``ray up``; see
+docs/scale-out.md); without it a Ray instance is started on this machine. ``--set KEY=VALUE``
+changes a setting of :class:`boardgames.training.rllib.config.RLlibSettings` (``train_batch``, ``lr``,
+``hidden``, ``snapshots``...); every setting is range-checked (:data:`SETTING_RANGES`) with a message
+naming it and its range.
+
+Durable runs (:mod:`boardgames.training.storage.durable`): the checkpoint folder is written under a temporary name and
+swapped in whole, ``policy.pt``, ``run.json`` and ``strength.csv`` are written to temporary names,
+fsynced and renamed, so a kill at any moment leaves complete files. ``--resume`` puts back a checkpoint
+folder a kill left aside, removes the temporary files of killed runs and drops the ``strength.csv`` rows
+of iterations past the checkpoint (measured again as the run goes on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+import time
+from dataclasses import fields
+from pathlib import Path
+
+from boardgames.envs.core.errors import GameOptionError
+from boardgames.envs.registry import make_game
+from boardgames.training.cli import (
+    SettingError,
+    add_game_arguments,
+    check_count,
+    check_number,
+    game_options_of,
+    non_negative_int,
+    parse_assignment,
+    positive_int,
+)
+from boardgames.training.rllib.policy_file import RLlibPolicyAgent, export_module
+from boardgames.training.storage.durable import (
+    keep_csv_rows,
+    number,
+    read_csv_rows,
+    read_json,
+    recover_folder,
+    remove_stale_temps,
+    replace_folder,
+    write_csv,
+    write_json,
+    write_with,
+)
+from boardgames.training.storage.model_version import version_record
+
+STRENGTH_FIELDS = ["iteration", "env_steps", "opponent", "games", "wins", "draws", "losses", "win_rate"]
+SETTING_RANGES = {  # setting: (lowest, highest); a float's lowest is excluded where marked "open"
+    "env_runners": (0, 1024),
+    "envs_per_runner": (1, 1024),
+    "train_batch": (1, 10_000_000),
+    "minibatch": (1, 10_000_000),
+    "epochs": (1, 1000),
+    "lr": (0.0, 1.0, "open"),
+    "entropy": (0.0, 10.0),
+    "gamma": (0.0, 1.0),
+    "gae_lambda": (0.0, 1.0),
+    "snapshots": (0, 100),
+    "snapshot_every": (1, 1_000_000),
+    "self_play": (0.0, 1.0),
+    "random_share": (0.0, 1.0),
+    "seed": (0, 2**32 - 1),
+}
+"""The range of every number of :class:`boardgames.training.rllib.config.RLlibSettings` (``hidden``: 1..16 layers of
+1..8192 units)."""
+CONNECT_TIMEOUT_S = 10.0
+
+
+def parse_args(argv=None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    p = argparse.ArgumentParser(
+        prog="boardgames rllib",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="settings (--set): " + ", ".join(f.name for f in _settings_fields()),
+    )
+    add_game_arguments(p)
+    p.add_argument(
+        "--env-runners",
+        type=non_negative_int,
+        default=None,
+        help="env runners (one CPU each; 0 samples in the driver; default 2)",
+    )
+    p.add_argument("--iterations", type=positive_int, default=20, help="training iterations in all (default 20)")
+    p.add_argument(
+        "--address",
+        default=None,
+        help="an existing Ray cluster: 'auto' or HOST:PORT (default: start Ray on this machine)",
+    )
+    p.add_argument("--resume", default=None, metavar="DIR", help="continue the run saved in DIR")
+    p.add_argument("--out", default=None, metavar="DIR", help="run folder (default runs/rllib/<game>[_<n>p]_s<seed>)")
+    p.add_argument("--seed", type=int, default=None, help="seed (default 0)")
+    p.add_argument(
+        "--eval-every",
+        type=non_negative_int,
+        default=5,
+        help="iterations between win-rate measurements (0: none; default 5)",
+    )
+    p.add_argument("--eval-games", type=positive_int, default=20, help="games per opponent per measurement")
+    p.add_argument("--eval-opponents", nargs="+", default=["random", "greedy"], help="agent specs to measure against")
+    p.add_argument(
+        "--checkpoint-every",
+        type=positive_int,
+        default=10,
+        help="iterations between checkpoints (default 10; one at the end too)",
+    )
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="an RLlibSettings field")
+    return p, p.parse_args(argv)
+
+
+def _settings_fields():
+    from boardgames.training.rllib.config import RLlibSettings
+
+    return fields(RLlibSettings)
+
+
+def make_settings(args: argparse.Namespace, saved: dict | None = None):
+    """The run's settings: the saved ones on ``--resume``, else the defaults; then the flags and
+    ``--set`` items (an unknown key or a value of the wrong kind raises :class:`SettingError`)."""
+    from boardgames.training.rllib.config import RLlibSettings
+
+    settings = RLlibSettings(**saved) if saved else RLlibSettings()
+    known = {f.name: f for f in fields(RLlibSettings)}
+    changes = [parse_assignment(item, "--set") for item in args.set]
+    if args.env_runners is not None:
+        changes.append(("env_runners", args.env_runners))
+    if args.seed is not None:
+        changes.append(("seed", args.seed))
+    for key, value in changes:
+        if key not in known:
+            raise SettingError(f"--set {key}: no such setting; the settings: {', '.join(known)}")
+        current = getattr(settings, key)
+        if (
+            isinstance(current, bool)
+            or not isinstance(value, type(current))
+            and not (isinstance(current, float) and isinstance(value, int))
+        ):
+            raise SettingError(
+                f"--set {key}={value!r}: expected a value of type {type(current).__name__}, like {current!r}"
+            )
+        setattr(settings, key, type(current)(value) if isinstance(current, float) else value)
+    check_ranges(settings)
+    if settings.env_runners < 0 or settings.train_batch < 1 or settings.minibatch < 1 or settings.epochs < 1:
+        raise SettingError("env_runners must be >= 0, train_batch, minibatch and epochs >= 1")
+    if not (0.0 <= settings.self_play <= 1.0 and 0.0 <= settings.random_share <= 1.0 - settings.self_play):
+        raise SettingError(
+            f"self_play ({settings.self_play}) and random_share ({settings.random_share}) must be "
+            "probabilities summing to 1 at most"
+        )
+    if settings.snapshots < 0 or settings.snapshot_every < 1:
+        raise SettingError("snapshots must be >= 0 and snapshot_every >= 1")
+    return settings
+
+
+def check_ranges(settings) -> None:
+    """SettingError naming the setting and its range (:data:`SETTING_RANGES`) for a value out of it."""
+    for name, (low, high, *open_low) in SETTING_RANGES.items():
+        value = getattr(settings, name)
+        if isinstance(low, int):
+            check_count(name, value, low, high)
+        else:
+            check_number(name, value, low, high, low_open=bool(open_low))
+    hidden = settings.hidden
+    if not isinstance(hidden, (list, tuple)) or not 1 <= len(hidden) <= 16:
+        raise SettingError(f"hidden must be a list of 1..16 layer widths, got {hidden!r}")
+    for i, width in enumerate(hidden):
+        check_count(f"hidden[{i}]", width, 1, 8192)
+
+
+def check_address(address: str | None, timeout: float = CONNECT_TIMEOUT_S) -> None:
+    """Raise :class:`SettingError` naming ``address`` when nothing answers there (a TCP connection
+    to ``HOST:PORT`` within ``timeout`` seconds); ``None`` (a local Ray) and ``auto`` (a cluster
+    started on this machine, checked by ``ray.init``) are not probed."""
+    if address is None or address == "auto":
+        return
+    target = address.split("://", 1)[-1]
+    host, sep, port = target.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise SettingError(f"--address {address!r}: expected 'auto' or HOST:PORT (e.g. 10.0.0.5:6379)")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise SettingError(
+            f"--address {address}: no Ray cluster answers there within {timeout:.0f} s ({type(e).__name__}: {e})"
+        ) from None
+
+
+def start_ray(address: str | None, env_runners: int) -> None:
+    """Connect to the cluster at ``address`` or start Ray on this machine (with at least
+    ``env_runners`` CPUs, so that every runner gets its CPU); :class:`SettingError` naming the
+    address when it cannot be reached or has too few CPUs."""
+    import ray
+
+    check_address(address)
+    try:
+        if address is None:
+            ray.init(
+                num_cpus=max(os.cpu_count() or 1, env_runners),
+                include_dashboard=False,
+                logging_level="ERROR",
+                configure_logging=True,
+            )
+        else:
+            ray.init(address=address, logging_level="ERROR")
+    except (ConnectionError, RuntimeError, TimeoutError) as e:
+        raise SettingError(f"--address {address}: could not connect to a Ray cluster ({e})") from None
+    cpus = ray.cluster_resources().get("CPU", 0)
+    if env_runners > cpus:
+        raise SettingError(
+            f"{env_runners} env runners need {env_runners} CPUs; the cluster at {address or 'local'} has {cpus:g}"
+        )
+    free = ray.available_resources().get("CPU", 0)
+    if env_runners > free:  # other jobs hold them: Ray waits until they are given back
+        print(
+            f"note: {env_runners} env runners need {env_runners} CPUs, {free:g} of the cluster's {cpus:g} are free "
+            "now: the run waits for other jobs to give theirs back",
+            flush=True,
+        )
+
+
+def measure(algo, game, game_name: str, options: dict, opponents: dict, games: int, seed: int) -> dict:
+    """The win rate of ``main`` (arg-max) against each opponent: ``{name: PairResult}``."""
+    from boardgames.training.evaluation.evaluate import play_match
+    from boardgames.training.rllib.league import trained_module
+
+    agent = RLlibPolicyAgent.from_module(trained_module(algo), game_name, options)
+    return {
+        name: play_match(game, agent, opp, games, seed=seed + i, name_a="main", name_b=name)
+        for i, (name, opp) in enumerate(opponents.items())
+    }
+
+
+def save(algo, out: Path, run: dict) -> None:
+    """The checkpoint, the exported policy and run.json of the run in ``out``."""
+    from boardgames.training.rllib.league import trained_module
+
+    replace_folder(out / "checkpoint", lambda tmp: algo.save_to_path(str(tmp.resolve())))
+    write_with(
+        out / "policy.pt",
+        lambda tmp: export_module(
+            trained_module(algo),
+            tmp,
+            run["game"],
+            run["options"],
+            extra={"iteration": run["iteration"], "env_steps": run["env_steps"]},
+        ),
+        keep_suffix=True,
+    )
+    write_json(out / "run.json", run, indent=2)
+
+
+def main(argv=None) -> None:
+    p, args = parse_args(argv)
+    try:
+        run(args)
+    except (SettingError, GameOptionError, FileNotFoundError) as e:
+        p.print_usage(sys.stderr)
+        print(f"{p.prog}: error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def load_run(args: argparse.Namespace) -> tuple[str, dict, dict | None, Path]:
+    """``(game, options, saved settings or None, out)`` of a new run or of the run ``--resume`` names."""
+    if args.resume:
+        out = Path(args.resume)
+        recover_folder(out / "checkpoint")  # a kill between the two renames of the checkpoint's swap
+        if not (out / "run.json").is_file() or not (out / "checkpoint").is_dir():
+            raise SettingError(f"--resume {out}: no run there (expected {out}/run.json and {out}/checkpoint)")
+        remove_stale_temps(out)
+        saved = read_json(out / "run.json")
+        if not isinstance(saved, dict) or not all(k in saved for k in ("game", "options", "settings")):
+            raise SettingError(
+                f"--resume {out}: {out / 'run.json'} cannot be read as this project's run.json "
+                "(the game and settings of the run)"
+            )
+        return saved["game"], saved["options"], saved["settings"], out
+    options = game_options_of(args)
+    make_game(args.game, **options)  # GameOptionError for an unknown option or player count
+    seed = args.seed if args.seed is not None else 0
+    name = args.game + (f"_{args.players}p" if args.players else "")
+    return args.game, options, None, Path(args.out or Path("runs") / "rllib" / f"{name}_s{seed}")
+
+
+def run(args: argparse.Namespace) -> None:
+    game_name, options, saved, out = load_run(args)
+    settings = make_settings(args, saved)
+    import ray
+    import torch
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
+
+    from boardgames.training.agent_kinds import make_agent
+    from boardgames.training.rllib.config import build_config
+    from boardgames.training.rllib.league import make_random_player, take_snapshot
+
+    torch.set_num_threads(
+        1
+    )  # the driver learns and measures: one thread, as boardgames.training.sb3.train (README, Torch threads)
+    game = make_game(game_name, **options)
+    config = build_config(game_name, options, settings)
+    opponents = {spec: make_agent(spec, game, seed=settings.seed + 1 + i) for i, spec in enumerate(args.eval_opponents)}
+    start_ray(args.address, settings.env_runners)
+    try:
+        algo = config.build_algo()
+        make_random_player(algo)
+        out.mkdir(parents=True, exist_ok=True)
+        if saved is not None:
+            try:
+                algo.restore_from_path(str((out / "checkpoint").resolve()))
+            except Exception as e:  # RLlib raises many kinds on a damaged folder: the project's error, naming it
+                raise SettingError(
+                    f"--resume {out}: {out / 'checkpoint'} cannot be restored ({type(e).__name__}: {str(e)[:300]})"
+                ) from None
+            print(f"resumed {out} at iteration {algo.iteration}")
+            keep_csv_rows(out / "strength.csv", STRENGTH_FIELDS, lambda r: number(r["iteration"]) <= algo.iteration)
+        print(
+            f"{game_name} {options}: {settings.env_runners} env runners x {settings.envs_per_runner} games, "
+            f"{settings.train_batch} env steps per iteration, league main + random + {settings.snapshots} snapshots; "
+            f"ray {ray.__version__}, cluster CPUs {ray.cluster_resources().get('CPU', 0):g}; run folder {out}"
+        )
+        run_info = {
+            "game": game_name,
+            "options": options,
+            **version_record(game),
+            "settings": settings.to_dict(),
+            "iteration": algo.iteration,
+            "env_steps": 0,
+            "wall_s": 0.0,
+        }
+        if saved is not None:
+            previous = read_json(out / "run.json", {})
+            run_info["wall_s"] = previous.get("wall_s", 0.0)
+            run_info["env_steps"] = previous.get("env_steps", 0)
+        started = time.perf_counter() - run_info["wall_s"]
+        while algo.iteration < args.iterations:
+            t0 = time.perf_counter()
+            before = run_info["env_steps"]
+            result = algo.train()
+            it = algo.iteration
+            steps = int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED_LIFETIME, before))
+            run_info.update(iteration=it, env_steps=steps)
+            dt = time.perf_counter() - t0
+            line = f"iter {it:>4}/{args.iterations}  env steps {steps:>10,}  {(steps - before) / dt:>8,.0f} steps/s"
+            if it % settings.snapshot_every == 0:
+                slot = take_snapshot(algo, it // settings.snapshot_every - 1, settings.snapshots)
+                line += f"  snapshot -> {slot}" if slot else ""
+            if args.eval_every and (it % args.eval_every == 0 or it == args.iterations):
+                results = measure(algo, game, game_name, options, opponents, args.eval_games, settings.seed + it)
+                line += "  vs " + "  ".join(f"{n} {100 * r.win_rate:.0f}%" for n, r in results.items())
+                write_strength(out / "strength.csv", it, steps, results)
+            run_info["wall_s"] = round(time.perf_counter() - started, 1)
+            if it % args.checkpoint_every == 0 or it == args.iterations:
+                save(algo, out, run_info)
+                line += "  (checkpoint)"
+            print(line, flush=True)
+        print(
+            f"done: {run_info['iteration']} iterations, {run_info['env_steps']:,} env steps, "
+            f"{run_info['wall_s']:.0f} s; policy {out / 'policy.pt'} "
+            f"(boardgames evaluate --game {game_name}"
+            f"{' --players ' + str(options['num_players']) if 'num_players' in options else ''}"
+            f" --agents rllib:{out} random greedy)"
+        )
+        algo.stop()
+    finally:
+        ray.shutdown()
+
+
+def write_strength(path: Path, iteration: int, steps: int, results: dict) -> None:
+    """Add one row per opponent to the run's strength.csv (rewritten whole and durably; rows of this
+    iteration or later, from a run that was killed and resumed, are replaced)."""
+    rows = [r for r in read_csv_rows(path, STRENGTH_FIELDS) if number(r["iteration"]) < iteration]
+    rows += [
+        dict(zip(STRENGTH_FIELDS, [iteration, steps, name, r.games, r.wins, r.draws, r.losses, f"{r.win_rate:.4f}"]))
+        for name, r in results.items()
+    ]
+    write_csv(path, STRENGTH_FIELDS, rows)
+
+
+if __name__ == "__main__":
+    main()
