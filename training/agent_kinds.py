@@ -1,32 +1,39 @@
-"""Trained-model agents, and :func:`make_agent` for every kind of agent.
+"""Every kind of agent the commands and the library accept, registered in one place, and :func:`make_agent`,
+which builds one from a short spec.
 
-The agent interface and the baseline agents (:class:`RandomAgent`, :class:`GreedyAgent` with the
-per-game :data:`HEURISTICS`, :class:`MCTSAgent`) live in :mod:`boardgames.envs.agents`; they are re-exported here.
-This module adds the agents of trained models:
+The kinds (:data:`AGENT_KINDS`), tried in this order, the first that recognises a spec building it:
 
-* :class:`PolicyAgent`: an SB3 policy object acting on the observation with the legal-action mask.
-* :class:`ModelAgent`: a saved model (MaskablePPO ``.zip`` by default) loaded from disk.
+* ``baseline``: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, ``pymcts`` / ``pymcts:<simulations>``
+  (:mod:`boardgames.envs.agents`);
+* ``sample``: ``sample:<spec>``, the model ``<spec>`` drawing its moves from its policy instead of the arg-max;
+* ``alphazero``: a folder holding an AlphaZero network (``models/dorix_2p_az``, a run's ``latest/``),
+  optionally ``@<simulations>`` (:mod:`boardgames.training.alphazero.agent`);
+* ``rllib``: ``rllib:<policy file or run folder>``, a policy exported by ``boardgames rllib``
+  (:mod:`boardgames.training.rllib.policy_file`);
+* ``sb3``: a saved Stable-Baselines3 model, a ``.zip`` or a folder holding one
+  (:mod:`boardgames.training.sb3.agent`).
 
-:func:`make_agent` builds one from a short spec: ``random``, ``greedy``, ``mcts``, ``mcts:400``
-(simulations), the path of a saved model (a ``.zip`` or a ``models/<name>/`` folder) or
-``sample:<path>``.
+A kind imports its family only when a spec of that kind is recognised or built, so importing this module
+loads neither torch nor any training family. A spec that no kind recognises raises one ValueError listing
+the kinds.
 
-The shipped models are found by name: ``models/dorix_2p`` (or just ``dorix_2p``) is always the shipped
-one in :data:`SHIPPED_MODELS` (the repository's ``models/`` in a checkout; the same folder installed beside
-``training/`` in site-packages by ``pip install`` of the wheel), never a folder of that name in the working
-directory; ``./models/dorix_2p`` (or any other path) names a file or folder on disk. See
-:mod:`boardgames.training.storage.shipped` for the rule.
+The shipped models are found by name: ``models/dorix_2p`` (or just ``dorix_2p``) is always the shipped one in
+:data:`SHIPPED_MODELS`, never a folder of that name in the working directory; ``./models/dorix_2p`` (or any
+other path) names a file or folder on disk (:mod:`boardgames.training.storage.shipped`). Loading reads weights
+and plain data only, never unpickling (:mod:`boardgames.training.storage.safe_load`): a model file that would
+need unpickling is refused with a :class:`ModelFileError` saying why.
 
-Loading reads weights and plain data only, never unpickling (:mod:`boardgames.training.storage.safe_load`): a model file
-that would need unpickling is refused with a :class:`ModelFileError` saying why.
+The baseline agents are re-exported here, and so are the SB3 agents (:class:`PolicyAgent`,
+:class:`ModelAgent`, :func:`load_model`, :func:`model_path`, :func:`model_metadata`), the latter loaded on
+first use.
 """
 
 from __future__ import annotations
 
-import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from boardgames.envs.agents import (
     HEURISTICS,
@@ -37,209 +44,154 @@ from boardgames.envs.agents import (
     make_baseline_agent,
     parse_baseline_spec,
 )
-from boardgames.envs.core.game import Game, State
-from boardgames.training.storage.model_version import check_model_version
+from boardgames.envs.core.game import Game
 from boardgames.training.storage.safe_load import ModelFileError
-from boardgames.training.storage.shipped import SHIPPED_MODELS, shipped_folder, shipped_models
+from boardgames.training.storage.shipped import SHIPPED_MODELS, find_model, shipped_models
+
+if TYPE_CHECKING:  # loaded on first use by __getattr__ below
+    from boardgames.training.sb3.agent import ModelAgent, PolicyAgent, load_model, model_metadata, model_path
 
 __all__ = [
+    "AGENT_KINDS",
     "HEURISTICS",
     "Agent",
+    "AgentKind",
     "GreedyAgent",
     "MCTSAgent",
     "ModelAgent",
+    "ModelFileError",
     "PolicyAgent",
     "RandomAgent",
     "SHIPPED_MODELS",
-    "ModelFileError",
+    "agent_kind_of",
+    "find_model",
     "load_model",
     "make_agent",
+    "model_metadata",
     "model_path",
+    "register_agent_kind",
     "shipped_models",
 ]
 
 
-# ----- trained models ------------------------------------------------------------------------------
+# ----- the registry ---------------------------------------------------------------------------------
 
 
-class PolicyAgent(Agent):
-    """Acts with an SB3 policy object: the most probable legal action (``deterministic``) or one drawn
-    from the policy's distribution over the legal actions. Works with masked policies (MaskablePPO,
-    ``predict(obs, action_masks=...)``) and with policies that do not know the masks (plain PPO...),
-    whose probabilities are restricted to the legal actions here."""
+@dataclass(frozen=True)
+class AgentKind:
+    """One kind of agent: how its specs are written (for messages), whether a spec is one of its own, and
+    how to build the agent of such a spec for a game (or for the game the model records, when None)."""
 
-    def __init__(self, policy, deterministic: bool = True, name: str = "policy", seed: int | None = None):
-        super().__init__(seed)
-        self.policy = policy
-        self.deterministic = deterministic
-        self.name = name
-        self.masked = "action_masks" in inspect.signature(policy.predict).parameters
-
-    def act(self, state: State, seat: int) -> int:
-        mask = state.legal_mask(seat)
-        obs = state.observation(seat)
-        if self.deterministic and self.masked:
-            action, _ = self.policy.predict(obs, deterministic=True, action_masks=mask)
-            return int(action)
-        probs = self._legal_probs(obs, mask)
-        if probs.sum() <= 0:
-            return int(self.rng.choice(np.flatnonzero(mask)))
-        if self.deterministic:
-            return int(np.argmax(probs))
-        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
-
-    def explain(self, state: State, seat: int) -> dict:
-        """``{action: probability}`` of the policy over ``seat``'s legal actions in ``state``
-        (renormalised over them): what :meth:`act` chooses from; draws nothing."""
-        mask = state.legal_mask(seat)
-        probs = self._legal_probs(state.observation(seat), mask)
-        total = float(probs.sum())
-        return {int(a): float(probs[a]) / total for a in np.flatnonzero(mask)} if total > 0 else {}
-
-    def _legal_probs(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """The policy's action probabilities with the illegal actions set to 0 (not renormalised); a
-        draw from them uses the agent's own generator, so seeded matches are reproducible."""
-        import torch
-
-        obs_t, _ = self.policy.obs_to_tensor(obs)
-        with torch.no_grad():
-            if self.masked:
-                dist = self.policy.get_distribution(obs_t, action_masks=mask)
-            else:
-                dist = self.policy.get_distribution(obs_t)
-            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
-        return np.where(mask, probs, 0.0)
+    name: str
+    written: str
+    recognises: Callable[[str], bool]
+    build: Callable[[str, Game | None, int | None], Agent]
 
 
-def find_model(spec: str | Path) -> Path | None:
-    """The file or folder a model spec names (see the module docstring), or None: the shipped folder for
-    a shipped model's name, else the path when it (or it with ``.zip``) exists."""
-    shipped = shipped_folder(spec)
-    if shipped is not None:
-        return shipped
-    p = Path(spec)
-    return p if p.exists() or p.with_suffix(".zip").exists() else None
+AGENT_KINDS: dict[str, AgentKind] = {}
+"""The registered kinds by name, in the order :func:`make_agent` tries them."""
 
 
-def model_path(spec: str | Path) -> Path:
-    """The ``.zip`` of a saved model given as a file, as a ``models/<name>/`` folder or as a shipped
-    model's name."""
-    p = find_model(spec) or Path(spec)
-    if p.is_dir():
-        zips = sorted(p.glob("*.zip"))
-        if not zips:
-            raise FileNotFoundError(f"no .zip model in {p}")
-        return zips[0]
-    if not p.exists() and p.with_suffix(".zip").exists():
-        return p.with_suffix(".zip")
-    if not p.exists():
-        shipped = ", ".join(shipped_models()) or "none found"
-        raise FileNotFoundError(f"no saved model at {p} (shipped models, loadable by name: {shipped})")
-    return p
+def register_agent_kind(
+    name: str,
+    written: str,
+    recognises: Callable[[str], bool],
+    build: Callable[[str, Game | None, int | None], Agent],
+) -> AgentKind:
+    """Register a kind of agent after the ones already registered; ValueError when ``name`` is taken."""
+    if name in AGENT_KINDS:
+        raise ValueError(f"agent kind {name!r} is already registered")
+    kind = AgentKind(name, written, recognises, build)
+    AGENT_KINDS[name] = kind
+    return kind
 
 
-def load_model(path: Path, algo: str | None = None):
-    """The saved model at ``path``, loaded by the algorithm ``algo`` or, when None, by the first of
-    :data:`boardgames.training.sb3.algorithms.ALGORITHMS` that can load it (MaskablePPO first), without unpickling
-    anything (:func:`boardgames.training.storage.safe_load.load_sb3`). A file that is not a model of this project, or
-    that
-    only unpickling could read, raises :class:`ModelFileError` saying so."""
-    from boardgames.training.sb3.algorithms import ALGORITHMS, get_algorithm
-
-    path = Path(path)
-    not_a_model = (
-        f"{path} is not a model of this project (a Stable-Baselines3 .zip saved by boardgames.training.sb3.train)"
-    )
-    algorithms = {algo: get_algorithm(algo)} if algo is not None else ALGORITHMS
-    errors = []
-    for name, algorithm in algorithms.items():
-        try:
-            return algorithm.load(path)
-        except ModelFileError:  # the file itself is refused, whichever algorithm reads it
-            raise
-        except (ValueError, KeyError, TypeError) as e:  # saved by another algorithm
-            errors.append(f"{name}: {type(e).__name__}: {e}")
-        except (RuntimeError, AssertionError, EOFError, OSError) as e:  # weights that do not fit the network
-            raise ModelFileError(f"{not_a_model}: its weights cannot be read ({type(e).__name__})") from None
-    raise ModelFileError(f"{not_a_model}: no registered algorithm could load it ({'; '.join(errors)})")
-
-
-def model_metadata(path: Path) -> dict:
-    """The metadata saved with the SB3 model at ``path``: ``meta.json`` (a shipped model) or the ``run.json``
-    of its training run, beside it or one folder up (a checkpoint); empty when there is none."""
-    import json
-
-    for folder in (path.parent, path.parent.parent):
-        for name in ("meta.json", "run.json"):
-            file = folder / name
-            if file.is_file():
-                try:
-                    data = json.loads(file.read_text())
-                except (OSError, ValueError, RecursionError):
-                    continue
-                if isinstance(data, dict) and "game" in data:
-                    return data
-    return {}
-
-
-class ModelAgent(PolicyAgent):
-    """A saved model loaded from disk (by ``algo``, or by whichever registered algorithm saved it)."""
-
-    def __init__(
-        self,
-        path: str | Path,
-        algo: str | None = None,
-        deterministic: bool = True,
-        name: str | None = None,
-        seed: int | None = None,
-    ):
-        self.path = model_path(path)
-        model = load_model(self.path, algo)
-        super().__init__(model.policy, deterministic=deterministic, name=name or self.path.parent.name, seed=seed)
-        self.model = model
+def agent_kind_of(spec: str) -> AgentKind | None:
+    """The first registered kind that recognises ``spec``, or None. ValueError for a spec of a kind with
+    a bad argument (``mcts:0``, ``models/dorix_2p_az@0``)."""
+    text = str(spec)
+    return next((kind for kind in AGENT_KINDS.values() if kind.recognises(text)), None)
 
 
 def make_agent(spec, game: Game | None = None, seed: int | None = None) -> Agent:
-    """An agent from a spec: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, a model path,
-    ``sample:<model path>`` (the model sampling its policy), ``rllib:<path>`` (a policy exported by
-    ``boardgames.training.rllib.train``), an AlphaZero model folder (``models/dorix_2p_az``, optionally
-    ``@<simulations>``, see :mod:`boardgames.training.alphazero.agent`), or an Agent (returned as is)."""
-    if isinstance(spec, Agent):
-        return spec
-    if callable(spec) and not isinstance(spec, (str, Path)):
+    """The agent of ``spec``: a spec of a registered kind (see the module docstring), built for ``game`` and
+    seeded with ``seed``; an :class:`Agent` or any other callable policy is returned as is."""
+    if isinstance(spec, Agent) or (callable(spec) and not isinstance(spec, (str, Path))):
         return spec
     text = str(spec)
-    if parse_baseline_spec(text) is not None:
-        return make_baseline_agent(text, game, seed)
-    kind, _, arg = text.partition(":")
-    if kind == "sample" and arg:  # a saved model sampling its policy instead of taking the arg-max
-        agent = make_agent(arg, game, seed)
-        agent.deterministic = False
-        agent.name += "-sampled"
-        return agent
-    from boardgames.training.alphazero.agent import load_agent, parse_spec
+    kind = agent_kind_of(text)
+    if kind is None:
+        raise ValueError(unknown_agent_message(text))
+    return kind.build(text, game, seed)
 
-    if parse_spec(text) is not None:  # an AlphaZero network folder, optionally @<simulations>
-        return load_agent(text, game, seed)
-    if kind == "rllib" and arg:  # a policy exported by boardgames rllib (plain torch, no ray)
-        from boardgames.training.rllib.policy_file import RLlibPolicyAgent
 
-        return RLlibPolicyAgent(arg, game, seed=seed)
-    if find_model(text) is not None:
-        agent = ModelAgent(text, seed=seed)
-        if game is not None:
-            shape = tuple(agent.policy.observation_space.shape)
-            if shape != tuple(game.info.observation_shape):
-                raise ValueError(
-                    f"model {text} expects observations {shape}, the game gives "
-                    f"{tuple(game.info.observation_shape)} (wrong game or player count?)"
-                )
-            meta = model_metadata(agent.path)
-            if meta.get("game") == game.info.name:
-                check_model_version(meta, game, text)
-        return agent
-    raise ValueError(
-        f"unknown agent {text!r}: use random, greedy, mcts[:N], a saved model's path, a shipped "
-        f"model's name ({', '.join(f'models/{n}' for n in shipped_models()) or 'none found'}), "
-        f"rllib:<policy file or run folder> or sample:<path>"
-    )
+def unknown_agent_message(text: str) -> str:
+    """What :func:`make_agent` says of a spec no kind recognises: every registered kind and the shipped
+    models."""
+    kinds = "; ".join(f"{kind.written} ({kind.name})" for kind in AGENT_KINDS.values())
+    shipped = ", ".join(f"models/{name}" for name in shipped_models()) or "none found"
+    return f"unknown agent {text!r}: use {kinds}; shipped models, loadable by name: {shipped}"
+
+
+# ----- the kinds ------------------------------------------------------------------------------------
+
+
+def _prefixed(prefix: str) -> Callable[[str], bool]:
+    """Whether a spec is ``<prefix>:<something>``."""
+    return lambda text: text.startswith(prefix + ":") and len(text) > len(prefix) + 1
+
+
+def _build_sampled(text: str, game: Game | None, seed: int | None) -> Agent:
+    agent = make_agent(text.partition(":")[2], game, seed)
+    agent.deterministic = False
+    agent.name += "-sampled"
+    return agent
+
+
+def _is_alphazero(text: str) -> bool:
+    from boardgames.training.alphazero.agent import parse_spec
+
+    return parse_spec(text) is not None
+
+
+def _build_alphazero(text: str, game: Game | None, seed: int | None) -> Agent:
+    from boardgames.training.alphazero.agent import load_agent
+
+    return load_agent(text, game, seed)
+
+
+def _build_rllib(text: str, game: Game | None, seed: int | None) -> Agent:
+    from boardgames.training.rllib.policy_file import RLlibPolicyAgent
+
+    return RLlibPolicyAgent(text.partition(":")[2], game, seed=seed)
+
+
+def _build_sb3(text: str, game: Game | None, seed: int | None) -> Agent:
+    from boardgames.training.sb3.agent import load_agent
+
+    return load_agent(text, game, seed)
+
+
+register_agent_kind(
+    "baseline", "random, greedy, mcts[:N], pymcts[:N]", lambda text: parse_baseline_spec(text) is not None,
+    make_baseline_agent,
+)  # fmt: skip
+register_agent_kind("sample", "sample:<model>", _prefixed("sample"), _build_sampled)
+register_agent_kind("alphazero", "an AlphaZero model folder[@N]", _is_alphazero, _build_alphazero)
+register_agent_kind("rllib", "rllib:<policy file or run folder>", _prefixed("rllib"), _build_rllib)
+register_agent_kind(
+    "sb3", "a saved model's path (.zip or folder)", lambda text: find_model(text) is not None, _build_sb3
+)
+
+
+# ----- the SB3 agents, loaded on first use ---------------------------------------------------------
+
+_SB3_NAMES = ("PolicyAgent", "ModelAgent", "load_model", "model_metadata", "model_path")
+
+
+def __getattr__(name: str):
+    if name in _SB3_NAMES:
+        from boardgames.training.sb3 import agent
+
+        return getattr(agent, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,5 +1,6 @@
 """What every command line of the project shares: ``--game``, ``--players`` and ``--option KEY=VALUE``
-for the game, ``--set SECTION.KEY=VALUE`` for settings, and one reading of their values.
+for the game, whole-number flags, and one reading of their values (``--set SECTION.KEY=VALUE`` and the
+checks of settings are :mod:`boardgames.training.settings`'s, re-exported here).
 
 A value is read as a Python literal when it is one (``3``, ``1e-4``, ``True``, ``[64, 64]``,
 ``'text'``), ``true``/``false`` in any case as booleans, and as the plain string otherwise, so
@@ -11,10 +12,10 @@ same :mod:`boardgames.envs.core.options`, since ``envs`` never imports ``trainin
 from __future__ import annotations
 
 import argparse
-import math
 
 from boardgames.envs.core.options import parse_assignment, parse_options, parse_value
 from boardgames.envs.registry import game_names
+from boardgames.training.settings import SettingError, check_count, check_number, parse_sets
 
 __all__ = [
     "SettingError",
@@ -29,32 +30,6 @@ __all__ = [
     "parse_value",
     "positive_int",
 ]
-
-
-class SettingError(ValueError):
-    """A command-line value or a setting that cannot be used (a step count below 1, a missing checkpoint,
-    a network change on ``--resume``...). The commands print its message after their usage line and exit
-    with status 2, like argparse does for a malformed flag."""
-
-
-def check_count(name: str, value, low: int, high: int) -> int:
-    """``value`` when it is a whole number in ``low..high``; else :class:`SettingError` naming the setting
-    ``name`` and its range (``train.n_envs must be a whole number >= 1, got 0 (range 1..1024)``)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise SettingError(f"{name} must be a whole number >= {low}, got {value!r} (range {low}..{high})")
-    if value > high:
-        raise SettingError(f"{name} must be a whole number <= {high}, got {value!r} (range {low}..{high})")
-    return value
-
-
-def check_number(name: str, value, low: float, high: float, low_open: bool = False) -> float:
-    """``value`` when it is a finite number in ``[low, high]`` (``(low, high]`` with ``low_open``); else
-    :class:`SettingError` naming the setting ``name`` and its range."""
-    span = f"{'(' if low_open else '['}{low:g}, {high:g}]"
-    ok = (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and math.isfinite(value))
-    if not ok or value < low or (low_open and value == low) or value > high:
-        raise SettingError(f"{name} must be a number in {span}, got {value!r}")
-    return value
 
 
 def _count(text: str, minimum: int) -> int:
@@ -75,18 +50,6 @@ def positive_int(text: str) -> int:
 def non_negative_int(text: str) -> int:
     """argparse ``type`` for a count where 0 means none (``--pretrain-games 0``: no pretraining)."""
     return _count(text, 0)
-
-
-def parse_sets(items: list | None) -> list[tuple[str, str, object]]:
-    """``(section, key, value)`` of each ``--set SECTION.KEY=VALUE`` item."""
-    out = []
-    for item in items or []:
-        dotted, value = parse_assignment(item, "--set")
-        section, dot, key = dotted.partition(".")
-        if not dot or not section or not key:
-            raise SystemExit(f"--set takes section.key=value, got {item!r}")
-        out.append((section, key, value))
-    return out
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = "dorix", choices: bool = True) -> None:

@@ -24,7 +24,7 @@ from boardgames.training.alphazero.network import AlphaZeroNet, load_network, sa
 from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
 from boardgames.training.alphazero.settings import make_settings
 from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
-from boardgames.training.cli import SettingError, parse_sets
+from boardgames.training.settings import SettingError, parse_sets
 
 
 def _win_in_one() -> list:

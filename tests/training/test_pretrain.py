@@ -41,7 +41,8 @@ def test_demonstrations_are_the_deciding_seats_view_and_the_greedy_choices():
 
 def test_pretrained_policy_agrees_with_greedy_on_its_training_positions(tmp_path):
     from boardgames.training.sb3.algorithms import get_algorithm
-    from boardgames.training.sb3.train import load_config, make_vec_env
+    from boardgames.training.sb3.train import make_vec_env
+    from boardgames.training.settings import load_config
 
     torch.set_num_threads(1)
     # the corners start, whose greedy play this test's thresholds were set on (few distinct positions)

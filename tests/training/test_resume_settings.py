@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from boardgames.training.cli import SettingError
 from boardgames.training.sb3.train import main, train
+from boardgames.training.settings import SettingError
 
 SMALL = ["train.n_envs=2", "algo.n_steps=128", "algo.batch_size=128", "algo.n_epochs=1", "train.eval_every=0"]
 

@@ -15,9 +15,9 @@ import pytest
 from boardgames.training.alphazero.network import load_network
 from boardgames.training.alphazero.settings import COUNTS, NUMBERS, check_saved_network, make_settings
 from boardgames.training.alphazero.train import load_settings
-from boardgames.training.cli import SettingError
-from boardgames.training.sb3.train import CONFIG_DIR, check_config, load_config
+from boardgames.training.sb3.train import check_config
 from boardgames.training.sb3.train import main as train_main
+from boardgames.training.settings import CONFIG_DIR, SettingError, load_config
 
 SHIPPED_OPTIONS = [
     ("dorix", {"num_players": 2}),

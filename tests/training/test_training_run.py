@@ -5,7 +5,8 @@ import json
 from boardgames.envs.registry import make_game
 from boardgames.training.agent_kinds import ModelAgent, make_agent
 from boardgames.training.evaluation.evaluate import play_match, round_robin, save_results
-from boardgames.training.sb3.train import load_config, main, train
+from boardgames.training.sb3.train import main, train
+from boardgames.training.settings import load_config
 
 SMALL = [
     "train.n_envs=2",

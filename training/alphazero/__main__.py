@@ -14,7 +14,8 @@ import argparse
 import sys
 
 from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
-from boardgames.training.cli import SettingError, add_game_arguments, game_options_of, parse_sets, positive_int
+from boardgames.training.cli import add_game_arguments, game_options_of, positive_int
+from boardgames.training.settings import SettingError, parse_sets
 
 
 def main(argv: list | None = None) -> None:

@@ -86,9 +86,9 @@ def main(argv: list | None = None) -> None:
     import torch
 
     from boardgames.envs.registry import make_game
-    from boardgames.training.agent_kinds import find_model
     from boardgames.training.evaluation.evaluate import PairResult, fit_elo, format_table, round_robin, save_results
     from boardgames.training.evaluation.leaderboard import board_key, bootstrap_elo
+    from boardgames.training.storage.shipped import find_model
 
     torch.set_num_threads(1)
     d, run_dir = Path(args.model_dir), Path(args.run)

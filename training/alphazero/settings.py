@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
-from boardgames.training.cli import SettingError, check_count, check_number
+from boardgames.training.settings import SettingError, check_count, check_number
 
 NETWORK_KEYS = ("channels", "blocks", "head", "value_hidden")
 

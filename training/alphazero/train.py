@@ -53,7 +53,7 @@ from boardgames.training.alphazero.learner import Learner
 from boardgames.training.alphazero.network import CONFIG, WEIGHTS, AlphaZeroNet, save_network
 from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
 from boardgames.training.alphazero.settings import NETWORK_KEYS, AlphaZeroSettings, make_settings
-from boardgames.training.cli import SettingError, check_count
+from boardgames.training.settings import SettingError, check_count, config_section
 from boardgames.training.storage.durable import (
     CheckpointError,
     commit_set,
@@ -99,9 +99,7 @@ STRENGTH_FIELDS = ["iteration", "opponent", "games", "wins", "draws", "losses", 
 
 def load_settings(game_name: str, options: dict, sets: dict | None = None) -> AlphaZeroSettings:
     """The run's settings: the game's ``[alphazero]`` config section, then ``sets``."""
-    from boardgames.training.sb3.train import load_config
-
-    section = dict(load_config(game_name, options).get("alphazero", {}))
+    section = config_section(game_name, options, "alphazero")
     section.update(sets or {})
     return make_settings(section)
 

@@ -49,16 +49,14 @@ from pathlib import Path
 from boardgames.envs.core.errors import GameOptionError
 from boardgames.envs.registry import make_game
 from boardgames.training.cli import (
-    SettingError,
     add_game_arguments,
-    check_count,
-    check_number,
     game_options_of,
     non_negative_int,
     parse_assignment,
     positive_int,
 )
 from boardgames.training.rllib.policy_file import RLlibPolicyAgent, export_module
+from boardgames.training.settings import SettingError, check_count, check_number
 from boardgames.training.storage.durable import (
     keep_csv_rows,
     number,

@@ -3,13 +3,13 @@
 An :class:`Algorithm` knows how to build a fresh model on a vectorized environment from a settings
 dict, load a saved one, and whether it uses action masks. MaskablePPO (sb3-contrib) is the default;
 plain PPO is registered too to show how another Stable-Baselines3 algorithm plugs in (it does not see
-the masks, so :class:`~boardgames.training.agent_kinds.PolicyAgent` replaces its illegal choices by a random legal
+the masks, so :class:`~boardgames.training.sb3.agent.PolicyAgent` replaces its illegal choices by a random legal
 action). To add another library, subclass :class:`Algorithm` and add it to :data:`ALGORITHMS`: the
 trainer only calls ``build``, ``load``, ``used_settings``, ``model.learn(...)`` and ``model.save(...)``.
 
 Resuming (``load(path, env, settings)``): the hyperparameters given in ``settings`` (learning rate,
 ``n_steps``, ``ent_coef``...) replace the checkpoint's; the network (:data:`NETWORK_SETTINGS`) is the
-checkpoint's, and asking for another one is a :class:`~boardgames.training.cli.SettingError`, since its weights
+checkpoint's, and asking for another one is a :class:`~boardgames.training.settings.SettingError`, since its weights
 would not fit.
 
 Loading (a model to play, a checkpoint to resume) reads weights and plain data only
@@ -22,7 +22,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-from boardgames.training.cli import SettingError
+from boardgames.training.settings import SettingError
 
 NETWORK_SETTINGS = ("network", "net_arch", "conv_channels", "conv_dilations", "head")
 """The ``[algo]`` keys that shape the network: fixed once a model is built."""

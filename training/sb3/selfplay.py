@@ -18,7 +18,8 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from boardgames.envs.adapters.single_agent import SingleAgentEnv
-from boardgames.training.agent_kinds import GreedyAgent, PolicyAgent, RandomAgent
+from boardgames.envs.agents import GreedyAgent, RandomAgent
+from boardgames.training.sb3.agent import PolicyAgent
 
 
 class OpponentPool:

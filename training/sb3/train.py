@@ -8,8 +8,9 @@ Examples::
     boardgames train --game adix --pretrain greedy --pretrain-games 400 --steps 300000
 
 Settings come from ``training/configs/<game>.toml`` (``default.toml`` for games without one), then
-``--config FILE``, then ``--set section.key=value``. The learner plays one seat of
-:class:`boardgames.training.sb3.selfplay.SelfPlayEnv` (opponents drawn from random, greedy and its own snapshots).
+``--config FILE``, then ``--set section.key=value`` (:func:`boardgames.training.settings.load_config`). The
+learner plays one seat of :class:`boardgames.training.sb3.selfplay.SelfPlayEnv` (opponents drawn from random,
+greedy and its own snapshots).
 
 A run writes into ``--run-dir`` (default ``runs/<game>[_<n>p]_s<seed>``): TensorBoard logs in ``tb/``,
 checkpoints every ``train.checkpoint_every`` steps in ``checkpoints/``, the final model ``final.zip`` and
@@ -51,21 +52,8 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10: the same parser as the tomli package (the train extra installs it)
-    import tomli as tomllib
-
-from boardgames.training.cli import (
-    SettingError,
-    add_game_arguments,
-    check_count,
-    check_number,
-    game_options_of,
-    non_negative_int,
-    parse_sets,
-    positive_int,
-)
+from boardgames.training.cli import add_game_arguments, game_options_of, non_negative_int, positive_int
+from boardgames.training.settings import SettingError, check_count, check_number, explicit_settings, load_config
 from boardgames.training.storage.durable import (
     keep_csv_rows,
     number,
@@ -75,48 +63,7 @@ from boardgames.training.storage.durable import (
     write_json,
 )
 
-CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
 EVAL_DEFAULTS = {"eval_every": 25000, "eval_games": 20, "eval_opponents": ["random", "greedy"]}
-
-
-def _merge(base: dict, extra: dict) -> dict:
-    out = copy.deepcopy(base)
-    for k, v in extra.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = _merge(out[k], v)
-        else:
-            out[k] = copy.deepcopy(v)
-    return out
-
-
-def explicit_settings(config_file: str | None = None, sets: list | None = None) -> dict:
-    """The settings given for this run only: ``config_file`` then the ``section.key=value`` of ``sets``."""
-    cfg = {}
-    if config_file:
-        with open(config_file, "rb") as f:
-            cfg = tomllib.load(f)
-    for section, key, value in parse_sets(sets):
-        cfg.setdefault(section, {})[key] = value
-    return cfg
-
-
-def load_config(game: str, game_options: dict, config_file: str | None = None, sets: list | None = None) -> dict:
-    """The settings of a run: the game's config file, its overrides for ``game_options``, ``config_file``
-    and the ``section.key=value`` strings of ``sets``, in that order."""
-    path = CONFIG_DIR / f"{game}.toml"
-    if not path.exists():
-        path = CONFIG_DIR / "default.toml"
-    with open(path, "rb") as f:
-        cfg = tomllib.load(f)
-    overrides = cfg.pop("override", {})
-    for cond, extra in overrides.items():
-        key, _, value = cond.partition("=")
-        if key in game_options and str(game_options[key]) == value:
-            cfg = _merge(cfg, extra)
-    cfg = _merge(cfg, explicit_settings(config_file, sets))
-    for section in ("train", "opponents", "algo"):
-        cfg.setdefault(section, {})
-    return cfg
 
 
 MAX_STEPS = 10**12
@@ -330,7 +277,7 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
     eval_games = count_setting(tr, "eval_games", EVAL_DEFAULTS["eval_games"])
     algo = get_algorithm(tr.get("algorithm", "maskable_ppo"))
     if resume:
-        from boardgames.training.agent_kinds import model_path
+        from boardgames.training.sb3.agent import model_path
 
         if str(resume).endswith(".zip"):  # a kill may have left the zip under its temporary name: put it in place
             checkpoint_manifest(resume)

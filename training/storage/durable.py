@@ -40,7 +40,7 @@ import signal
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from boardgames.training.cli import SettingError
+from boardgames.training.settings import SettingError
 
 KILL_ENV = "BOARDGAMES_KILL_AT_WRITE"
 LOG_ENV = "BOARDGAMES_WRITE_LOG"

@@ -1,5 +1,5 @@
-"""Where the shipped models live, which folders of it are models, and how a spec names one (shared by the
-agents' loader, the AlphaZero agent's spec parser and the RLlib policy loader, without any importing another).
+"""Where the shipped models live, which folders of it are models, and how a spec names one: the one rule that
+the agents of every family (SB3, AlphaZero, RLlib) follow to find a model, without importing each other.
 
 The rule for a model spec (``make_agent``, ``--agents``, ``--opponent``, ``--resume``, ``rllib:<spec>``):
 
@@ -54,6 +54,16 @@ def shipped_folder(spec: str | Path) -> Path | None:
     if folder.is_dir() and any(any(folder.glob(pattern)) for pattern in MODEL_FILES):
         return folder
     return None
+
+
+def find_model(spec: str | Path) -> Path | None:
+    """The file or folder a model spec names (see the module docstring), or None: the shipped folder for
+    a shipped model's name, else the path when it (or it with ``.zip``) exists."""
+    shipped = shipped_folder(spec)
+    if shipped is not None:
+        return shipped
+    p = Path(spec)
+    return p if p.exists() or p.with_suffix(".zip").exists() else None
 
 
 def resolve_model(spec: str | Path) -> Path:
