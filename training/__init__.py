@@ -1,1 +1,21 @@
-"""Training, baseline agents and evaluation for the games in :mod:`envs`."""
+"""Training agents for the games of :mod:`boardgames.envs`, and measuring and playing them.
+
+The families, each in its own package:
+
+* :mod:`.sb3`: Stable-Baselines3 (MaskablePPO) by self-play against a pool of opponents (``boardgames train``);
+* :mod:`.alphazero`: AlphaZero-style self-play over the compiled search (``boardgames alphazero``);
+* :mod:`.rllib`: Ray RLlib PPO with a league of policies (``boardgames rllib``, the ``rllib`` extra).
+
+What uses the agents they produce:
+
+* :mod:`.evaluation`: matches between agents with win rates and Elo, leaderboards, strength during training
+  (``boardgames evaluate``, ``boardgames leaderboard``);
+* :mod:`.play`: a person against an agent, in the terminal, a window or the browser (``boardgames play``,
+  ``boardgames web``).
+
+What they share, at the top: :mod:`.agent_kinds` (every kind of agent and :func:`~.agent_kinds.make_agent`,
+which builds one from a spec such as ``greedy`` or ``models/dorix_2p``), :mod:`.settings` (the per-game
+config files in ``configs/``, ``--set`` and the setting checks), :mod:`.cli` (the flags every command shares)
+and :mod:`.storage` (model files read safely, the shipped models, run folders that survive a kill).
+:mod:`.demo` trains and measures a Dorix agent in a few minutes (``boardgames demo``).
+"""

@@ -4,9 +4,8 @@
 about 200,000 steps, 3 to 4 minutes on 2 CPU cores), then plays it against the random and the greedy
 baselines (100 games each, seats swapped) and prints the win/draw/loss table with 95% confidence
 intervals and Elo ratings. While it trains, the progress bar shows the learner's win rates against
-random and greedy, measured every 50,000 steps (:mod:`boardgames.training.evaluation.strength`; 20 games against each,
-about
-5% of the training time, half of it in the greedy agent's moves). Everything goes to
+random and greedy, measured every 50,000 steps (:mod:`boardgames.training.evaluation.strength`; 20 games against
+each, about 5% of the training time, half of it in the greedy agent's moves). Everything goes to
 ``runs/demo/`` (TensorBoard logs, checkpoints, the model, strength.csv, results.csv and results.png: the
 final table and the win-rate curve during training). Options: ``--steps``, ``--games``, ``--seed``,
 ``--players``.

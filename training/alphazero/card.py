@@ -4,7 +4,7 @@
 Copies the run's ``latest/`` network into the model folder (unless it is there already), reads the run's
 ``run.json`` (command, iterations, wall time, settings), then plays the agent (its default simulations,
 ``--simulations`` to change them) against random and greedy (``--games-baselines`` games each) and
-against the targets of issue 19 (``--games`` games each, default 200): MCTS-400 and the game's PPO model
+against its targets (``--games`` games each, default 200): MCTS-400 and the game's PPO model
 (``--ppo``), sides alternating. For each pair the card gives the score and the Elo difference it implies
 with a 95% bootstrap interval, and whether the target (+200 Elo) is met; ``<dir>/results.csv`` holds the
 games, and the exact ``boardgames evaluate`` commands reproduce them.
@@ -130,7 +130,7 @@ def main(argv: list | None = None) -> None:
         format_table(results, elo),
         "```",
         "",
-        "## Targets (issue 19: at least +200 Elo, over at least 200 games per pair)",
+        "## Targets (at least +200 Elo, over at least 200 games per pair)",
         "",
         "| opponent | games | score | Elo difference | 95% interval | target |",
         "|---|---:|---:|---:|---|---|",

@@ -16,8 +16,7 @@ sha256), ``latest/`` (the network as an agent: ``models/...``-style folder usabl
 ``resume=True`` (``--resume``) continues from the checkpoint up to ``iterations``.
 
 Durable runs (:mod:`boardgames.training.storage.durable`): every file is written to a temporary name, fsynced and
-renamed
-into place, so a kill at any moment leaves complete files. The checkpoint is one set: its three files
+renamed into place, so a kill at any moment leaves complete files. The checkpoint is one set: its three files
 are written under temporary names, then the manifest, then the files are renamed, so the manifest always
 describes a consistent checkpoint (a resume finishes the renames a kill interrupted). Resuming checks
 every file of the set against the manifest and refuses with a message naming a missing or damaged file;

@@ -14,10 +14,9 @@ a parametric bootstrap (every pair's games drawn again from its observed win/dra
 redone, ``--bootstrap`` times, the 2.5th and 97.5th percentiles kept).
 
 Writes ``<out>/leaderboard.csv`` and ``<out>/leaderboard.png`` (ratings with their intervals), the
-pairwise table as ``boardgames.training.evaluation.evaluate`` does (``results.csv``, ``elo.csv``, ``results.png``), and
-with
-``--write-docs`` the game's section of docs/leaderboard.md (between its markers) with the picture in
-docs/images/, the command and the date.
+pairwise table as ``boardgames.training.evaluation.evaluate`` does (``results.csv``, ``elo.csv``,
+``results.png``), and with ``--write-docs`` the game's section of docs/leaderboard.md (between its markers)
+with the picture in docs/images/, the command and the date.
 """
 
 from __future__ import annotations

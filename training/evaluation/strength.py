@@ -3,8 +3,8 @@
 In self-play ``ep_rew_mean`` says little (the opponents get stronger with the learner).
 :class:`StrengthCallback` plays the learner's current policy (arg-max over the legal actions) against
 fixed agents (default ``random`` and ``greedy``), ``games`` games each with sides swapped
-(:func:`boardgames.training.evaluation.evaluate.play_match`), at the start of training and every ``every`` steps. Each
-measurement goes to
+(:func:`boardgames.training.evaluation.evaluate.play_match`), at the start of training and every ``every`` steps.
+Each measurement goes to
 
 * TensorBoard: ``strength/win_rate_vs_<opponent>`` and ``strength/draw_rate_vs_<opponent>``;
 * the progress bar (:class:`StrengthProgressBar`): ``vs random 85% · greedy 40%``;
@@ -115,9 +115,9 @@ class StrengthCallback(BaseCallback):
         return rows
 
     def _append(self, rows: list[dict]) -> None:
-        """Add ``rows`` to the CSV, which is rewritten whole and durably (:mod:`boardgames.training.storage.durable`):
-        a kill
-        leaves the rows before or after, never a row cut short."""
+        """Add ``rows`` to the CSV, which is rewritten whole and durably
+        (:mod:`boardgames.training.storage.durable`): a kill leaves the rows before or after, never a row cut
+        short."""
         from boardgames.training.storage.durable import read_csv_rows, write_csv
 
         write_csv(self.csv_path, FIELDS, [*read_csv_rows(self.csv_path, FIELDS), *rows])
@@ -158,9 +158,8 @@ def read_strength(path: str | Path) -> list[dict]:
 
 
 def save_strength_plot(out: str | Path, history: list[dict], title: str = "") -> Path:
-    """``<out>/results.png`` with the curve of :func:`boardgames.training.evaluation.evaluate.plot_strength` alone (a
-    run before any
-    evaluation)."""
+    """``<out>/results.png`` with the curve of :func:`boardgames.training.evaluation.evaluate.plot_strength`
+    alone (a run before any evaluation)."""
     import matplotlib
 
     matplotlib.use("Agg")

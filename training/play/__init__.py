@@ -1,1 +1,3 @@
-"""Play against an agent: the terminal and window command (:mod:`.cli`), the browser server (:mod:`.web`)."""
+"""A person playing against an agent of any kind (:func:`boardgames.training.agent_kinds.make_agent`): in the
+terminal or a pygame window (:mod:`.cli`, ``boardgames play``) or in the browser (:mod:`.web`, ``boardgames
+web``), with the moves written in each game's notation (:mod:`.moves`)."""

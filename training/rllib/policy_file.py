@@ -7,8 +7,7 @@ order, as a list of ``{"type": "linear"|"tanh"|"relu"|..., ...}`` plus their wei
 back with ``torch.load(weights_only=True)`` (nothing is ever unpickled); it names the game and options it
 was trained on, so that an agent built for another game says so. Neither writing a file from a module
 (:func:`export_module`) nor reading it (:func:`load_policy_file`, :class:`RLlibPolicyAgent`) imports ray: an
-RLlib policy plays in
-``boardgames evaluate --agents rllib:<path> random greedy`` and ``boardgames play
+RLlib policy plays in ``boardgames evaluate --agents rllib:<path> random greedy`` and ``boardgames play
 --opponent rllib:<path>`` in the main environment, next to the SB3 models.
 """
 

@@ -6,7 +6,7 @@ MCTS (``--mcts-games`` games with ``--mcts-sims`` simulations) with
 :func:`boardgames.training.evaluation.evaluate.round_robin`,
 and writes ``<dir>/card.md`` (with the exact ``boardgames evaluate`` commands that reproduce
 each figure), ``<dir>/results.csv`` / ``results.png`` and ``<dir>/meta.json`` (game, options, the test's
-fixed-seed margin against random). ``--target`` states the issue's target win rate against random
+fixed-seed margin against random). ``--target`` states a target win rate against random
 and ``--target-greedy`` the one against greedy; ``--notes`` adds a paragraph (what was tried).
 """
 

@@ -1,3 +1,4 @@
-"""Files on disk: model files read without running code (:mod:`.safe_load`), the shipped models, model
-versions, and run folders written so that a kill at any moment loses nothing (:mod:`.durable`,
-:mod:`.checkpoints`)."""
+"""Files on disk, shared by every family: model files read without running code (:mod:`.safe_load`), where
+the shipped models live and how a spec names one (:mod:`.shipped`), the environment version a model was
+trained on (:mod:`.model_version`), and run folders written so that a kill at any moment loses nothing
+(:mod:`.durable`; :mod:`.checkpoints` for the SB3 trainer's checkpoints)."""

@@ -3,8 +3,7 @@
 :class:`DurableCheckpoint` replaces SB3's ``CheckpointCallback``, which writes ``model_N_steps.zip`` in
 place (a kill during the write left a 0-byte zip). Every ``save_freq`` calls it writes the model as a
 checkpoint set (:func:`boardgames.training.storage.durable.commit_set`): ``checkpoints/model_N_steps.zip`` under a
-temporary
-name, then its manifest ``checkpoints/model_N_steps.json`` (the zip's size and sha256, the steps, the wall
+temporary name, then its manifest ``checkpoints/model_N_steps.json`` (the zip's size and sha256, the steps, the wall
 time so far and the commands that built the run), then the zip under its name; then ``on_saved(N)``
 (the trainer rewrites ``run.json`` there). :func:`save_model_set` does the same for ``final.zip`` and
 ``pretrained.zip``, and :func:`checkpoint_manifest` finds and checks the manifest of a ``--resume`` file.
@@ -34,9 +33,8 @@ def save_model_set(model, path: str | Path, info: dict) -> Path:
 
 def checkpoint_manifest(zip_path: str | Path) -> dict | None:
     """The checked manifest of the model ``zip_path``: None when it has none (a model saved otherwise,
-    or by an older version); :class:`~boardgames.training.storage.durable.CheckpointError` naming the file when the zip
-    is
-    missing or does not match its manifest, or the manifest is unreadable."""
+    or by an older version); :class:`~boardgames.training.storage.durable.CheckpointError` naming the file when
+    the zip is missing or does not match its manifest, or the manifest is unreadable."""
     zip_path = Path(zip_path)
     manifest = manifest_of(zip_path)
     if not manifest.is_file() or manifest == zip_path:
