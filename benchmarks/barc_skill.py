@@ -4,9 +4,8 @@
                                     [--agents random greedy mcts:100 mcts:400 mcts:1600] [--out DIR]
 
 * a round robin of ``--agents``, ``--games`` per pair, sides alternating (as
-``boardgames.training.evaluation.evaluate`` plays
-  them); Elo by Bradley-Terry anchored on random, with 95% bootstrap intervals
-  (``boardgames.training.evaluation.leaderboard``);
+  ``boardgames.training.evaluation.evaluate`` plays them); Elo by Bradley-Terry anchored on random, with 95%
+  bootstrap intervals (``boardgames.training.evaluation.leaderboard``);
 * ``--selfplay`` against itself, ``--games`` games: the share of decisive games;
 * for every pair: wins, draws, losses, mean and median game length in turns, and how many games the turn
   limit ended.

@@ -6,8 +6,7 @@ time:
     python -m boardgames.benchmarks.pick_ab [GAMES=adix,barc] [SIZES=256,1024] [ROUNDS=5] [SECONDS=0.4] [OBS=uint8|none]
 
 :class:`boardgames.envs.vector.BatchedGames` turns/s, ``step(random_actions())``, observations of ``OBS`` (uint8,
-float32
-or none). The variants alternate, each round ``SECONDS`` of ``time.process_time``; the best round of each
+float32 or none). The variants alternate, each round ``SECONDS`` of ``time.process_time``; the best round of each
 is printed as a markdown table. Both variants play the same games (same draws)."""
 
 from __future__ import annotations

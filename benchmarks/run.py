@@ -32,10 +32,12 @@ Then MaskablePPO frames per second (``--ppo-frames`` frames, default options of 
 :class:`boardgames.envs.vector.sb3.BatchedVecEnv` against SB3's ``DummyVecEnv`` of
 :class:`boardgames.envs.adapters.single_agent.SingleAgentEnv`, same hyperparameters, random opponents.
 
-Every figure and every ratio to a peer is printed and written to ``--out`` (JSON), and, per game, issue
-20's targets: the best batched figure *with observations* (float32 or uint8, serial or threaded, at any
-measured size) against pgx's ``connect_four`` at the largest size (target >= 1x) and OpenSpiel raw
-(target >= 2x). Figures depend on the machine and its load: compare only numbers from the same run.
+Every figure and every ratio to a peer is printed and written to ``--out`` (JSON), and, per game, the
+best batched figure *with observations* (float32 or uint8, serial or threaded, at any measured size)
+against pgx's ``connect_four`` at the largest size (goal >= 1x) and OpenSpiel raw (goal >= 2x). A peer that
+is not installed is compared through a reference figure for it on the project's machine, labelled as not
+measured in this run. Figures depend on the machine and its load: compare only numbers from the same run.
+docs/performance.md has the figures of the last run.
 """
 
 from __future__ import annotations
@@ -52,19 +54,19 @@ from boardgames.benchmarks.peers import peer_tasks
 from boardgames.benchmarks.ppo import PPO_SETTINGS, ppo_frames_per_second
 from boardgames.envs.registry import env_module, game_names, parallel_games
 
-# Targets of issue 8 (ratios to peers measured in the same run).
+# The project's speed goals: ratios to peers measured in the same run.
 TARGETS = {
     "pettingzoo_vs_connect_four": {"dorix": 5.0, "barc": 5.0, "olix": 3.0, "adix": 3.0},
     "batched_vs_openspiel_raw": {"dorix": 4.0, "barc": 4.0, "olix": 1.0, "adix": 1.0},
     "ppo_batched_vs_dummy": 2.0,
 }
-# Issue 20: batched with observations (the best column) against pgx at the largest batch and OpenSpiel raw.
-TARGETS_ISSUE_20 = {"pgx connect_four cpu batch {big}": 1.0, "openspiel connect_four raw": 2.0}
+# Goals of the batched step with observations (the best column) against pgx at the largest batch and OpenSpiel raw.
+WITH_OBS_TARGETS = {"pgx connect_four cpu batch {big}": 1.0, "openspiel connect_four raw": 2.0}
 
 
-# Figures issue 8 gives for peers on this machine (turns/s); printed, with our ratio to them, only for
-# the peers that are not installed, and labelled as not measured in this run.
-ISSUE_REFERENCE = {
+# Reference figures of the peers on the project's 2-core machine (turns/s); printed, with our ratio to
+# them, only for the peers that are not installed, and labelled as not measured in this run.
+REFERENCE_FIGURES = {
     "openspiel connect_four raw": 560_000,
     "openspiel connect_four obs+mask": 130_000,
     "pgx connect_four cpu batch 1024": 2_200_000,
@@ -177,19 +179,19 @@ def main(argv=None) -> dict:
             what = "PettingZoo API" if peer.startswith("pettingzoo") else "batched (best size)"
             ratios.append({"game": row["game"], "ours": what, "peer": peer, "ratio": ours / value})
             log(f"{row['game']:28s} {what:20s} {ours / value:7.2f}x  {peer}")
-    issue_20 = []
+    with_obs_targets = []
     for row in rows:
-        for template, target in TARGETS_ISSUE_20.items():
+        for template, target in WITH_OBS_TARGETS.items():
             peer = template.format(big=big)
             if peer not in peers:
                 continue
             ratio = row["with obs best"] / peers[peer]
-            issue_20.append({"game": row["game"], "peer": peer, "ratio": ratio, "target": target})
+            with_obs_targets.append({"game": row["game"], "peer": peer, "ratio": ratio, "target": target})
             log(
                 f"{row['game']:28s} with observations, best ({row['with obs best is']}) {row['with obs best']:,.0f}: "
-                f"{ratio:5.2f}x {peer} (target >= {target:g}x: {'met' if ratio >= target else 'MISSED'})"
+                f"{ratio:5.2f}x {peer} (goal >= {target:g}x: {'met' if ratio >= target else 'not met'})"
             )
-    for peer, value in ISSUE_REFERENCE.items():
+    for peer, value in REFERENCE_FIGURES.items():
         if peer in peers:
             continue
         for row in rows:
@@ -200,12 +202,12 @@ def main(argv=None) -> dict:
                     "ours": "batched (best size)",
                     "peer": peer,
                     "ratio": ratio,
-                    "reference": "issue 8's figure, not measured in this run",
+                    "reference": "reference figure, not measured in this run",
                 }
             )
             log(
                 f"{row['game']:28s} {'batched (best size)':20s} {ratio:7.2f}x  {peer} = {value:,} "
-                f"(issue 8's figure for this machine; NOT measured in this run)"
+                "(reference figure for the project's machine, not measured in this run)"
             )
     ppo = None
     if not args.no_ppo:
@@ -228,7 +230,7 @@ def main(argv=None) -> dict:
         "games": rows,
         "peers": peers,
         "ratios": ratios,
-        "issue_20": issue_20,
+        "with_obs_targets": with_obs_targets,
         "ppo": ppo,
         "targets": TARGETS,
     }

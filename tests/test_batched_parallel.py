@@ -162,7 +162,7 @@ def test_thread_count_rule(monkeypatch):
 
 
 def test_batches_use_the_free_cores_by_default(monkeypatch):
-    """``threads=True`` is the batches' default (issue 20: the cores torch is not using)."""
+    """``threads=True`` is the batches' default: the cores torch is not using."""
     monkeypatch.setattr(threads_module, "available_cores", lambda: 3)
     monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 3)
     monkeypatch.setitem(sys.modules, "torch", SimpleNamespace(get_num_threads=lambda: 1))

@@ -1,5 +1,5 @@
 """Property test of every position parser: mutated valid positions give either a clear NotationError or a
-state whose invariants hold and whose notation reads back to the same state (issue 16, item 2).
+state whose invariants hold and whose notation reads back to the same state.
 
 The valid positions come from seeded random playouts of every game and player count (running, won,
 drawn and truncated ones: a short turn limit is among the options); the mutator (seeded, so a failure

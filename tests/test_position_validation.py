@@ -1,4 +1,4 @@
-"""Positions that no game can reach are refused by the parsers (issue 16, item 2): a stated result that
+"""Positions that no game can reach are refused by the parsers: a stated result that
 the board contradicts, a running game whose board has ended it, a turn count past the limit, Barc's
 last orders that do not fit the board. Each refused position is next to a possible one that is read,
 so that the checks are seen to refuse only what they should. (Boards and results checked by hand

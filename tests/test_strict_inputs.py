@@ -1,5 +1,5 @@
 """Options, notation numbers and action values that used to be wrapped or silently accepted are refused
-with an error naming them (issue 16, items 1 and 5): the reported inputs, one by one."""
+with an error naming them: the reported inputs, one by one."""
 
 from __future__ import annotations
 

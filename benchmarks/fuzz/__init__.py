@@ -7,9 +7,8 @@ step and malformed inputs mixed in that must be refused with the state unchanged
 * :mod:`boardgames.benchmarks.fuzz.engine`: the Game/State interface (invariants, clone/apply equality, notation
   round trip, observations, masks, returns, every refusal);
 * :mod:`boardgames.benchmarks.fuzz.apis`: PettingZoo AEC and Parallel, the Gymnasium single-agent env;
-* :mod:`boardgames.benchmarks.fuzz.batched`: :class:`boardgames.envs.vector.BatchedGames` (checked row by row against
-the
-  engine) and the Gymnasium vector env (``gymnasium.make_vec``);
+* :mod:`boardgames.benchmarks.fuzz.batched`: :class:`boardgames.envs.vector.BatchedGames` (checked row by row
+  against the engine) and the Gymnasium vector env (``gymnasium.make_vec``);
 * :mod:`boardgames.benchmarks.fuzz.inputs`: the malformed values, seats, moves and positions;
 * :mod:`boardgames.benchmarks.fuzz.report`: counts, failures with their reproducer, the table;
 * :mod:`boardgames.benchmarks.fuzz.run`: the command line (chunks, jobs, progress bar, ``--out``, ``--resume``,

@@ -85,7 +85,7 @@ def bad_action(rng: np.random.Generator, mask: np.ndarray) -> tuple[str, object]
 
 
 def action_form(rng: np.random.Generator, a: int):
-    """Legal action ``a`` in a form that must be accepted like the int (issue 16 item 4): the int, a numpy
+    """Legal action ``a`` in a form that must be accepted like the int: the int, a numpy
     integer scalar or a 0-d integer array."""
     k = int(rng.integers(6))
     if k == 0:
