@@ -447,9 +447,8 @@ def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, oc
     (:func:`write_run`): no branch per square of the ray, whose outcome no predictor guesses. The rays are
     written out per weapon (:func:`_ray_actions`), each loop over constant directions, and with ``turned`` a
     constant (:func:`_legal_mask`) the compiler unrolls them and fixes each ray's board direction and bit
-    scan: one branch per cube on its weapon instead of a loop whose length and directions it must guess
-    (the mask kernel took 424 ns a position before, 302 after; docs/performance.md). Same mask as the
-    table-driven loop (``tests/test_mask_kernels.py``)."""
+    scan: one branch per cube on its weapon instead of a loop whose length and directions it must guess.
+    Same mask as the table-driven loop (``tests/test_mask_kernels.py``)."""
     ego = (CELLS - 1 - src) if turned else src
     base = ego * ACTIONS_PER_SQUARE
     code = data[index(CUBE + src)]

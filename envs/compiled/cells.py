@@ -27,7 +27,7 @@ def two_player_returns(winner, out):
 def start_fields(data, max_turns_at, max_turns, unset_at):
     """How every ``init_state`` ends (after zeroing ``data`` and placing the pieces): the turn limit
     ``max_turns`` at offset ``max_turns_at`` and -1 ("none yet": the winner, the last move...) at each
-    offset of the tuple ``unset_at`` (written after the pieces: measured 0.5 ns faster than before them)."""
+    offset of the tuple ``unset_at`` (written after the pieces)."""
     data[max_turns_at] = max_turns
     for at in unset_at:
         data[at] = -1

@@ -9,9 +9,10 @@ In the spirit of OpenSpiel's Game/State split:
   out (``to_text()``) and in (``Game.from_text()``), plus readable action names and their parser.
 
 Every state keeps its whole position in ONE flat integer numpy array, ``state.data``. The rules of
-each game are numba-compiled kernels over that array (``legal_mask(data, out)``,
-``apply(data, action)``, ...), so ``clone()`` is one array copy (cheap for MCTS) and a batch of
-games is simply a 2-D array whose rows the same kernels step (batched environments).
+each game are numba-compiled kernels over that array (``legal_mask(data, seat, mask)``,
+``apply_action(data, action)`` or ``apply_joint(data, actions)``, ...: the contract of
+:mod:`boardgames.envs.core.game_kernels`), so ``clone()`` is one array copy (cheap for MCTS) and a batch
+of games is simply a 2-D array whose rows the same kernels step (batched environments).
 
 One entry point plays a decision in every game, as OpenSpiel's ``apply_actions``:
 :meth:`State.apply_actions` takes ``{seat: action}`` for the seats that act now

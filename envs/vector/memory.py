@@ -9,7 +9,6 @@ system's setting is "madvise" (numpy marks its own allocations of 4 MiB and more
 The array is an ordinary C-contiguous numpy array over an anonymous memory map (zero-filled by the
 kernel), kept alive by the array itself; elsewhere, or when the system refuses, plain ``np.zeros``. The
 cost: the array's last huge page is mapped whole, at most 2 MiB of memory more per array.
-Measured (docs/performance.md): ADIX at 1,024 games, +6% on one thread, +7% on two.
 """
 
 from __future__ import annotations
