@@ -75,7 +75,7 @@ REFERENCE_FIGURES = {
 
 # ----- main ---------------------------------------------------------------------------------------------
 def _threaded_sizes(sizes: list, extra: list) -> list:
-    """The batch sizes measured on threads: the largest of ``sizes`` (the old column) and every size of
+    """The batch sizes measured on threads: the largest of ``sizes`` and every size of
     ``sizes`` + ``extra`` with more than one chunk of rows (:data:`boardgames.envs.vector.loops.CHUNK`: smaller
     batches run on one thread), ascending. Smaller batches keep their output arrays in the cache."""
     from boardgames.envs.vector.loops import CHUNK
