@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from collections.abc import Callable, Mapping
 from functools import cache
 from types import ModuleType
 
 from boardgames.envs.core.errors import GameOptionError
-from boardgames.envs.core.game import Game
+from boardgames.envs.core.game import Game, State
 
 ENV_MODULES = {
     "dorix": "boardgames.envs.dorix_v0",
@@ -86,6 +87,32 @@ def parallel_games() -> frozenset[str]:
     """The games with a PettingZoo Parallel environment: those whose seats act at once, as their
     :class:`~boardgames.envs.core.game.GameInfo` says (with their default options)."""
     return frozenset(name for name in ENV_MODULES if _acts_at_once(name))
+
+
+@cache
+def _heuristic(name: str) -> Callable[[State, int], float]:
+    return make_game(name).heuristic
+
+
+class _Heuristics(Mapping):
+    """Game name -> the game's position score for the greedy agent, ``heuristic(state, seat) -> float``
+    (higher is better for ``seat``): what each game's class names (``<Game>.heuristic``, from
+    ``envs/<game>/heuristic.py``), for every registered game, read from the game on first use."""
+
+    def __getitem__(self, name: str) -> Callable[[State, int], float]:
+        if name not in ENV_MODULES:
+            raise KeyError(name)
+        return _heuristic(name)
+
+    def __iter__(self):
+        return iter(ENV_MODULES)
+
+    def __len__(self) -> int:
+        return len(ENV_MODULES)
+
+
+HEURISTICS: Mapping[str, Callable[[State, int], float]] = _Heuristics()
+"""Every registered game's heuristic by name (``HEURISTICS["dorix"]`` is ``DorixGame.heuristic``)."""
 
 
 def __getattr__(attr: str):

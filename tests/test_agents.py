@@ -13,7 +13,6 @@ import boardgames.training.agent_kinds
 from boardgames.envs import agents as A
 from boardgames.envs.adapters.single_agent import SingleAgentEnv, resolve_policy
 from boardgames.envs.agents import (
-    HEURISTICS,
     GreedyAgent,
     MCTSAgent,
     RandomAgent,
@@ -22,7 +21,7 @@ from boardgames.envs.agents import (
 )
 from boardgames.envs.barc import rules as barc_rules
 from boardgames.envs.barc.heuristic import LINES as BARC_LINES
-from boardgames.envs.registry import game_names, make_game
+from boardgames.envs.registry import HEURISTICS, game_names, make_game
 
 # ----- heuristics on hand-built positions ----------------------------------------------------------
 
@@ -187,8 +186,9 @@ def test_single_agent_env_resolves_baseline_specs():
 
 
 def test_training_agents_reexports_the_baselines():
-    for name in ("Agent", "RandomAgent", "GreedyAgent", "MCTSAgent", "HEURISTICS"):
+    for name in ("Agent", "RandomAgent", "GreedyAgent", "MCTSAgent"):
         assert getattr(boardgames.training.agent_kinds, name) is getattr(A, name)
+    assert boardgames.training.agent_kinds.HEURISTICS is HEURISTICS
     agent = boardgames.training.agent_kinds.make_agent("mcts:9", make_game("adix"), seed=0)
     assert type(agent) is MCTSAgent and agent.simulations == 9
 

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardgames.envs.agents import (
-    HEURISTICS,
     Agent,
     GreedyAgent,
     MCTSAgent,
@@ -45,6 +44,7 @@ from boardgames.envs.agents import (
     parse_baseline_spec,
 )
 from boardgames.envs.core.game import Game
+from boardgames.envs.registry import HEURISTICS
 from boardgames.training.storage.safe_load import ModelFileError
 from boardgames.training.storage.shipped import SHIPPED_MODELS, find_model, shipped_models
 

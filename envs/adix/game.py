@@ -1,22 +1,17 @@
-"""ADIX behind the shared Game/State interface: options, action names and checks. The notation of
-positions and moves is :mod:`boardgames.envs.adix.notation`."""
+"""ADIX behind the shared Game/State interface: the Game (options) and the State (board access,
+action names, invariants), wired to the game's modules: rules kernels (:mod:`~boardgames.envs.adix.rules`),
+observations (:mod:`~boardgames.envs.adix.observe`), notation (:mod:`~boardgames.envs.adix.notation`),
+pictures (:mod:`~boardgames.envs.adix.render`) and the greedy agent's score (:mod:`~boardgames.envs.adix.heuristic`).
+"""
 
 from __future__ import annotations
 
+from boardgames.envs.adix import notation as N
 from boardgames.envs.adix import observe as O
+from boardgames.envs.adix import render
 from boardgames.envs.adix import rules as R
-from boardgames.envs.adix.notation import (
-    END_NAMES,
-    SEAT_NAMES,
-    SQ,
-    WEAPON_NAMES,
-    abs_action_text,
-    cube_token,
-    parse_move,
-    read_position,
-    why_illegal,
-    write_position,
-)
+from boardgames.envs.adix.heuristic import heuristic
+from boardgames.envs.adix.notation import END_NAMES, SEAT_NAMES, SQ, WEAPON_NAMES
 from boardgames.envs.core.errors import IllegalActionError
 from boardgames.envs.core.game import check_move_text
 from boardgames.envs.core.kernel_state import KernelState, TwoPlayerBoardGame
@@ -28,6 +23,7 @@ class AdixState(KernelState, rules=R, encoder=O):
     """An ADIX position (see :mod:`boardgames.envs.adix.rules` for the array layout and the cube model)."""
 
     __slots__ = ()
+    renderer = render
 
     @property
     def end_reason(self) -> str | None:
@@ -49,7 +45,7 @@ class AdixState(KernelState, rules=R, encoder=O):
     def token(self, square: int | str) -> str:
         """The notation of the cube on ``square`` (``Crps``), ``"."`` when empty."""
         fields = tuple(int(v) for v in R.cube_fields(self.data, SQ.index(square)))
-        return "." if fields[0] < 0 else cube_token(*fields)
+        return "." if fields[0] < 0 else N.cube_token(*fields)
 
     def pieces(self, seat: int) -> tuple:
         """(captains, teammates) ``seat`` has on the board."""
@@ -68,15 +64,15 @@ class AdixState(KernelState, rules=R, encoder=O):
 
     def action_to_text(self, action: int, seat: int | None = None) -> str:
         a = self._action_index(action)
-        return abs_action_text(self.data, int(R.absolute_action(a, self._mover())))
+        return N.abs_action_text(self.data, int(R.absolute_action(a, self._mover())))
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
-        abs_action = parse_move(check_move_text(text, "'e2-e5', 'e2L' or 'e2~e3'"))
+        abs_action = N.parse_move(check_move_text(text, "'e2-e5', 'e2L' or 'e2~e3'"))
         if self.is_terminal():
             raise IllegalActionError("the game is over: no move can be played")
         seat = self._mover()
         if not R.is_legal_abs(self.data, seat, abs_action):
-            raise IllegalActionError(f"move {text!r} is illegal here: {why_illegal(self.data, seat, abs_action)}")
+            raise IllegalActionError(f"move {text!r} is illegal here: {N.why_illegal(self.data, seat, abs_action)}")
         return int(R.absolute_action(abs_action, seat))
 
     # checks -----------------------------------------------------------------------------------
@@ -115,14 +111,11 @@ class AdixState(KernelState, rules=R, encoder=O):
             assert bool(d[R.TRUNCATED]) == (reason == R.END_LIMIT), "truncation flag and end reason disagree"
 
 
-def _parse_position(game: AdixGame, text: str) -> AdixState:
-    return AdixState(game, read_position(game.max_turns, text))
-
-
 class AdixGame(TwoPlayerBoardGame):
     """ADIX for two players on the 9x9 arena, with a turn limit (truncation)."""
 
     name = "adix"
     state_class = AdixState
-    parse_position = _parse_position
-    write_position = staticmethod(write_position)
+    parse_position = N.parse_position
+    write_position = staticmethod(N.write_position)
+    heuristic = staticmethod(heuristic)

@@ -152,7 +152,7 @@ def why_illegal(data: np.ndarray, seat: int, abs_action: int) -> str:
 
 
 def write_position(state) -> str:
-    """The notation of an :class:`boardgames.envs.adix.game.AdixState`."""
+    """The notation of an :class:`boardgames.envs.adix.game.AdixState` (what ``state.to_text()`` returns)."""
     d = state.data
     ranks = []
     for r in range(R.SIZE - 1, -1, -1):
@@ -305,6 +305,12 @@ def _check_ending(data: np.ndarray, over: str) -> None:
             raise NotationError(f"over={over}, but quiet={R.QUIET_DRAW} ended the game in a draw first (A11)")
         if R.has_legal_action(data, 1 - winner):
             raise NotationError(f"over={over}, but {SEAT_NAMES[1 - winner]} has a legal action (A4)")
+
+
+def parse_position(game, text: str):
+    """The :class:`boardgames.envs.adix.game.AdixState` of ``game`` (an AdixGame) written ``text``;
+    :class:`NotationError` naming the problem when it is malformed or impossible."""
+    return game.state_class(game, read_position(game.max_turns, text))
 
 
 def read_position(max_turns: int, text: str) -> np.ndarray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardgames.envs.adix import rules as R
-from boardgames.envs.adix.game import SEAT_NAMES, WEAPON_NAMES
+from boardgames.envs.adix.notation import SEAT_NAMES, WEAPON_NAMES
 from boardgames.envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, BoardCanvas, font
 from boardgames.envs.core.squares import square_name
 

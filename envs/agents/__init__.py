@@ -8,8 +8,9 @@ Agents never modify the state they are given.
 
 * :class:`RandomAgent`: uniform over the legal actions.
 * :class:`GreedyAgent`: one-move lookahead: plays a winning move when there is one, otherwise the
-  move whose resulting position scores best under the game's heuristic (:data:`HEURISTICS`, from
-  ``envs/<game>/heuristic.py``; games without one: "win if possible, else random").
+  move whose resulting position scores best under the game's heuristic (``game.heuristic``, from
+  ``envs/<game>/heuristic.py``; games without one: "win if possible, else random"). Every registered
+  game's, by name: :data:`boardgames.envs.registry.HEURISTICS`.
 * :class:`MCTSAgent`: UCT with random rollouts, a configurable number of simulations; decoupled UCT
   where seats act at once. Compiled (:mod:`boardgames.envs.search`, over the game's numba kernels);
   :class:`PythonMCTSAgent` is the same search in Python on the engine (``clone()`` +
@@ -23,7 +24,7 @@ trained models live in :mod:`boardgames.training.agent_kinds`.
 from __future__ import annotations
 
 from boardgames.envs.agents.base import Agent
-from boardgames.envs.agents.greedy import HEURISTICS, GreedyAgent
+from boardgames.envs.agents.greedy import GreedyAgent
 from boardgames.envs.agents.mcts import MCTSAgent, PythonMCTSAgent
 from boardgames.envs.agents.random_agent import RandomAgent
 from boardgames.envs.core.game import Game
@@ -86,7 +87,6 @@ __all__ = [
     "BASELINES",
     "DEFAULT_SIMULATIONS",
     "GreedyAgent",
-    "HEURISTICS",
     "MCTSAgent",
     "PythonMCTSAgent",
     "RandomAgent",

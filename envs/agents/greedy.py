@@ -1,34 +1,21 @@
-"""The greedy agent: one-move lookahead with each game's heuristic (``envs/<game>/heuristic.py``)."""
+"""The greedy agent: one-move lookahead with the game's heuristic (``game.heuristic``, from
+``envs/<game>/heuristic.py``)."""
 
 from __future__ import annotations
 
-import importlib
 import math
-from collections.abc import Callable
 
 import numpy as np
 
 from boardgames.envs.agents.base import Agent
 from boardgames.envs.core.game import Game, State
-from boardgames.envs.registry import game_names
 
 
-def _heuristics() -> dict:
-    """``name -> heuristic`` of every registered game with an ``envs/<name>/heuristic.py``."""
-    out = {}
-    for name in game_names():
-        try:
-            out[name] = importlib.import_module(f"boardgames.envs.{name}.heuristic").heuristic
-        except ModuleNotFoundError as e:
-            if e.name != f"boardgames.envs.{name}.heuristic":
-                raise
-    return out
-
-
-HEURISTICS: dict[str, Callable[[State, int], float]] = _heuristics()
-"""Per-game position scores for the greedy agent: ``heuristic(state, seat) -> float``, higher is
-better for ``seat``, one ``envs/<game>/heuristic.py`` per registered game. Games without one use 0
-(the greedy agent then only looks for wins)."""
+def _heuristic_of(game: Game):
+    """``game``'s position score, ``heuristic(state, seat) -> float`` (higher is better for ``seat``), that
+    its class names (``heuristic = staticmethod(heuristic)``); None for a game without one (the greedy agent
+    then only looks for wins)."""
+    return getattr(game, "heuristic", None)
 
 
 class GreedyAgent(Agent):
@@ -40,7 +27,8 @@ class GreedyAgent(Agent):
     no other seat acts now (turn-based games) there is one draw, with no action in it.
 
     Args:
-        game: the game, to take its heuristic from :data:`HEURISTICS` (else looked up per state).
+        game: the game, to take its heuristic from (``game.heuristic``; else the heuristic of each
+            state's game).
         seed: seeds the draws and the tie-break.
         heuristic: ``heuristic(state, seat) -> float`` instead of the game's.
     """
@@ -53,7 +41,7 @@ class GreedyAgent(Agent):
         super().__init__(seed)
         self.heuristic = heuristic
         if heuristic is None and game is not None:
-            self.heuristic = HEURISTICS.get(game.info.name)
+            self.heuristic = _heuristic_of(game)
 
     def act(self, state: State, seat: int) -> int:
         best = self.choices(state, seat)
@@ -64,7 +52,7 @@ class GreedyAgent(Agent):
     def choices(self, state: State, seat: int) -> list:
         """The actions :meth:`act` chooses from (the best-scoring ones, ties included): the target
         distribution when a policy imitates the greedy agent (``boardgames.training.sb3.pretrain``)."""
-        heuristic = self.heuristic or HEURISTICS.get(state.game.info.name)
+        heuristic = self.heuristic or _heuristic_of(state.game)
         actions = np.flatnonzero(state.legal_mask(seat))
         if len(actions) == 1:
             return [int(actions[0])]

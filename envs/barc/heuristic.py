@@ -1,9 +1,8 @@
-"""Barc duel's position score for the greedy agent (:mod:`boardgames.envs.agents.greedy`)."""
+"""Barc duel's position score for the greedy agent (:mod:`boardgames.envs.agents.greedy`): ``BarcGame.heuristic``."""
 
 from __future__ import annotations
 
 from boardgames.envs.barc import rules as R
-from boardgames.envs.barc.game import BarcState
 
 
 def _squares(mask: int) -> tuple:
@@ -17,10 +16,10 @@ _STEP_ORDER = {1: 0, R.SIZE: 1, R.SIZE + 1: 2, R.SIZE - 1: 3}
 LINES = tuple(sorted((_squares(int(m)) for m in R.LINES), key=lambda sqs: (sqs[0], _STEP_ORDER[sqs[1] - sqs[0]])))
 
 
-def heuristic(state: BarcState, seat: int) -> float:
+def heuristic(state, seat: int) -> float:
     """Stacks topped (B5: a side left with 2 loses), own minus the opponent's, plus the lines of three
     being built: 0.1 x (own tops)^2 for each line the opponent tops none of, minus the same for the
-    opponent. Higher is better for ``seat``."""
+    opponent. Higher is better for ``seat``; ``state`` is a :class:`boardgames.envs.barc.game.BarcState`."""
     owners = [state.owner(sq) for sq in range(R.CELLS)]
     score = 1.0 * (owners.count(seat) - owners.count(1 - seat))
     for line in LINES:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardgames.envs.barc import rules as R
-from boardgames.envs.barc.game import SIDE_NAMES
+from boardgames.envs.barc.notation import SIDE_NAMES
 from boardgames.envs.core.rendering import HIGHLIGHT, SEAT_COLOURS, BoardCanvas
 
 ORDER_COLOURS = [(215, 90, 30), (40, 90, 200)]  # arrows of South's and North's last orders

@@ -6,8 +6,8 @@ A game's ``rules.py`` (see docs/architecture.md) provides ``NUM_ACTIONS``, the o
 ``apply_joint(data, actions)`` (all seats at once) and ``returns(data, out)``; its ``observe.py`` provides the
 observation kernel ``observe(data, seat, out)`` and ``OBS_CHANNELS``. A game's State subclasses
 :class:`KernelState`, names its ``rules`` module, its ``encoder`` (the observe module) and its
-``render_module`` (with ``render_text(state)`` and ``render_rgb(state)``), and adds only action names
-and invariants; its Game names the notation's parser and writer (``parse_position``,
+``renderer`` (the render module: ``render_text(state)``, ``render_rgb(state)``, ``render_canvas(state)``),
+and adds only action names and invariants; its Game names the notation's parser and writer (``parse_position``,
 ``write_position``), which ``from_text`` and ``to_text`` call.
 
 The PettingZoo adapters run such a game's turns as compiled kernels generated from the same modules
@@ -17,7 +17,6 @@ The PettingZoo adapters run such a game's turns as compiled kernels generated fr
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
 import numpy as np
@@ -33,13 +32,13 @@ class KernelState(State):
     a subclass that names no encoder gets its rules module, for rules that encode their own).
 
     A game's State names them in its class line, ``class OlixState(KernelState, rules=R, encoder=O)``
-    (or as class attributes); ``render_module`` is the ``render`` module beside the rules
-    (``envs.<game>.render``) unless the class names another."""
+    (or as class attributes); its pictures come from ``renderer``, the render module the class names
+    (``renderer = render``)."""
 
     __slots__ = ()
     rules: ModuleType
     encoder: ModuleType
-    render_module: str
+    renderer: ModuleType | None = None
 
     def __init_subclass__(cls, rules: ModuleType | None = None, encoder: ModuleType | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -50,8 +49,6 @@ class KernelState(State):
         if "rules" in cls.__dict__:
             if "encoder" not in cls.__dict__:
                 cls.encoder = cls.rules
-            if "render_module" not in cls.__dict__:
-                cls.render_module = cls.rules.__name__.rpartition(".")[0] + ".render"
 
     def current_seats(self) -> tuple:
         if self.rules.is_over(self.data):
@@ -149,7 +146,9 @@ class KernelState(State):
         return out
 
     def _renderer(self) -> ModuleType:
-        return importlib.import_module(self.render_module)
+        if self.renderer is None:
+            raise NotImplementedError(f"{type(self).__name__} names no renderer (its render module)")
+        return self.renderer
 
     def render_text(self) -> str:
         return self._renderer().render_text(self)

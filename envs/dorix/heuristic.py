@@ -1,15 +1,15 @@
-"""Dorix's position score for the greedy agent (:mod:`boardgames.envs.agents.greedy`)."""
+"""Dorix's position score for the greedy agent (:mod:`boardgames.envs.agents.greedy`): ``DorixGame.heuristic``."""
 
 from __future__ import annotations
 
 from boardgames.envs.dorix import rules as R
-from boardgames.envs.dorix.game import DorixState
 
 
-def heuristic(state: DorixState, seat: int) -> float:
+def heuristic(state, seat: int) -> float:
     """How close each side is to topping a long diagonal (D1), own side minus the best other side:
     per diagonal, (own tops)^2 - (the best other side's tops)^2; plus 0.05 per pawn of each stack the
-    side tops (tall own stacks are hard to take over). Higher is better for ``seat``."""
+    side tops (tall own stacks are hard to take over). Higher is better for ``seat``; ``state`` is a
+    :class:`boardgames.envs.dorix.game.DorixState`."""
     info = state.game.info
     side = info.teams[seat]
     sides = sorted(set(info.teams))

@@ -1,14 +1,14 @@
-"""Olix's position score for the greedy agent (:mod:`boardgames.envs.agents.greedy`)."""
+"""Olix's position score for the greedy agent (:mod:`boardgames.envs.agents.greedy`): ``OlixGame.heuristic``."""
 
 from __future__ import annotations
 
 from boardgames.envs.olix import rules as R
-from boardgames.envs.olix.game import OlixState
 
 
-def heuristic(state: OlixState, seat: int) -> float:
+def heuristic(state, seat: int) -> float:
     """The score columns held (O5), each worth 1 + its highest marked value / 10, own minus the
-    opponent's (a column both seats hold counts for neither). Higher is better for ``seat``.
+    opponent's (a column both seats hold counts for neither). Higher is better for ``seat``; ``state`` is
+    an :class:`boardgames.envs.olix.game.OlixState`.
 
     Reads the columns straight from the state array (:meth:`OlixState.column` gives the same values,
     at twice the cost of the whole score)."""

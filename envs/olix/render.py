@@ -8,7 +8,7 @@ import numpy as np
 from boardgames.envs.core.rendering import SEAT_COLOURS, SEAT_OUTLINES, TEXT, BoardCanvas, font
 from boardgames.envs.core.squares import square_name
 from boardgames.envs.olix import rules as R
-from boardgames.envs.olix.game import SEAT_LETTERS
+from boardgames.envs.olix.notation import SEAT_LETTERS
 
 COLOUR_NAMES = ("light", "dark")
 LAST_RING = (220, 50, 50)
