@@ -1,5 +1,5 @@
-"""A/B of a game's ``legal_mask`` kernel against the reference kernel of ``tests/test_mask_kernels.py``
-(its previous version), single thread, CPU time (for a loaded machine):
+"""A/B of a game's ``legal_mask`` kernel against a reference kernel kept here (its previous, table-driven
+version: :data:`REFERENCES`), single thread, CPU time (for a loaded machine):
 
     python -m boardgames.benchmarks.mask_ab [GAME=adix] [SIZES=256,1024] [ROUNDS=5] [SECONDS=0.3] [OBS_DTYPE=uint8]
 
@@ -11,7 +11,6 @@ and observations of ``OBS_DTYPE``; the reference variant gets a copy of the rule
 
 from __future__ import annotations
 
-import os
 import sys
 from types import SimpleNamespace
 
@@ -21,15 +20,63 @@ from numba import njit
 import boardgames.envs.vector.batch as batch_module
 from boardgames.benchmarks.ab import best_rates
 from boardgames.benchmarks.loops import batch_stepper
+from boardgames.envs.adix import rules as adix
 from boardgames.envs.registry import make_game
 from boardgames.envs.vector import BatchedGames
 
 
-def _reference(name: str):
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
-    import test_mask_kernels
+@njit
+def adix_reference_can_turn(data, seat, src, movement):
+    """ADIX's ``can_turn`` as it was before the mask kernel was rewritten (branches; the A9 record read
+    field by field)."""
+    if data[adix.REP_SQ + seat] == src and data[adix.REP_MOVE + seat] == movement and data[adix.REP_COUNT + seat] >= 2:
+        return False
+    if movement <= adix.M_RIGHT:
+        return adix.top_of(data, src) != adix.SHELTER
+    dst = adix.TILTS[src, movement - adix.M_TILT_N]
+    return dst >= 0 and adix.owner_of(data, dst) == -1
 
-    return test_mask_kernels.REFERENCES[name]
+
+@njit
+def adix_reference_mask(data, seat, mask):
+    """ADIX's ``legal_mask`` as it was before the rewrite (EGO, RAYS, weapon_moves_along and beats looked
+    up): the same mask, which ``tests/test_golden_playthroughs.py`` pins."""
+    mask[:] = False
+    if data[adix.OVER] == 1 or seat != data[adix.TO_MOVE]:
+        return
+    ego = adix.EGO[seat]
+    for src in range(adix.CELLS):
+        if adix.owner_of(data, src) != seat:
+            continue
+        base = src * adix.ACTIONS_PER_SQUARE
+        top = adix.top_of(data, src)
+        if top != adix.SHELTER:
+            reach = 1 if adix.kind_of(data, src) == adix.CAPTAIN else adix.SIZE - 1
+            for d in range(8):
+                if not adix.weapon_moves_along(top, d):
+                    continue
+                for n in range(reach):
+                    dst = adix.RAYS[src, d, n]
+                    if dst < 0:
+                        break
+                    occupant = adix.owner_of(data, dst)
+                    if occupant == -1:
+                        mask[ego[base + d * 8 + n]] = True
+                        continue
+                    if occupant != seat and adix.beats(top, adix.top_of(data, dst)):
+                        mask[ego[base + d * 8 + n]] = True
+                    break
+        for movement in range(adix.M_TILT_W + 1):
+            if adix_reference_can_turn(data, seat, src, movement):
+                mask[ego[base + adix.K_LEFT + movement]] = True
+
+
+REFERENCES = {"adix": adix_reference_mask}
+"""The reference ``legal_mask`` kernel of each game this benchmark compares."""
+
+
+def _reference(name: str):
+    return REFERENCES[name]
 
 
 def _batch(name: str, size: int, obs_dtype: str, legal_mask=None) -> BatchedGames:

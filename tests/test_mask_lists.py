@@ -9,12 +9,26 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from random_rows import random_masks
-from test_mask_kernels import _positions
+from random_rows import random_masks, random_rows
 
 from boardgames.envs.compiled.sampling import pick_legal, pick_listed
+from boardgames.envs.registry import make_game
 from boardgames.envs.vector import BatchedGames
 from boardgames.envs.vector.loops import list_legal
+
+
+def _positions(name, count, seed, turn_bias):
+    """The rules module of game ``name`` and ``count`` states from random play (restarts included, terminal
+    states too); with probability ``turn_bias`` a rotation or tilt is preferred when one is legal (ADIX:
+    reaches the A9 records)."""
+    game = make_game(name)
+    rules = type(game.new_initial_state()).rules
+
+    def pick(legal, rng):
+        turns = legal[legal % 70 >= 64] if name == "adix" else legal[:0]
+        return rng.choice(turns if len(turns) and rng.random() < turn_bias else legal)
+
+    return rules, random_rows(game, rules, count, seed, pick)
 
 
 @pytest.mark.parametrize("name, turn_bias", [("adix", 0.0), ("adix", 0.7), ("barc", 0.0)])

@@ -448,7 +448,7 @@ def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, oc
     written out per weapon (:func:`_ray_actions`), each loop over constant directions, and with ``turned`` a
     constant (:func:`_legal_mask`) the compiler unrolls them and fixes each ray's board direction and bit
     scan: one branch per cube on its weapon instead of a loop whose length and directions it must guess.
-    Same mask as the table-driven loop (``tests/test_mask_kernels.py``)."""
+    Same mask as the table-driven loop it replaced (kept in ``benchmarks/mask_ab.py``)."""
     ego = (CELLS - 1 - src) if turned else src
     base = ego * ACTIONS_PER_SQUARE
     code = data[index(CUBE + src)]

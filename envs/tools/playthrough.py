@@ -47,12 +47,14 @@ from boardgames.envs.vector.loops import quantize
 FORMAT = 1
 """The version of the file layout."""
 GAMES_PER_FILE = 2
+"""Games per file: game 0 uniformly random, game 1 sticky (see the module docstring)."""
 MAX_DECISIONS = 100
 """Decisions at most per game: the files stay small (about half a megabyte for the library's games), and
 most games end before (the truncated variants of each game, such as ``max_turns=40``, end every time)."""
 STICKY = 0.75
 """Game 1's chance, for each acting seat, of repeating its previous action when that is legal."""
 STICKY_GAME = 1
+"""The index of the sticky game."""
 DIGEST_CHARS = 16
 """Hex digits kept of each SHA-256 digest (64 bits: ample to tell two observations apart)."""
 COMMAND = "python -m boardgames.envs.tools.playthrough"
@@ -94,15 +96,14 @@ def variants(game: str | None = None) -> list[Variant]:
 
 
 def default_directory() -> Path:
-    """``tests/golden`` of the source checkout this package runs from, else of the current directory."""
-    import boardgames.envs
-
-    checkout = Path(boardgames.envs.__file__).resolve().parents[1]
+    """``tests/golden`` of the source checkout this module runs from, else of the current directory."""
+    checkout = Path(__file__).resolve().parents[2]  # envs/tools/playthrough.py in a checkout
     root = checkout if (checkout / "tests").is_dir() else Path.cwd()
     return root / "tests" / "golden"
 
 
 def path_of(variant: Variant, directory: Path | None = None) -> Path:
+    """The golden file of ``variant`` in ``directory`` (default: :func:`default_directory`)."""
     return Path(directory or default_directory()) / f"{variant.stem}.json"
 
 
@@ -342,7 +343,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--all", action="store_true", help="every registered game and option set")
-    which.add_argument("--game", help="one game (its option sets), e.g. dorix or barc-v0")
+    which.add_argument("--game", help="one game, its option sets and older versions (barc), or one version (barc-v0)")
     parser.add_argument("--players", type=int, help="only the option sets with this num_players")
     parser.add_argument("--out", type=Path, default=None, help="folder of the files (default: tests/golden)")
     parser.add_argument("--check", action="store_true", help="compare the files with the engine, write nothing")
