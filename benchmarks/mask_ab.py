@@ -21,6 +21,7 @@ import boardgames.envs.vector.batch as batch_module
 from boardgames.benchmarks.ab import best_rates
 from boardgames.benchmarks.loops import batch_stepper
 from boardgames.envs.adix import rules as adix
+from boardgames.envs.core.game_kernels import game_kernels
 from boardgames.envs.registry import make_game
 from boardgames.envs.vector import BatchedGames
 
@@ -84,12 +85,13 @@ def _batch(name: str, size: int, obs_dtype: str, legal_mask=None) -> BatchedGame
     real = batch_module.kernels_of
     if legal_mask is not None:
 
-        def patched(game):
-            rules, observe = real(game)
+        def patched(game, purpose):
+            kernels = real(game, purpose)
+            rules = kernels.rules
             # without legal_mask_listed: the reference batch draws by scanning whole masks (as before it)
             skip = ("legal_mask_listed", "LEGAL_LIST")
             fields = {k: getattr(rules, k) for k in dir(rules) if not k.startswith("__") and k not in skip}
-            return SimpleNamespace(**{**fields, "legal_mask": legal_mask}), observe
+            return game_kernels(SimpleNamespace(**{**fields, "legal_mask": legal_mask}), kernels.encoder)
 
         batch_module.kernels_of = patched
     try:
@@ -114,9 +116,9 @@ def main(argv=None) -> dict:
     sizes = [int(n) for n in (args[1] or "256,1024").split(",")]
     rounds, seconds, obs_dtype = int(args[2] or 5), float(args[3] or 0.3), args[4] or "uint8"
     game = make_game(name)
-    rules = batch_module.kernels_of(game)[0]
+    current = batch_module.kernels_of(game)
     info = game.info
-    kernels = {"reference": _reference(name), "current": rules.legal_mask}
+    kernels = {"reference": _reference(name), "current": current.legal_mask}
     fns = {}
     for n in sizes:
         positions = BatchedGames(game, n, seed=0, observe=False, threads=False)
@@ -125,7 +127,7 @@ def main(argv=None) -> dict:
         states = positions.states
         out = np.zeros((n, info.acting_seats, info.num_actions), dtype=np.bool_)
         for variant, kernel in kernels.items():
-            loop = _mask_loop(kernel, rules.TO_MOVE, info.acting_seats)
+            loop = _mask_loop(kernel, current.to_move_at, info.acting_seats)
             masks_per_call = n * info.acting_seats
 
             def masks(loop=loop, states=states, out=out, count=masks_per_call) -> int:

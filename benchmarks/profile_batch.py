@@ -19,16 +19,17 @@ import numpy as np
 from numba import njit
 
 from boardgames.envs.compiled.sampling import pick_legal
+from boardgames.envs.core.game_kernels import GameKernels, kernels_of
 from boardgames.envs.registry import game_names, make_game
 from boardgames.envs.vector import BatchedGames
-from boardgames.envs.vector.batch import kernels_of
 
 
-def _kernels(rules, observe, acting: int):
+def _kernels(kernels: GameKernels, acting: int):
     """Compiled loops timing each part of a batched step alone; ``acting`` seats act per decision (1:
     the seat to move, from the state; more: seats 0..acting-1 together, one action each)."""
-    legal_mask = rules.legal_mask
-    to_move_at = rules.TO_MOVE
+    legal_mask = kernels.legal_mask
+    observe = kernels.observe
+    to_move_at = kernels.to_move_at
     one = acting == 1
 
     @njit
@@ -49,7 +50,7 @@ def _kernels(rules, observe, acting: int):
             for s in range(out.shape[1]):
                 out[i, s] = pick_legal(mask_rows[i, s], rng, i)
 
-    play = rules.apply_action if one else rules.apply_joint
+    play = kernels.apply_action if one else kernels.apply_joint
 
     @njit
     def applies(states, actions):
@@ -76,7 +77,7 @@ def profile(name: str, size: int, seconds: float, obs_dtype: str = "float32") ->
     rng = np.random.default_rng(0)
     for _ in range(int(rng.integers(5, 40))):  # positions from the middle of random games
         batch.step(batch.random_actions())
-    masks, observations, picks, applies = _kernels(*kernels_of(game), seats)
+    masks, observations, picks, applies = _kernels(kernels_of(game), seats)
     mask_out = np.zeros((size, seats, info.num_actions), dtype=np.bool_)
     obs_out = np.zeros((size, seats) + tuple(info.observation_shape), dtype=obs_dtype)
     masks(batch.states, mask_out)

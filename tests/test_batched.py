@@ -30,7 +30,14 @@ ROWS = 128
 # ----- a tiny simultaneous game written as kernels (the joint-action paths, whatever is registered) ---
 # Both seats pick 0, 1 or 2 at once; equal picks score for seat 0, different ones for seat 1; 3 points
 # win; 2 is legal only with an even score; the turn limit 4 truncates a 2-2 game.
-T_TURN, T_MAX, T_OVER, T_TRUNC, T_TO_MOVE, T_SCORE, T_SIZE = 0, 1, 2, 3, 4, 5, 7
+T_TURN, T_MAX, T_OVER, T_TRUNC, T_TO_MOVE, T_SCORE, T_WINNER, T_SIZE = 0, 1, 2, 3, 4, 5, 7, 8
+
+
+@njit
+def _t_init_state(data, max_turns):
+    data[:] = 0
+    data[T_MAX] = max_turns
+    data[T_WINNER] = -1
 
 
 @njit
@@ -54,6 +61,7 @@ def _t_apply_joint(data, actions):
     data[T_TURN] += 1
     if data[T_SCORE] >= 3 or data[T_SCORE + 1] >= 3:
         data[T_OVER] = 1
+        data[T_WINNER] = 0 if data[T_SCORE] >= 3 else 1
     elif data[T_TURN] >= data[T_MAX]:
         data[T_OVER] = 1
         data[T_TRUNC] = 1
@@ -78,9 +86,13 @@ def _t_returns(data, out):
 
 TINY_RULES = SimpleNamespace(
     NUM_ACTIONS=3,
+    STATE_SIZE=T_SIZE,
     TO_MOVE=T_TO_MOVE,
     TURN=T_TURN,
+    OVER=T_OVER,
     TRUNCATED=T_TRUNC,
+    WINNER=T_WINNER,
+    init_state=_t_init_state,
     is_over=_t_is_over,
     legal_mask=_t_legal_mask,
     apply_joint=_t_apply_joint,
@@ -112,7 +124,7 @@ class TinyGame(Game):
 
     def new_initial_state(self):
         data = np.zeros(T_SIZE, dtype=np.int32)
-        data[T_MAX] = 4
+        _t_init_state(data, 4)
         return TinyState(self, data)
 
     def from_text(self, text):

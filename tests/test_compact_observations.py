@@ -15,10 +15,10 @@ from numba import njit
 from random_rows import random_rows
 
 from boardgames.envs.compiled.cells import obs_flag, obs_value
+from boardgames.envs.core.game_kernels import kernels_of
 from boardgames.envs.registry import env_module, game_names, make_game
 from boardgames.envs.vector import BatchedGames, LearnerBatch
 from boardgames.envs.vector import loops as kernels_module
-from boardgames.envs.vector.batch import kernels_of
 from boardgames.envs.vector.loops import CHUNK, quantize, writes_uint8
 
 POSITIONS = 200  # per option set
@@ -33,7 +33,7 @@ CASES = [
 
 def _positions(game, count, seed):
     """``count`` states (rows) from random play, restarts included; the terminal states too."""
-    return random_rows(game, kernels_of(game)[0], count, seed)
+    return random_rows(game, kernels_of(game).rules, count, seed)
 
 
 @njit
@@ -62,14 +62,14 @@ def test_obs_value_is_quantize(compiled):
 
 @pytest.mark.parametrize("name", game_names())
 def test_every_game_writes_uint8_directly(name):
-    assert writes_uint8(kernels_of(make_game(name))[1])
+    assert writes_uint8(kernels_of(make_game(name)))
 
 
 @pytest.mark.parametrize("name, options", CASES)
 def test_uint8_observe_is_the_quantized_float_one(name, options):
     game = make_game(name, **options)
     info = game.info
-    observe = kernels_of(game)[1]
+    observe = kernels_of(game).observe
     shape = tuple(info.observation_shape)
     floats = np.zeros(shape, dtype=np.float32)
     expected = np.zeros(shape, dtype=np.uint8)
@@ -77,7 +77,7 @@ def test_uint8_observe_is_the_quantized_float_one(name, options):
     garbage = np.random.default_rng(1).integers(1, 255, size=shape).astype(np.uint8)
     terminal = 0
     for data in _positions(game, POSITIONS, seed=zlib.crc32(repr((name, options)).encode())):
-        terminal += kernels_of(game)[0].is_over(data)
+        terminal += kernels_of(game).is_over(data)
         for seat in range(info.num_seats):
             observe(data, seat, floats)
             quantize(floats, expected)
@@ -89,7 +89,7 @@ def test_uint8_observe_is_the_quantized_float_one(name, options):
 
 def _quantizing(monkeypatch):
     """The batches built inside this context use the reference loops (float buffer + quantize)."""
-    monkeypatch.setattr(kernels_module, "writes_uint8", lambda observe: False)
+    monkeypatch.setattr(kernels_module, "writes_uint8", lambda kernels: False)
 
 
 def _self_play(name, steps=40):

@@ -161,14 +161,14 @@ class MCTSAgent(PythonMCTSAgent):
         self._searches: dict = {}
 
     def _search(self, game):
-        """The compiled search for ``game`` (kept per state class and seat count), None when it has none."""
-        from boardgames.envs.compiled.turns import compiled
+        """The compiled search for ``game`` (kept per game kernels and seat count), None when it has none."""
+        from boardgames.envs.compiled.turns import compiled_kernels
         from boardgames.envs.search import MCTS
 
-        state_class = getattr(game, "state_class", None)
-        if state_class is None or not compiled(state_class):
+        kernels = compiled_kernels(game)
+        if kernels is None:
             return None
-        key = (state_class, game.info.num_seats)
+        key = (kernels, game.info.num_seats)
         if key not in self._searches:
             self._searches[key] = MCTS(game, self.c, self.rollout_limit)
         return self._searches[key]

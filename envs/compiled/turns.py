@@ -10,11 +10,11 @@ is the seat to act (AEC) or has a bit set for each seat whose order the masks fo
 the turn.
 
 For a :class:`boardgames.envs.core.kernel_state.KernelState` game that overrides none of the methods they stand
-in for, these are numba kernels generated once per process and game from its rules kernels and its
-observation kernel (closures over them, as the batch loops of :mod:`boardgames.envs.vector.loops` are): a turn
-is one compiled call. Any other :class:`boardgames.envs.core.game.State` gets the same calls written over the
-State interface in Python (:func:`plain_turn_kernels`, :func:`plain_joint_kernels`), so the adapters have
-one path.
+in for, these are numba kernels generated once per process and game from its
+:class:`boardgames.envs.core.game_kernels.GameKernels` (closures over its kernels, as the batch loops of
+:mod:`boardgames.envs.vector.loops` are, kept in its cache): a turn is one compiled call. Any other
+:class:`boardgames.envs.core.game.State` gets the same calls written over the State interface in Python
+(:func:`plain_turn_kernels`, :func:`plain_joint_kernels`), so the adapters have one path.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardgames.envs.core.game import State
+from boardgames.envs.core.game import Game, State
+from boardgames.envs.core.game_kernels import GameKernels
 from boardgames.envs.core.kernel_state import KernelState
 
 SEAT_BITS = 0xFFFF  # AEC: the seat to act; Parallel: one bit per seat whose order the mask forbade
@@ -54,10 +55,14 @@ def compiled(state_class: type) -> bool:
     )
 
 
-_BY_CLASS: dict = {}  # state class -> its kernels (one lookup per reset)
-# Compiled per process (about a second per game): numba's disk cache would key these closures by name
-# and argument types only, not by the rules they close over, and would not see a change in them.
-_COMPILED: dict = {}
+def compiled_kernels(game: Game) -> GameKernels | None:
+    """The :class:`GameKernels` of ``game``'s states where its State class is :func:`compiled` (what the
+    compiled search runs on), else None."""
+    state_class = getattr(game, "state_class", None)
+    return state_class.kernels if state_class is not None and compiled(state_class) else None
+
+
+_BY_CLASS: dict = {}  # state class -> its kernels, compiled or plain (one lookup per reset)
 
 
 class _Kernels:
@@ -90,16 +95,16 @@ class JointKernels(_Kernels):
 
 
 def _kernels_of(state: State, kind: str, kernels_class: type, functions, plain):
-    """The kernels of ``kind`` for ``state``'s class, looked up once per class: compiled from its rules
-    and observation kernels by ``functions`` (once per process and game) when :func:`compiled`
-    allows it, else ``plain()``."""
+    """The kernels of ``kind`` for ``state``'s class, looked up once per class: compiled from its
+    :class:`GameKernels` by ``functions`` (once per process and game, kept in its cache) when
+    :func:`compiled` allows it, else ``plain()``."""
     cls = type(state)
     if cls not in _BY_CLASS:
         if compiled(cls):
-            key = (kind, id(cls.rules), id(cls.encoder.observe))
-            if key not in _COMPILED:
-                _COMPILED[key] = kernels_class(*functions(cls.rules, cls.encoder.observe), compiled=True)
-            _BY_CLASS[cls] = _COMPILED[key]
+            kernels = cls.kernels
+            _BY_CLASS[cls] = kernels.derived(
+                ("adapter", kind), lambda: kernels_class(*functions(kernels), compiled=True)
+            )
         else:
             _BY_CLASS[cls] = plain()
     return _BY_CLASS[cls]
@@ -129,9 +134,10 @@ def joint_kernels(state: State) -> JointKernels:
 # ----- compiled, from a game's kernels ---------------------------------------------------------------
 
 
-def _turn_functions(rules, observe) -> tuple:
-    legal_mask, apply_action, is_over = rules.legal_mask, rules.apply_action, rules.is_over
-    to_move_at, turn_at, truncated_at = rules.TO_MOVE, rules.TURN, rules.TRUNCATED
+def _turn_functions(kernels: GameKernels) -> tuple:
+    legal_mask, apply_action, is_over = kernels.legal_mask, kernels.apply_action, kernels.is_over
+    observe = kernels.observe
+    to_move_at, turn_at, truncated_at = kernels.to_move_at, kernels.turn_at, kernels.truncated_at
 
     @njit
     def refresh(data, own, obs, mask):
@@ -153,9 +159,10 @@ def _turn_functions(rules, observe) -> tuple:
     return refresh, apply
 
 
-def _joint_functions(rules, observe) -> tuple:
-    legal_mask, apply_joint, is_over = rules.legal_mask, rules.apply_joint, rules.is_over
-    turn_at, truncated_at = rules.TURN, rules.TRUNCATED
+def _joint_functions(kernels: GameKernels) -> tuple:
+    legal_mask, apply_joint, is_over = kernels.legal_mask, kernels.apply_joint, kernels.is_over
+    observe = kernels.observe
+    turn_at, truncated_at = kernels.turn_at, kernels.truncated_at
 
     @njit
     def refresh(data, own, obs, masks):

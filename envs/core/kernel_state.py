@@ -1,10 +1,10 @@
 """The State methods every game gets for free from its rules module of numba kernels.
 
-A game's ``rules.py`` (see docs/architecture.md) provides ``NUM_ACTIONS``, the offsets ``TO_MOVE``,
-``TURN``, ``TRUNCATED`` and ``WINNER`` into the state array, and the kernels ``is_over(data)``,
-``legal_mask(data, seat, mask)``, ``apply_action(data, action)`` (turn-based) or
-``apply_joint(data, actions)`` (all seats at once) and ``returns(data, out)``; its ``observe.py`` provides the
-observation kernel ``observe(data, seat, out)`` and ``OBS_CHANNELS``. A game's State subclasses
+A game's ``rules.py`` provides the kernels and offsets of the contract that
+:mod:`boardgames.envs.core.game_kernels` describes and checks (``init_state``, ``legal_mask``, ``apply_action``
+or ``apply_joint``, ``returns``, ``is_over``, ``NUM_ACTIONS``, ``STATE_SIZE``, ``TO_MOVE``, ``TURN``, ``OVER``,
+``TRUNCATED``, ``WINNER``); its ``observe.py`` provides the observation kernel ``observe(data, seat, out)``
+(and ``OBS_CHANNELS`` where the planes do not depend on the options). A game's State subclasses
 :class:`KernelState`, names its ``rules`` module, its ``encoder`` (the observe module) and its
 ``renderer`` (the render module: ``render_text(state)``, ``render_rgb(state)``, ``render_canvas(state)``),
 and adds only action names and invariants; its Game names the notation's parser and writer (``parse_position``,
@@ -23,6 +23,7 @@ import numpy as np
 
 from boardgames.envs.core.errors import GameOptionError, NotationError
 from boardgames.envs.core.game import Game, GameInfo, State, action_index, is_integer
+from boardgames.envs.core.game_kernels import GameKernels, KernelContractError, game_kernels, module_label
 from boardgames.envs.core.squares import INT32_MAX
 
 
@@ -32,12 +33,15 @@ class KernelState(State):
     a subclass that names no encoder gets its rules module, for rules that encode their own).
 
     A game's State names them in its class line, ``class OlixState(KernelState, rules=R, encoder=O)``
-    (or as class attributes); its pictures come from ``renderer``, the render module the class names
+    (or as class attributes), which reads and checks them once into ``kernels``, the game's
+    :class:`boardgames.envs.core.game_kernels.GameKernels` (what the methods here and every compiled
+    consumer run); its pictures come from ``renderer``, the render module the class names
     (``renderer = render``)."""
 
     __slots__ = ()
     rules: ModuleType
     encoder: ModuleType
+    kernels: GameKernels
     renderer: ModuleType | None = None
 
     def __init_subclass__(cls, rules: ModuleType | None = None, encoder: ModuleType | None = None, **kwargs):
@@ -49,19 +53,22 @@ class KernelState(State):
         if "rules" in cls.__dict__:
             if "encoder" not in cls.__dict__:
                 cls.encoder = cls.rules
+        if ("rules" in cls.__dict__ or "encoder" in cls.__dict__) and hasattr(cls, "rules"):
+            cls.kernels = game_kernels(cls.rules, cls.encoder)  # checked here, once per game
 
     def current_seats(self) -> tuple:
-        if self.rules.is_over(self.data):
+        if self.kernels.is_over(self.data):
             return ()
         if self.game.info.acting_seats > 1:
             return tuple(range(self.game.info.num_seats))
-        return (int(self.data[self.rules.TO_MOVE]),)
+        return (int(self.data[self.kernels.to_move_at]),)
 
     @property
     def current_seat(self) -> int:
         if self.game.info.acting_seats > 1:
             return State.current_seat.fget(self)
-        return -1 if self.rules.is_over(self.data) else int(self.data[self.rules.TO_MOVE])
+        kernels = self.kernels
+        return -1 if kernels.is_over(self.data) else int(self.data[kernels.to_move_at])
 
     def _check_seat(self, seat) -> int:
         """``seat`` as an int; ValueError unless it is a seat of this game (the kernels do not check)."""
@@ -74,17 +81,18 @@ class KernelState(State):
 
     def _action_index(self, action) -> int:
         """``action`` as an int; IllegalActionError unless it is one of the game's ``0..NUM_ACTIONS-1``."""
-        return action_index(action, self.rules.NUM_ACTIONS)
+        return action_index(action, self.kernels.num_actions)
 
     def legal_mask(self, seat: int | None = None) -> np.ndarray:
-        mask = np.zeros(self.rules.NUM_ACTIONS, dtype=np.bool_)
-        self.rules.legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
+        kernels = self.kernels
+        mask = np.zeros(kernels.num_actions, dtype=np.bool_)
+        kernels.legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
         return mask
 
     def legal_actions(self, seat: int | None = None) -> np.ndarray:
-        rules = self.rules
-        mask = np.zeros(rules.NUM_ACTIONS, dtype=np.bool_)
-        rules.legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
+        kernels = self.kernels
+        mask = np.zeros(kernels.num_actions, dtype=np.bool_)
+        kernels.legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
         return mask.nonzero()[0]
 
     def apply_actions(self, actions, check: bool = True) -> None:
@@ -92,47 +100,47 @@ class KernelState(State):
         if type(actions) is dict and len(actions) == 1 and self.game.info.acting_seats == 1:
             if not check:
                 for action in actions.values():  # unchecked: the caller's word
-                    self.rules.apply_action(self.data, int(action))
+                    self.kernels.apply_action(self.data, int(action))
                 return
             seat = self.current_seat
             action = actions.get(seat)
             if action is not None:
                 self._check_legal(seat, action)
-                self.rules.apply_action(self.data, int(action))
+                self.kernels.apply_action(self.data, int(action))
                 return
         State.apply_actions(self, actions, check)  # the general path, and its messages
 
     def _apply(self, action: int) -> None:
-        self.rules.apply_action(self.data, action)
+        self.kernels.apply_action(self.data, action)
 
     def _apply_joint(self, actions: np.ndarray) -> None:
-        self.rules.apply_joint(self.data, actions)
+        self.kernels.apply_joint(self.data, actions)
 
     def is_terminal(self) -> bool:
-        return bool(self.rules.is_over(self.data))
+        return bool(self.kernels.is_over(self.data))
 
     def is_truncated(self) -> bool:
-        return bool(self.data[self.rules.TRUNCATED])
+        return bool(self.data[self.kernels.truncated_at])
 
     def returns(self) -> np.ndarray:
         out = np.zeros(self.game.info.num_seats, dtype=np.float32)
-        self.rules.returns(self.data, out)
+        self.kernels.returns(self.data, out)
         return out
 
     @property
     def winner(self) -> int:
         """The winning seat (the winning team at team games), -1 when none (running game, draw or
-        truncation). Needs the offset ``WINNER`` in the rules module."""
-        return int(self.data[self.rules.WINNER])
+        truncation)."""
+        return int(self.data[self.kernels.winner_at])
 
     @property
     def turn(self) -> int:
-        return int(self.data[self.rules.TURN])
+        return int(self.data[self.kernels.turn_at])
 
     def over_field(self) -> str:
         """The ``over=`` field of an ended game's notation, for games whose result is just the
         winner: ``over=limit`` (truncated), ``over=win:<winner>`` or ``over=draw``."""
-        if self.data[self.rules.TRUNCATED]:
+        if self.data[self.kernels.truncated_at]:
             return "over=limit"
         winner = self.winner
         return f"over=win:{winner}" if winner >= 0 else "over=draw"
@@ -142,7 +150,7 @@ class KernelState(State):
 
     def observation(self, seat: int) -> np.ndarray:
         out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
-        self.encoder.observe(self.data, self._check_seat(seat), out)
+        self.kernels.observe(self.data, self._check_seat(seat), out)
         return out
 
     def _renderer(self) -> ModuleType:
@@ -186,12 +194,14 @@ def two_player_board_info(name: str, state_class: type[KernelState], max_turns: 
     the turn limit (``rules`` and ``encoder`` of ``state_class``): ``rules.NUM_ACTIONS`` actions,
     observations ``(SIZE, SIZE, encoder.OBS_CHANNELS)``; ``extra`` holds any other GameInfo field
     (``seat_names``, the flag of a game whose seats act at once...)."""
-    rules = state_class.rules
+    rules, kernels = state_class.rules, state_class.kernels
+    if kernels.obs_channels is None:
+        raise KernelContractError(f"{name}: observe module {module_label(kernels.encoder)}: missing OBS_CHANNELS")
     return GameInfo(
         name=name,
         num_seats=2,
-        num_actions=rules.NUM_ACTIONS,
-        observation_shape=(rules.SIZE, rules.SIZE, state_class.encoder.OBS_CHANNELS),
+        num_actions=kernels.num_actions,
+        observation_shape=(rules.SIZE, rules.SIZE, kernels.obs_channels),
         max_turns=max_turns,
         options={"max_turns": max_turns},
         **extra,
@@ -204,14 +214,19 @@ class KernelGame(Game):
 
     state_class: type[KernelState]
 
+    @property
+    def kernels(self) -> GameKernels:
+        """The :class:`boardgames.envs.core.game_kernels.GameKernels` of this game's states."""
+        return self.state_class.kernels
+
     def init_args(self) -> tuple:
         """The option values ``rules.init_state`` takes after the array (default: the turn limit)."""
         return (self.max_turns,)
 
     def new_initial_state(self) -> KernelState:
-        rules = self.state_class.rules
-        data = np.zeros(rules.STATE_SIZE, dtype=np.int32)
-        rules.init_state(data, *self.init_args())
+        kernels = self.state_class.kernels
+        data = np.zeros(kernels.state_size, dtype=np.int32)
+        kernels.init_state(data, *self.init_args())
         return self.state_class(self, data)
 
     def parse_position(self, text: str) -> KernelState:

@@ -8,7 +8,7 @@
 * :class:`SearchResult`: the root's visit counts per acting seat and action, and its mean values.
 
 Both run one search per position given, for every registered game, from one implementation compiled
-per game from its rules kernels (:mod:`boardgames.envs.search.loops`) over the tree arrays of
+per game from its kernels (:mod:`boardgames.envs.search.loops`) over the tree arrays of
 :mod:`boardgames.envs.search.tree`.
 """
 

@@ -1,8 +1,9 @@
-"""The compiled search, generated from any game's rules kernels (closures over them, compiled once per
-process and game, like the batch loops of :mod:`boardgames.envs.vector.loops`; nothing here is written per game).
+"""The compiled search, generated from any game's kernels (closures over them, compiled once per process and
+game and kept in its :class:`boardgames.envs.core.game_kernels.GameKernels`' cache, like the batch loops of
+:mod:`boardgames.envs.vector.loops`; nothing here is written per game).
 
-:func:`search_kernels` returns, for a game's ``rules`` module, two functions over a
-:class:`boardgames.envs.search.tree.Tree` of ``B`` trees (tree ``b``'s root is its node 0):
+:func:`search_loops` returns, for a game's :class:`~boardgames.envs.core.game_kernels.GameKernels`, the functions
+over a :class:`boardgames.envs.search.tree.Tree` of ``B`` trees (tree ``b``'s root is its node 0):
 
 * ``run_rollouts(t, roots, init, simulations, c, limit, rng, done)``: UCT with random rollouts, all
   compiled. With ``init`` every tree is first emptied and gets ``roots[b]`` (a position) as its root.
@@ -38,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from boardgames.envs.compiled.sampling import pick_legal, rand_below
+from boardgames.envs.core.game_kernels import GameKernels
 from boardgames.envs.search.tree import (
     ACTION,
     CHILD,
@@ -59,18 +61,11 @@ from boardgames.envs.search.tree import (
     VISITS,
 )
 
-# Compiled per process (several seconds per game): numba's disk cache would key these closures by their
-# name and argument types only, not by the rules module they close over (see envs/vector/loops.py).
-_CACHE: dict = {}
 
-
-def search_kernels(rules, simultaneous: bool) -> dict:
-    """The compiled search functions over ``rules``' kernels (cached per rules module): a dict of the
-    functions listed in the module docstring."""
-    key = (id(rules), simultaneous)
-    if key not in _CACHE:
-        _CACHE[key] = _make(rules, simultaneous)
-    return _CACHE[key]
+def search_loops(kernels: GameKernels, simultaneous: bool) -> dict:
+    """The compiled search functions over the game's ``kernels`` (built once per game, kept by
+    :meth:`GameKernels.derived`): a dict of the functions listed in the module docstring."""
+    return kernels.derived(("search", simultaneous), lambda: _make(kernels, simultaneous))
 
 
 @njit
@@ -78,21 +73,21 @@ def _col(k, field):
     return SEAT_COLUMNS + PER_SEAT * k + field
 
 
-def _make(rules, simultaneous: bool) -> dict:
-    legal_mask = rules.legal_mask
-    is_over = rules.is_over
-    returns = rules.returns
-    to_move_at = rules.TO_MOVE
-    num_actions = rules.NUM_ACTIONS
+def _make(kernels: GameKernels, simultaneous: bool) -> dict:
+    legal_mask = kernels.legal_mask
+    is_over = kernels.is_over
+    returns = kernels.returns
+    to_move_at = kernels.to_move_at
+    num_actions = kernels.num_actions
     if simultaneous:
-        apply_joint = rules.apply_joint
+        apply_joint = kernels.apply_joint
 
         @njit
         def play(row, joint):
             apply_joint(row, joint)
 
     else:
-        apply_action = rules.apply_action
+        apply_action = kernels.apply_action
 
         @njit
         def play(row, joint):

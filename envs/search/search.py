@@ -3,8 +3,9 @@ and :class:`EvaluatorSearch` (PUCT whose leaves many searches evaluate together 
 form a network plugs into).
 
 Both run ``B`` searches at once, one per position given (``B`` = 1 for one move), over the arrays of
-:mod:`boardgames.envs.search.tree` and the kernels :mod:`boardgames.envs.search.loops` compiles from the game's rules
-(once per process and game: the first search of a game takes a few seconds). Their result is a
+:mod:`boardgames.envs.search.tree` and the loops :mod:`boardgames.envs.search.loops` compiles from the game's
+:class:`boardgames.envs.core.game_kernels.GameKernels` (once per process and game: the first search of a game takes
+a few seconds). Their result is a
 :class:`SearchResult`: the root's visit counts per acting seat and action, and the root's mean value
 per seat.
 """
@@ -17,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from boardgames.envs.compiled.sampling import seed_rng
-from boardgames.envs.compiled.turns import compiled
+from boardgames.envs.compiled.turns import compiled_kernels
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.search.gumbel import GumbelRoot
-from boardgames.envs.search.loops import search_kernels
+from boardgames.envs.search.loops import search_loops
 from boardgames.envs.search.tree import (
     ACTION,
     EDGE_VISITS,
@@ -66,23 +67,24 @@ class SearchResult:
 
 
 class _Search:
-    """What both searches share: the game's kernels, the tree arrays (kept between searches) and the
-    positions turned into root arrays."""
+    """What both searches share: the game's kernels (``kernels``, its
+    :class:`boardgames.envs.core.game_kernels.GameKernels`) and the search loops compiled from them (``loops``),
+    the tree arrays (kept between searches) and the positions turned into root arrays."""
 
     def __init__(self, game: Game, c: float):
-        state_class = getattr(game, "state_class", None)
-        if state_class is None or not compiled(state_class):
+        kernels = compiled_kernels(game)
+        if kernels is None:
             raise TypeError(
                 f"{game.info.name}: the compiled search needs a game whose states are the numba kernels' "
                 "arrays (a KernelGame overriding none of their methods); use boardgames.envs.agents.PythonMCTSAgent"
             )
         self.game = game
-        self.rules = state_class.rules
+        self.kernels = kernels
         self.c = float(c)
         self.simultaneous = game.info.acting_seats > 1
         self.seats = game.info.num_seats
         self.acting = game.info.acting_seats
-        self.kernels = search_kernels(self.rules, self.simultaneous)
+        self.loops = search_loops(kernels, self.simultaneous)
         self._tree: Tree | None = None
 
     def _roots(self, states) -> np.ndarray:
@@ -94,7 +96,7 @@ class _Search:
             roots = np.array(states, dtype=states.dtype, ndmin=2)
         else:
             roots = np.stack([s.data for s in states])
-        over = [b for b, row in enumerate(roots) if self.rules.is_over(row)]
+        over = [b for b, row in enumerate(roots) if self.kernels.is_over(row)]
         if over:
             raise ValueError(f"cannot search position {over[0]}: the game is over there")
         return roots
@@ -102,8 +104,8 @@ class _Search:
     def _tree_for(self, roots: np.ndarray, nodes: int) -> Tree:
         trees = roots.shape[0]
         if not fits(self._tree, trees, nodes, self.seats) or self._tree.states.dtype != roots.dtype:
-            per_node = min(self.rules.NUM_ACTIONS * self.acting, 32)
-            edges = per_node * nodes + self.acting * self.rules.NUM_ACTIONS
+            per_node = min(self.kernels.num_actions * self.acting, 32)
+            edges = per_node * nodes + self.acting * self.kernels.num_actions
             self._tree = new_tree(trees, nodes, edges, roots.shape[1], roots.dtype, self.seats, self.acting)
         return self._tree
 
@@ -114,7 +116,7 @@ class _Search:
     def _result(self) -> SearchResult:
         t = self._tree
         trees = t.states.shape[0]
-        counts = np.zeros((trees, self.acting, self.rules.NUM_ACTIONS), dtype=np.int64)
+        counts = np.zeros((trees, self.acting, self.kernels.num_actions), dtype=np.int64)
         for b in range(trees):
             for k in range(self.acting):
                 edges = t.edges[b, root_edges(t, b, k)]
@@ -150,7 +152,7 @@ class MCTS(_Search):
         done = np.zeros(roots.shape[0], dtype=np.int64)
         init = True
         while True:
-            self.kernels["run_rollouts"](t, roots, init, simulations, self.c, self.rollout_limit, rng, done)
+            self.loops["run_rollouts"](t, roots, init, simulations, self.c, self.rollout_limit, rng, done)
             init = False
             if done.min() >= simulations:
                 return self._result()
@@ -182,8 +184,8 @@ class EvaluatorSearch(_Search):
     """PUCT (AlphaZero's selection: ``Q + c * P * sqrt(N) / (1 + n)``, an unvisited action's Q taken
     as 0; decoupled per seat at simultaneous nodes) whose leaves are evaluated by ``evaluator`` (see
     :data:`Evaluator`), the leaves of all the searches of a batch in one call per simulation: the
-    compiled kernels descend every tree to a leaf, the evaluator (a network) scores the leaves, the
-    kernels back the values up. A leaf where the game is over is scored by the game's returns without
+    compiled loops descend every tree to a leaf, the evaluator (a network) scores the leaves, the
+    loops back the values up. A leaf where the game is over is scored by the game's returns without
     the evaluator. The roots are evaluated first (that call counts no simulation).
 
     Args:
@@ -221,12 +223,12 @@ class EvaluatorSearch(_Search):
         ``choose_root(tree, i)`` -> root edge per tree (or -1), simulation ``i``'s root choice."""
         trees = roots.shape[0]
         t = self._tree_for(roots, simulations + 1)
-        k = self.kernels
+        k = self.loops
         leaves = np.zeros((trees, 2), dtype=np.int64)
         leaf_states = np.zeros_like(roots)
         free = np.full(trees, -1, dtype=np.int64)
         for i in range(simulations + 1):  # the roots, then the simulations
-            room = self.acting * self.rules.NUM_ACTIONS
+            room = self.acting * self.kernels.num_actions
             while i > 0 and (t.edges.shape[1] - t.sizes[:, 1]).min() < room:
                 t = self._grow()
             forced = choose_root(t, i - 1) if i > 0 and choose_root is not None else free
@@ -288,7 +290,7 @@ class EvaluatorSearch(_Search):
         self._loop(roots, simulations, rng, start, choose)
         result = self._result()
         actions = np.empty(trees, dtype=np.int64)
-        improved = np.zeros((trees, self.rules.NUM_ACTIONS))
+        improved = np.zeros((trees, self.kernels.num_actions))
         for b in range(trees):
             edges, root, q, visits = stats(self._tree, b)
             actions[b] = root.actions[root.action(q, visits, c_visit, c_scale)]
@@ -308,7 +310,7 @@ class EvaluatorSearch(_Search):
     def _evaluate(self, t: Tree, leaves: np.ndarray, leaf_states: np.ndarray) -> tuple:
         seats = t.nodes[leaves[:, 0], leaves[:, 1], SEAT].astype(np.int64)
         priors, values = self.evaluator(leaf_states, seats)
-        m, a = leaves.shape[0], self.rules.NUM_ACTIONS
+        m, a = leaves.shape[0], self.kernels.num_actions
         priors = np.asarray(priors, dtype=np.float64).reshape(m, self.acting, a)
         values = np.asarray(values, dtype=np.float64)
         if values.shape != (m, self.seats):

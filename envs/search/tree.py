@@ -3,7 +3,7 @@
 Every array has the tree index first, then the node (``NB`` nodes per tree) or the edge (``EB`` edges per
 tree); indices stored in the arrays are relative to their own tree, so the edge arrays can grow (see
 :func:`grow_edges`) without rewriting them. Few arrays with field columns rather than one array per
-field: the compiled kernels take the tree as one tuple, and a tuple of many arrays makes numba's
+field: the compiled search loops take the tree as one tuple, and a tuple of many arrays makes numba's
 compilation several times slower.
 
 A node (``nodes[b, n]``, int32 columns) holds its parent, the seat to act (turn-based; -1 where every

@@ -47,7 +47,8 @@ from boardgames.envs.compiled.sampling import (
 )
 from boardgames.envs.core.errors import IllegalActionError
 from boardgames.envs.core.game import Game
-from boardgames.envs.vector.loops import batch_kernels, list_width
+from boardgames.envs.core.game_kernels import kernels_of
+from boardgames.envs.vector.loops import batch_loops, list_width
 from boardgames.envs.vector.memory import batch_tile, batch_zeros, readonly_view
 from boardgames.envs.vector.packed import (
     first_illegal_packed,
@@ -178,15 +179,6 @@ def obs_space(batch):
     return spaces.Box(0.0, 1.0, shape=batch.obs_shape, dtype=np.float32)
 
 
-def kernels_of(game: Game) -> tuple:
-    """The rules module (numba kernels) behind ``game``'s states and their observation kernel."""
-    cls = type(game.new_initial_state())
-    rules = getattr(cls, "rules", None)
-    if rules is None:
-        raise TypeError(f"{game.info.name}: batching needs a KernelState game (a rules module of numba kernels)")
-    return rules, cls.encoder.observe
-
-
 class BatchedGames:
     """``num_games`` self-play games of ``game`` as one ``(num_games, STATE_SIZE)`` array.
 
@@ -239,10 +231,8 @@ class BatchedGames:
         self.num_seats = info.num_seats
         self.num_actions = info.num_actions
         packed_actions = info.num_actions if self.packed_masks else 0
-        rules, obs_kernel = kernels_of(self.game)
-        self.k = batch_kernels(
-            rules, obs_kernel, self.acting, info.observation_shape, obs_type is np.uint8, packed_actions
-        )
+        kernels = kernels_of(self.game, "batching")
+        self.k = batch_loops(kernels, self.acting, info.observation_shape, obs_type is np.uint8, packed_actions)
         self.threads = resolve_threads(threads, n)  # 1: the serial loops
         self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
@@ -275,7 +265,7 @@ class BatchedGames:
         # random_actions has been called (self._list), for the games whose mask kernel lists them as it goes
         # (legal_mask_listed): the draws then read one entry of a list instead of the whole mask.
         # self._lists_ok: they describe the current masks.
-        width = list_width(rules, info.num_actions)
+        width = list_width(kernels)
         self._lists = batch_zeros(per_game + (width,), np.uint16)
         self._list = False
         self._lists_ok = False
@@ -503,9 +493,9 @@ class LearnerBatch:
         self.rng = seed_rng(seed, n)
 
     def __getstate__(self) -> dict:
-        """Pickling and deep copies: the rules module and its compiled loops are rebuilt on loading."""
+        """Pickling and deep copies: the game's kernels and their compiled loops are found again on loading."""
         state = self.__dict__.copy()
-        del state["_rules"], state["k"], state["_learner_step"], state["masks"]  # masks: a view, made again
+        del state["_kernels"], state["k"], state["_learner_step"], state["masks"]  # masks: a view, made again
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -519,10 +509,10 @@ class LearnerBatch:
         self._load_kernels()
 
     def _load_kernels(self) -> None:
-        self._rules, observe = kernels_of(self.game)
+        self._kernels = kernels_of(self.game, "batching")
         compact = self.obs_dtype is np.uint8
         packed_actions = self.num_actions if self.packed_masks else 0
-        self.k = batch_kernels(self._rules, observe, self.acting, self.obs_shape, compact, packed_actions)
+        self.k = batch_loops(self._kernels, self.acting, self.obs_shape, compact, packed_actions)
         self._learner_step = self.k.learner_step
         if self.threads > 1:
             fn, count = self.k.learner_step_threaded, self.threads
@@ -661,7 +651,7 @@ class LearnerBatch:
         """Restart (again) the games among ``rows`` that ended before their learner acted."""
         for _ in range(1000):
             again = np.zeros(self.num_games, dtype=np.bool_)
-            again[[i for i in rows if self._rules.is_over(self.states[i])]] = True
+            again[[i for i in rows if self._kernels.is_over(self.states[i])]] = True
             if not again.any():
                 return
             self.k.restart(self.states, again, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats)

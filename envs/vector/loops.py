@@ -1,11 +1,10 @@
-"""Batch kernels compiled from any game's kernels: N games as rows of one (N, STATE_SIZE) array.
+"""Batch loops compiled from any game's kernels: N games as rows of one (N, STATE_SIZE) array.
 
-:func:`batch_kernels` takes a game's ``rules`` module (the kernels listed in docs/architecture.md:
-``legal_mask``, ``apply_action`` or ``apply_joint``, ``returns``, ``is_over`` and the offsets
-``TO_MOVE``, ``TRUNCATED``) and its observation kernel ``observe(data, seat, out)`` (the game's
-``observe`` module, see :func:`boardgames.envs.core.kernel_state.KernelState`), and compiles, once per process
-and game, the loops over the rows that the batched environments call: one compiled call steps every
-game of the batch. Nothing here is written per game. Random actions come from
+:func:`batch_loops` takes a game's :class:`boardgames.envs.core.game_kernels.GameKernels` (its rules kernels
+``legal_mask``, ``apply_action`` or ``apply_joint``, ``returns``, ``is_over``, the offsets of the seat to move
+and of the truncation flag, and its observation kernel ``observe(data, seat, out)``) and compiles, once per
+process and game (kept in the GameKernels' cache), the loops over the rows that the batched environments
+call: one compiled call steps every game of the batch. Nothing here is written per game. Random actions come from
 :mod:`boardgames.envs.compiled.sampling` (one generator per row).
 
 Observations are written either as the game's float32 planes or, with ``compact=True``, as uint8 (the
@@ -22,7 +21,6 @@ The loops over the games go by chunks of :data:`CHUNK` rows, each chunk with its
 
 from __future__ import annotations
 
-import sys
 from types import SimpleNamespace
 
 import numpy as np
@@ -30,6 +28,7 @@ from numba import njit, prange
 
 from boardgames.envs.compiled.sampling import pick_legal, pick_listed, rand_below
 from boardgames.envs.compiled.views import borrowed
+from boardgames.envs.core.game_kernels import GameKernels
 from boardgames.envs.vector.packed import packing
 
 CHUNK = 64  # rows per chunk of a batch loop: the unit a thread takes, with its own scratch buffers
@@ -58,39 +57,39 @@ def _serial_and_threaded(**functions) -> dict:
     return out
 
 
-# Compiled per process (a few seconds per game): numba's disk cache would key these closures by their
-# name and argument types only, not by the rules module they close over, and would not see a change in it.
-_CACHE: dict = {}
-
-
-def writes_uint8(observe) -> bool:
-    """Whether the observation kernel ``observe`` writes uint8 planes itself (its module sets
+def writes_uint8(kernels: GameKernels) -> bool:
+    """Whether the game's observation kernel writes uint8 planes itself (its observe module sets
     ``WRITES_UINT8 = True``: given a uint8 ``out``, it stores the values times 255, rounded, exactly
     what :func:`quantize` makes of its float32 output)."""
-    module = sys.modules.get(getattr(observe, "__module__", None) or "")
-    return bool(getattr(module, "WRITES_UINT8", False))
+    return kernels.writes_uint8
 
 
-def batch_kernels(
-    rules, observe, acting_seats: int, obs_shape: tuple = (1,), compact: bool | str = False, packed_actions: int = 0
+def batch_loops(
+    kernels: GameKernels,
+    acting_seats: int,
+    obs_shape: tuple = (1,),
+    compact: bool | str = False,
+    packed_actions: int = 0,
 ) -> SimpleNamespace:
-    """The compiled batch loops over ``rules``' kernels and the observation kernel ``observe`` (cached
-    per rules module, observation kernel and kind). ``obs_shape``: one observation's shape (the size
-    of the float buffer of the quantizing loops); ``compact``: observations written as uint8, directly
-    by ``observe`` where it can (:func:`writes_uint8`), else through a float buffer and :func:`quantize`
-    (``"quantize"``: that path whatever ``observe`` can do, the reference the tests compare with).
-    ``packed_actions``: 0 for bool masks, else the game's number of actions: the batch's masks (not those
-    given to an opponent callback) are then written packed, eight actions to a byte
-    (:mod:`boardgames.envs.vector.packed`)."""
-    mode = "float32" if not compact else ("direct" if compact is True and writes_uint8(observe) else "quantize")
+    """The compiled batch loops over the game's ``kernels`` (built once per game and kind, kept by
+    :meth:`GameKernels.derived`). ``obs_shape``: one observation's shape (the size of the float buffer of
+    the quantizing loops); ``compact``: observations written as uint8, directly by the observation kernel
+    where it can (:func:`writes_uint8`), else through a float buffer and :func:`quantize` (``"quantize"``:
+    that path whatever the kernel can do, the reference the tests compare with). ``packed_actions``: 0 for
+    bool masks, else the game's number of actions: the batch's masks (not those given to an opponent
+    callback) are then written packed, eight actions to a byte (:mod:`boardgames.envs.vector.packed`)."""
+    mode = "float32" if not compact else ("direct" if compact is True and writes_uint8(kernels) else "quantize")
     packed = int(packed_actions)
-    key = (id(rules), id(observe), acting_seats, tuple(obs_shape) if mode == "quantize" else None, mode, packed)
-    if key not in _CACHE:
-        emit = _emitter(observe, mode)
-        shape = tuple(int(d) for d in obs_shape) if mode == "quantize" else (1,)
-        masks = _MaskWriters(rules, packed)
-        _CACHE[key] = (_turn_kernels if acting_seats == 1 else _joint_kernels)(rules, observe, emit, shape, masks)
-    return _CACHE[key]
+    shape = tuple(int(d) for d in obs_shape) if mode == "quantize" else (1,)
+    return kernels.derived(
+        ("batch", acting_seats, shape, mode, packed), lambda: _build(kernels, acting_seats, shape, mode, packed)
+    )
+
+
+def _build(kernels: GameKernels, acting_seats: int, buffer_shape: tuple, mode: str, packed: int) -> SimpleNamespace:
+    emit = _emitter(kernels.observe, mode)
+    masks = _MaskWriters(kernels, packed)
+    return (_turn_loops if acting_seats == 1 else _joint_loops)(kernels, emit, buffer_shape, masks)
 
 
 class _MaskWriters:
@@ -99,9 +98,9 @@ class _MaskWriters:
     each the game's own kernel for bool masks, or wrapped by :func:`boardgames.envs.vector.packed.packing` for packed
     ones (``packed_actions``, the game's number of actions, > 0)."""
 
-    def __init__(self, rules, packed_actions: int):
-        self.write = _mask_writer(rules)
-        self.fill = rules.legal_mask
+    def __init__(self, kernels: GameKernels, packed_actions: int):
+        self.write = _mask_writer(kernels)
+        self.fill = kernels.legal_mask
         self.packed_actions = int(packed_actions)
         if packed_actions:
             self.write = packing(self.write, packed_actions)
@@ -128,11 +127,11 @@ def _emitter(observe, mode: str):
     return emit_compact
 
 
-def list_width(rules, num_actions: int) -> int:
-    """Entries of the list of legal actions the batches keep per mask for ``rules``' game (see
+def list_width(kernels: GameKernels) -> int:
+    """Entries of the list of legal actions the batches keep per mask for the game (see
     :func:`_mask_writer`): the game's ``LEGAL_LIST`` where its mask kernel lists them, else room for
     every action."""
-    return int(getattr(rules, "LEGAL_LIST", 1 + num_actions))
+    return kernels.legal_list
 
 
 @njit(cache=True)
@@ -147,14 +146,14 @@ def list_legal(mask, listed):
     listed[0] = count
 
 
-def _mask_writer(rules):
+def _mask_writer(kernels: GameKernels):
     """``write_mask(data, seat, mask, listed, do_list)``: the seat's legal mask, and with ``do_list`` the
     list of its legal actions (:func:`list_legal`) too: in one pass by the game's ``legal_mask_listed``
     where it has one, else ``legal_mask`` then :func:`list_legal` (the batches ask for lists only from
-    the games that write them as they go: see ``lists`` of :func:`_kernel_set`)."""
-    legal_mask = rules.legal_mask
-    if hasattr(rules, "legal_mask_listed"):
-        legal_mask_listed = rules.legal_mask_listed
+    the games that write them as they go: see ``lists`` of :func:`_loop_set`)."""
+    legal_mask = kernels.legal_mask
+    if kernels.legal_mask_listed is not None:
+        legal_mask_listed = kernels.legal_mask_listed
     else:
 
         @njit
@@ -172,14 +171,14 @@ def _mask_writer(rules):
     return write_mask
 
 
-def _turn_kernels(rules, observe, emit, buffer_shape, masks_out: _MaskWriters) -> SimpleNamespace:
-    legal_mask = rules.legal_mask
+def _turn_loops(kernels: GameKernels, emit, buffer_shape, masks_out: _MaskWriters) -> SimpleNamespace:
+    legal_mask = kernels.legal_mask
     write_mask = masks_out.write
-    apply_action = rules.apply_action
-    returns = rules.returns
-    is_over = rules.is_over
-    to_move_at = rules.TO_MOVE
-    truncated_at = rules.TRUNCATED
+    apply_action = kernels.apply_action
+    returns = kernels.returns
+    is_over = kernels.is_over
+    to_move_at = kernels.to_move_at
+    truncated_at = kernels.truncated_at
 
     def refresh(states, masks, obs, to_move, do_obs, lists, do_list):
         n = states.shape[0]
@@ -281,16 +280,16 @@ def _turn_kernels(rules, observe, emit, buffer_shape, masks_out: _MaskWriters) -
         for k in range(rows.shape[0]):
             apply_action(borrowed(states, rows[k]), actions[k])
 
-    return _kernel_set(rules, observe, emit, buffer_shape, masks_out, locals())
+    return _loop_set(kernels, emit, buffer_shape, masks_out, locals())
 
 
-def _joint_kernels(rules, observe, emit, buffer_shape, masks_out: _MaskWriters) -> SimpleNamespace:
-    legal_mask = rules.legal_mask
+def _joint_loops(kernels: GameKernels, emit, buffer_shape, masks_out: _MaskWriters) -> SimpleNamespace:
+    legal_mask = kernels.legal_mask
     write_mask = masks_out.write
-    apply_joint = rules.apply_joint
-    returns = rules.returns
-    is_over = rules.is_over
-    truncated_at = rules.TRUNCATED
+    apply_joint = kernels.apply_joint
+    returns = kernels.returns
+    is_over = kernels.is_over
+    truncated_at = kernels.truncated_at
 
     def refresh(states, masks, obs, to_move, do_obs, lists, do_list):
         n = states.shape[0]
@@ -393,36 +392,38 @@ def _joint_kernels(rules, observe, emit, buffer_shape, masks_out: _MaskWriters) 
     def apply_pairs(states, rows, actions):
         pass
 
-    return _kernel_set(rules, observe, emit, buffer_shape, masks_out, locals())
+    return _loop_set(kernels, emit, buffer_shape, masks_out, locals())
 
 
 _LOOPS = ("random_playouts", "apply_learner", "play_random", "pending", "apply_pairs")
 
 
-def _kernel_set(rules, observe, emit, buffer_shape, masks_out: _MaskWriters, loops: dict) -> SimpleNamespace:
+def _loop_set(kernels: GameKernels, emit, buffer_shape, masks_out: _MaskWriters, loops: dict) -> SimpleNamespace:
     """The namespace the batches call: ``refresh``, ``step`` and ``learner_step`` (both serial and threaded),
-    the loops of :data:`_LOOPS` taken from ``loops`` (the locals of :func:`_turn_kernels` or
-    :func:`_joint_kernels`), plus the loops both kinds share (:func:`_common`)."""
+    the loops of :data:`_LOOPS` taken from ``loops`` (the locals of :func:`_turn_loops` or
+    :func:`_joint_loops`), plus the loops both kinds share (:func:`_common`)."""
     learner_step = _learner_step(
-        rules, emit, buffer_shape, masks_out, loops["apply_learner_row"], loops["play_random_row"]
+        kernels, emit, buffer_shape, masks_out, loops["apply_learner_row"], loops["play_random_row"]
     )
     return SimpleNamespace(
-        lists=hasattr(rules, "legal_mask_listed"),  # lists of legal actions are worth keeping (see BatchedGames)
+        lists=kernels.legal_mask_listed is not None,  # lists of legal actions are worth keeping (see BatchedGames)
         refresh=njit(loops["refresh"]),
         **_serial_and_threaded(step=loops["step"], learner_step=learner_step),
         **{name: loops[name] for name in _LOOPS},
-        **_common(rules, observe, emit, buffer_shape, masks_out.fill),
+        **_common(kernels, emit, buffer_shape, masks_out.fill),
     )
 
 
-def _learner_step(rules, emit, buffer_shape, masks_out: _MaskWriters, apply_learner_row, play_random_row):
+def _learner_step(
+    kernels: GameKernels, emit, buffer_shape, masks_out: _MaskWriters, apply_learner_row, play_random_row
+):
     """The whole step of a learner batch with random opponents, one pass per game (see ``learner_step``);
     the learner's mask written into its row of ``masks`` by ``masks_out.fill`` (see :class:`_MaskWriters`)."""
     fill_mask = masks_out.fill
     packed_actions = masks_out.packed_actions
-    returns = rules.returns
-    is_over = rules.is_over
-    truncated_at = rules.TRUNCATED
+    returns = kernels.returns
+    is_over = kernels.is_over
+    truncated_at = kernels.truncated_at
 
     def learner_step(
         states,
@@ -489,11 +490,12 @@ def _learner_step(rules, emit, buffer_shape, masks_out: _MaskWriters, apply_lear
     return learner_step
 
 
-def _common(rules, observe, emit, buffer_shape, fill_mask) -> dict:
-    legal_mask = rules.legal_mask
-    returns = rules.returns
-    is_over = rules.is_over
-    truncated_at = rules.TRUNCATED
+def _common(kernels: GameKernels, emit, buffer_shape, fill_mask) -> dict:
+    legal_mask = kernels.legal_mask
+    observe = kernels.observe
+    returns = kernels.returns
+    is_over = kernels.is_over
+    truncated_at = kernels.truncated_at
 
     @njit
     def observe_pairs(states, rows, seats, masks, obs):

@@ -9,7 +9,7 @@ cache. ADIX writes 5,670 bytes of mask and 3,483 of uint8 observation per game a
 games per core the step spends its time waiting on those stores, and the throughput falls with the batch
 size (docs/performance.md). Packed, the masks of 1,024 games take 0.7 MB instead of 5.8.
 
-How: the batch kernels (:mod:`boardgames.envs.vector.loops`) let the game's own mask kernel write its bool mask into
+How: the batch loops (:mod:`boardgames.envs.vector.loops`) let the game's own mask kernel write its bool mask into
 a work array on the stack (:func:`boardgames.envs.compiled.views.scratch`, which stays in the L1 cache), then pack it
 into
 the batch's row (:func:`pack_bools`, a multiply per eight entries). Nothing is written per game.

@@ -13,8 +13,8 @@ import numpy as np
 import torch
 
 from boardgames.envs.core.game import Game
-from boardgames.envs.vector.batch import kernels_of
-from boardgames.envs.vector.loops import batch_kernels
+from boardgames.envs.core.game_kernels import kernels_of
+from boardgames.envs.vector.loops import batch_loops
 
 
 def absolute_values(relative: np.ndarray, observers: np.ndarray) -> np.ndarray:
@@ -48,8 +48,8 @@ class NetworkEvaluator:
         self.seats = info.num_seats
         self.num_actions = info.num_actions
         self.obs_shape = tuple(info.observation_shape)
-        rules, observe = kernels_of(game)
-        self.kernels = batch_kernels(rules, observe, self.acting, self.obs_shape)
+        self.kernels = kernels_of(game, "the network evaluator")
+        self.loops = batch_loops(self.kernels, self.acting, self.obs_shape)
 
     def observe(self, states: np.ndarray, rows: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Observation (float32) and legal mask of seat ``seats[i]`` in position ``states[rows[i]]``."""
@@ -57,7 +57,7 @@ class NetworkEvaluator:
         seats = np.ascontiguousarray(seats, dtype=np.int64)
         masks = np.zeros((rows.shape[0], self.num_actions), dtype=np.bool_)
         obs = np.zeros((rows.shape[0], *self.obs_shape), dtype=np.float32)
-        self.kernels.observe_pairs(np.ascontiguousarray(states), rows, seats, masks, obs)
+        self.loops.observe_pairs(np.ascontiguousarray(states), rows, seats, masks, obs)
         return obs, masks
 
     @torch.no_grad()
