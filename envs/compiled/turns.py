@@ -94,7 +94,7 @@ class JointKernels(_Kernels):
         self.refresh, self.step, self.compiled = refresh, step, compiled
 
 
-def _kernels_of(state: State, kind: str, kernels_class: type, functions, plain):
+def _adapter_kernels(state: State, kind: str, kernels_class: type, functions, plain):
     """The kernels of ``kind`` for ``state``'s class, looked up once per class: compiled from its
     :class:`GameKernels` by ``functions`` (once per process and game, kept in its cache) when
     :func:`compiled` allows it, else ``plain()``."""
@@ -117,7 +117,7 @@ def turn_kernels(state: State) -> TurnKernels:
     the seat to act into ``own`` (bool) and ``mask`` (int8), its observation into ``obs``; code = seat |
     turn << TURN_SHIFT (over: OVER_BIT, TRUNCATED_BIT and the turn; nothing written). ``apply``: play
     ``action`` (legal: the adapter checked it against ``own``), then ``refresh``."""
-    return _kernels_of(state, "turn", TurnKernels, _turn_functions, plain_turn_kernels)
+    return _adapter_kernels(state, "turn", TurnKernels, _turn_functions, plain_turn_kernels)
 
 
 def joint_kernels(state: State) -> JointKernels:
@@ -128,7 +128,7 @@ def joint_kernels(state: State) -> JointKernels:
     action per seat) checked against ``own``: an order its seat's mask forbids returns -1 with nothing
     played unless ``void``, with ``void`` it is played as the rules play an impossible order and its
     seat's bit is set in the code; then ``refresh``."""
-    return _kernels_of(state, "joint", JointKernels, _joint_functions, plain_joint_kernels)
+    return _adapter_kernels(state, "joint", JointKernels, _joint_functions, plain_joint_kernels)
 
 
 # ----- compiled, from a game's kernels ---------------------------------------------------------------
