@@ -1,7 +1,7 @@
 """Durable checkpoints of ``boardgames train`` (Stable-Baselines3 models).
 
 :class:`DurableCheckpoint` replaces SB3's ``CheckpointCallback``, which writes ``model_N_steps.zip`` in
-place (a kill during the write left a 0-byte zip). Every ``save_freq`` calls it writes the model as a
+place (a kill during the write leaves a 0-byte zip). Every ``save_freq`` calls it writes the model as a
 checkpoint set (:func:`boardgames.training.storage.durable.commit_set`): ``checkpoints/model_N_steps.zip`` under a
 temporary name, then its manifest ``checkpoints/model_N_steps.json`` (the zip's size and sha256, the steps, the wall
 time so far and the commands that built the run), then the zip under its name; then ``on_saved(N)``
