@@ -8,8 +8,8 @@ For every game and player count (the player counts of its ``CONFORMANCE_OPTIONS`
 
 * ``ours``: :class:`boardgames.envs.agents.PythonMCTSAgent`, our search in Python on the engine (``clone()`` +
   ``apply_actions``; decoupled UCT at the simultaneous game's joint moves), the ``mcts:N`` baseline
-  until the compiled search (:mod:`boardgames.envs.search`, measured by :mod:`boardgames.benchmarks.search`) replaced
-  it;
+  until the compiled search (:mod:`boardgames.envs.search`, measured by :mod:`boardgames.benchmarks.search`)
+  replaced it;
 * ``openspiel``: OpenSpiel's Python ``MCTSBot`` with its ``RandomRolloutEvaluator`` (one rollout, no
   length limit), ``solve=False`` so that it runs every simulation, on the same game registered with
   OpenSpiel (:mod:`boardgames.envs.interop.openspiel`); for the simultaneous game, on

@@ -1,6 +1,5 @@
-"""boardgames.envs.compiled.views: ``borrowed`` (the row ``array[i]`` without reference counting) and ``scratch`` (a
-work
-array on the stack), compiled and plain."""
+"""boardgames.envs.compiled.views: ``borrowed`` (the row ``array[i]`` without reference counting) and
+``scratch`` (a work array on the stack), compiled and plain."""
 
 from __future__ import annotations
 

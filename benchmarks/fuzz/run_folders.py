@@ -12,9 +12,8 @@ would:
   replaced by random bytes, emptied; sometimes ``latest/`` deleted whole), then resumed (``--resume`` when
   there is a checkpoint, the newest PPO checkpoint zip) up to the reference's length;
 * **kill** (``alphazero-kill``, ``ppo-kill``): a new run killed with SIGKILL at a random write point of
-  the fault injector (``BOARDGAMES_KILL_AT_WRITE``, :mod:`boardgames.training.storage.durable`), sometimes killed again
-  while
-  resuming, then resumed until it finishes.
+  the fault injector (``BOARDGAMES_KILL_AT_WRITE``, :mod:`boardgames.training.storage.durable`), sometimes
+  killed again while resuming, then resumed until it finishes.
 
 A resume passes when it finishes with a consistent run or refuses with the project's error: exit status 2
 and a message naming a file of the run folder. Consistent: the checkpoint opens against its manifest, the

@@ -1,9 +1,8 @@
 """Durable runs (training/storage/durable.py): every file a trainer writes survives a kill at any moment.
 
 The kill tests run tiny AlphaZero and MaskablePPO runs in forked children with the fault injector of
-:mod:`boardgames.training.storage.durable` (``BOARDGAMES_KILL_AT_WRITE=k``: SIGKILL at the k-th write point, one before
-and
-one after each rename), at every write point of the run in turn, then resume each killed run as a user
+:mod:`boardgames.training.storage.durable` (``BOARDGAMES_KILL_AT_WRITE=k``: SIGKILL at the k-th write point,
+one before and one after each rename), at every write point of the run in turn, then resume each killed run as a user
 would. The resumed AlphaZero run must equal the uninterrupted one bit for bit (network, optimizer, random
 state, buffer, games in flight, strength.csv, latest/); the resumed PPO run must be consistent (its
 checkpoints and final model check against their manifests and load, run.json is whole, strength.csv has
