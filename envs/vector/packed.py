@@ -10,9 +10,8 @@ games per core the step spends its time waiting on those stores, and the through
 size (docs/performance.md). Packed, the masks of 1,024 games take 0.7 MB instead of 5.8.
 
 How: the batch loops (:mod:`boardgames.envs.vector.loops`) let the game's own mask kernel write its bool mask into
-a work array on the stack (:func:`boardgames.envs.compiled.views.scratch`, which stays in the L1 cache), then pack it
-into
-the batch's row (:func:`pack_bools`, a multiply per eight entries). Nothing is written per game.
+a work array on the stack (:func:`boardgames.envs.compiled.views.scratch`, which stays in the L1 cache), then pack
+it into the batch's row (:func:`pack_bools`, a multiply per eight entries). Nothing is written per game.
 
 The learner's side unpacks them where it uses them: :func:`unpack_masks` (numpy) or
 :func:`unpack_masks_torch` (on the learner's device, after the eighth of the bytes crossed to it).
