@@ -47,7 +47,7 @@ def test_every_alphazero_rate_is_refused_outside_its_range(name):
             make_settings({name: bad})
 
 
-def test_the_issues_sizes_are_refused_at_once():
+def test_the_reported_sizes_are_refused_at_once():
     for values, message in [
         ({"blocks": 100000}, "alphazero.blocks must be a whole number <= 64"),
         ({"simulations": 10**9}, "alphazero.simulations must be a whole number <= 100000"),
