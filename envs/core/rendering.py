@@ -65,8 +65,6 @@ class BoardCanvas:
         self.image = Image.new("RGB", (width, height), BACKGROUND)
         self.draw = ImageDraw.Draw(self.image)
         self.label_font = font(min(max(16, cell_px // 4), self.margin - 6), bold=True)
-        self.small_font = font(max(13, cell_px // 5))
-        self.panel_font = font(self.PANEL_FONT_PX)
         self.board_right = self.margin + files * cell_px
         self.panel_x = self.board_right + self.margin + 12  # where a side panel starts
         for sq in range(files * ranks):

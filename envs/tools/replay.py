@@ -72,11 +72,6 @@ def labelled_move(state: State, move) -> str:
     )
 
 
-def apply_move(state: State, move) -> None:
-    """Play ``move`` (one action, or one action per seat; see :meth:`State.decision`) on ``state``."""
-    state.apply_actions(state.decision(move))
-
-
 def _game_line(game: Game) -> str:
     return f"# {game.info.name} {json.dumps(game.info.options, sort_keys=True)}"
 

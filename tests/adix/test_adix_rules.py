@@ -259,7 +259,6 @@ TILTS = [
     ("Csrp", "W", "Cprs"),
 ]
 STEP = {"N": "e6", "S": "e4", "E": "f5", "W": "d5"}
-BACK = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 def _kings_for(token: str) -> str:
