@@ -56,8 +56,12 @@ class KernelState(State):
         if ("rules" in cls.__dict__ or "encoder" in cls.__dict__) and hasattr(cls, "rules"):
             cls.kernels = game_kernels(cls.rules, cls.encoder)  # checked here, once per game
 
+    # The kernels are read into locals before the call: calling one straight off the GameKernels
+    # (``self.kernels.is_over(...)``) takes the slower generic method lookup of a slot attribute.
+
     def current_seats(self) -> tuple:
-        if self.kernels.is_over(self.data):
+        is_over = self.kernels.is_over
+        if is_over(self.data):
             return ()
         if self.game.info.acting_seats > 1:
             return tuple(range(self.game.info.num_seats))
@@ -68,7 +72,8 @@ class KernelState(State):
         if self.game.info.acting_seats > 1:
             return State.current_seat.fget(self)
         kernels = self.kernels
-        return -1 if kernels.is_over(self.data) else int(self.data[kernels.to_move_at])
+        is_over = kernels.is_over
+        return -1 if is_over(self.data) else int(self.data[kernels.to_move_at])
 
     def _check_seat(self, seat) -> int:
         """``seat`` as an int; ValueError unless it is a seat of this game (the kernels do not check)."""
@@ -85,46 +90,53 @@ class KernelState(State):
 
     def legal_mask(self, seat: int | None = None) -> np.ndarray:
         kernels = self.kernels
+        legal_mask = kernels.legal_mask
         mask = np.zeros(kernels.num_actions, dtype=np.bool_)
-        kernels.legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
+        legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
         return mask
 
     def legal_actions(self, seat: int | None = None) -> np.ndarray:
         kernels = self.kernels
+        legal_mask = kernels.legal_mask
         mask = np.zeros(kernels.num_actions, dtype=np.bool_)
-        kernels.legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
+        legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
         return mask.nonzero()[0]
 
     def apply_actions(self, actions, check: bool = True) -> None:
         # a turn-based game's usual decision, {seat to act: action}, without the general path's steps
         if type(actions) is dict and len(actions) == 1 and self.game.info.acting_seats == 1:
+            apply_action = self.kernels.apply_action
             if not check:
                 for action in actions.values():  # unchecked: the caller's word
-                    self.kernels.apply_action(self.data, int(action))
+                    apply_action(self.data, int(action))
                 return
             seat = self.current_seat
             action = actions.get(seat)
             if action is not None:
                 self._check_legal(seat, action)
-                self.kernels.apply_action(self.data, int(action))
+                apply_action(self.data, int(action))
                 return
         State.apply_actions(self, actions, check)  # the general path, and its messages
 
     def _apply(self, action: int) -> None:
-        self.kernels.apply_action(self.data, action)
+        apply_action = self.kernels.apply_action
+        apply_action(self.data, action)
 
     def _apply_joint(self, actions: np.ndarray) -> None:
-        self.kernels.apply_joint(self.data, actions)
+        apply_joint = self.kernels.apply_joint
+        apply_joint(self.data, actions)
 
     def is_terminal(self) -> bool:
-        return bool(self.kernels.is_over(self.data))
+        is_over = self.kernels.is_over
+        return bool(is_over(self.data))
 
     def is_truncated(self) -> bool:
         return bool(self.data[self.kernels.truncated_at])
 
     def returns(self) -> np.ndarray:
+        returns = self.kernels.returns
         out = np.zeros(self.game.info.num_seats, dtype=np.float32)
-        self.kernels.returns(self.data, out)
+        returns(self.data, out)
         return out
 
     @property
@@ -149,8 +161,9 @@ class KernelState(State):
         return self.game.write_position(self)
 
     def observation(self, seat: int) -> np.ndarray:
+        observe = self.kernels.observe
         out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
-        self.kernels.observe(self.data, self._check_seat(seat), out)
+        observe(self.data, self._check_seat(seat), out)
         return out
 
     def _renderer(self) -> ModuleType:
