@@ -56,7 +56,7 @@ test-rllib: $(RLLIB_STAMP)
 	MPLBACKEND=Agg $(RLLIB_BIN)/python -m pytest -n 0 -q tests/rllib tests/test_ecosystem_checkers.py
 
 lint: setup
-	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/vulture
 
 bench: setup
 	# the peers compared against (OpenSpiel, pgx on the CPU): extras of the benchmark only

@@ -28,8 +28,6 @@ of byte ``a // 8``; :mod:`boardgames.envs.vector.packed`: an eighth of the bytes
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from boardgames.envs.adapters.illegal import (
@@ -58,8 +56,6 @@ from boardgames.envs.vector.packed import (
     unpack_masks,
 )
 from boardgames.envs.vector.threads import resolve_threads, run_threaded
-
-BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 def check_actions(masks: np.ndarray, actions: np.ndarray, who: str = "game", seats: int = 1) -> None:
