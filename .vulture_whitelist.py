@@ -78,3 +78,8 @@ short_batches
 _quiet_illegal_moves
 prompt
 Broken  # tests/test_game_kernels.py: a class whose creation must fail
+
+# PettingZoo: parallel_to_aec_wrapper (the base of the Barc AEC form) reads these in observe() and step()
+_observations
+new_agents
+new_values

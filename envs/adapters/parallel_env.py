@@ -314,7 +314,7 @@ class SimultaneousAECEnv(parallel_to_aec_wrapper):
     turn-based games' AEC environments do: each then steps ``None`` out."""
 
     def reset(self, seed=None, options=None):
-        _, infos = self.env.reset(seed=seed, options=options)
+        self._observations, infos = self.env.reset(seed=seed, options=options)  # read by observe()
         over = not self.env.agents  # the Parallel form has no agent left in a finished position
         self.agents = list(self.env.possible_agents if over else self.env.agents)
         self._live_agents = self.agents[:]
@@ -329,6 +329,7 @@ class SimultaneousAECEnv(parallel_to_aec_wrapper):
         self.rewards = {a: float(returns[s]) if over else 0.0 for s, a in enumerate(self.env.possible_agents)}
         self.infos = {a: dict(infos[a]) for a in self.agents}
         self._cumulative_rewards = dict(self.rewards)
+        self.new_agents, self.new_values = [], {}  # the state PettingZoo's parallel_to_aec_wrapper keeps
 
     def step(self, action):
         agent = self.agent_selection
