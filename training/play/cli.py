@@ -47,7 +47,15 @@ from boardgames.training.play.moves import (  # noqa: F401  (re-exported: the pl
     record_label,
     result_text,
 )
-from boardgames.training.play.window import ClickSelector, play_window, render_with_geometry, squares_in  # noqa: F401
+from boardgames.training.play.window import (  # noqa: F401  (re-exported: the window's helpers)
+    ClickSelector,
+    NoDisplayError,
+    no_display_message,
+    no_display_reason,
+    play_window,
+    render_with_geometry,
+    squares_in,
+)
 
 HELP = (
     "Type a move in the game's notation (see docs/rules/<game>.md), then Enter.\n"
@@ -178,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    if args.gui and not (args.web or args.replay) and (reason := no_display_reason()):
+        print(f"error: {no_display_message(reason)}", file=sys.stderr)
+        return 2
     try:
         options = game_options_of(args)
     except SystemExit as e:
@@ -198,7 +209,11 @@ def main(argv=None) -> int:
     policies = {s: opponent for s in range(game.info.num_seats) if s not in humans}
     print(f"{game.info.name}: you are {game.info.seat_names[args.seat]}, against {args.opponent}.")
     if args.gui:
-        record = play_window(game, policies, humans, start)
+        try:
+            record = play_window(game, policies, humans, start)
+        except NoDisplayError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
     else:
         record = play_terminal(game, policies, humans, start=start)
     if args.save_moves:

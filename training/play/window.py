@@ -4,7 +4,9 @@ notation names), and the window loop."""
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 
 import numpy as np
 
@@ -13,6 +15,38 @@ from boardgames.envs.core.game import Game, State
 from boardgames.envs.core.squares import square_name
 from boardgames.envs.tools.replay import GameRecord, parse_move
 from boardgames.training.play.moves import legal_move_texts, opponent_move, record_label, result_text
+
+HEADLESS_DRIVERS = ("dummy", "offscreen")
+
+
+class NoDisplayError(RuntimeError):
+    """There is no screen to open a pygame window on (a headless machine, a dummy video driver)."""
+
+
+def no_display_reason(environ=None, platform: str | None = None) -> str | None:
+    """Why a pygame window could not be seen here, judged from the environment alone (None when it
+    could): a headless video driver named in ``SDL_VIDEODRIVER``, or on Linux neither ``DISPLAY`` nor
+    ``WAYLAND_DISPLAY`` set (without a screen pygame opens an invisible window and waits for clicks
+    forever)."""
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    driver = environ.get("SDL_VIDEODRIVER", "").strip().lower()
+    if driver in HEADLESS_DRIVERS:
+        return f"SDL_VIDEODRIVER={driver} draws to no screen"
+    has_display = environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")
+    if platform.startswith("linux") and not driver and not has_display:
+        return "there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+    return None
+
+
+def no_display_message(reason: str) -> str:
+    """What to tell a player whose ``--gui`` has no screen: why, and where to play instead."""
+    return (
+        f"--gui needs a screen, and {reason}.\n"
+        "Play in the browser instead: run the same command with --web in place of --gui (it prints a URL; "
+        "on a remote machine forward the port, e.g. ssh -L 8765:127.0.0.1:8765 <host>), "
+        "or without --gui to play in the terminal."
+    )
 
 
 class BoardGeometry:
@@ -131,7 +165,8 @@ class ClickSelector:
 def play_window(game: Game, policies: dict, human_seats: set, start: State | None = None, fps: int = 30, events=None):
     """Play in a pygame window with mouse clicks (and typed moves); returns the game record.
     ``events`` (a callable returning a list of pygame events, default ``pygame.event.get``) lets a
-    script drive the window."""
+    script drive the window. Without ``events``, a headless video driver (no screen to show the
+    window on) raises :class:`NoDisplayError` rather than waiting for clicks that cannot come."""
     import os
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -141,6 +176,10 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
     from boardgames.envs.core.rendering import BACKGROUND, HIGHLIGHT, TEXT, font
 
     pygame.init()
+    driver = pygame.display.get_driver() if pygame.display.get_init() else None
+    if events is None and (driver is None or driver in HEADLESS_DRIVERS):
+        pygame.quit()
+        raise NoDisplayError(no_display_message(f"pygame's video driver is {driver or 'unavailable'}"))
     pygame.display.set_caption(f"{game.info.name}: click to play")
     record = GameRecord(start if start is not None else game.new_initial_state())
     state = record.last
