@@ -19,11 +19,12 @@ lands on the emptied square; two stacks swapping squares both arrive. Three neig
 a row, column or diagonal topped by one's colour win; so does the opponent being left with 2 stacks or
 fewer; both at once is a draw. Full rules with the rulings: `docs/rules/barc.md`.
 
-Arguments: `parallel_env(start="alternating", max_turns=200, render_mode=None, illegal_action="void")`
-and `env(...)` likewise; `start` names the start position: `"alternating"` (the default, above),
+Arguments: `parallel_env(start="alternating", max_turns=200, render_mode=None, illegal_action="void",
+max_cycles=None)` and `env(...)` likewise; `start` names the start position: `"alternating"` (the default, above),
 `"corners"` (the first ruling's start, that of `barc_v0`: each side can force victory on turn 2, so
 use it only to reproduce older results) or `"edges"` (South on a1, f1, a3, f3, b6, e6, North on the
-half-turn image); `max_turns` ends the game by truncation after that many turns; `render_mode` is
+half-turn image); `max_turns` ends the game by truncation after that many turns (`max_cycles`,
+PettingZoo's name for it, is the same limit); `render_mode` is
 `"ansi"`, `"rgb_array"` or `"human"` (pygame window). `illegal_action="void"` plays an order
 the mask forbids as the source rules say ("a player who gives an impossible order does not move": it
 counts as "stay", and the agent's info has `"void_action": True`); `"lose"` ends the game with every

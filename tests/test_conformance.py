@@ -8,10 +8,11 @@ import os
 import subprocess
 import sys
 from functools import partial
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 from boardgames.envs.core.errors import IllegalActionError
 from boardgames.envs.registry import env_module, game_names
@@ -42,6 +43,33 @@ def test_pettingzoo_seed(name, options):
     seed_test(partial(module.env, **options), num_cycles=100)
     if _is_simultaneous(name, options):
         parallel_seed_test(partial(module.parallel_env, **options), num_cycles=100)
+
+
+PARALLEL_GAMES = [name for name in game_names() if _is_simultaneous(name, {})]
+
+
+def _seeded_spaces(env, seed: int = 0):
+    """``env`` with its agents' action spaces seeded, so that the random actions PettingZoo's tests draw
+    are the same in every run."""
+    for i, agent in enumerate(env.possible_agents):
+        env.action_space(agent).seed(seed + i)
+    return env
+
+
+@pytest.mark.parametrize("name", PARALLEL_GAMES)
+def test_pettingzoo_max_cycles(name):
+    """PettingZoo's max_cycles_test: ``max_cycles`` (a cycle is a turn in a game whose seats act at once)
+    truncates the Parallel and the AEC form after exactly that many cycles. Unmasked random orders are
+    played as the rules play impossible ones (the seat stays), so the game goes on."""
+    module = env_module(name)
+    seeded = SimpleNamespace(
+        parallel_env=lambda **kwargs: _seeded_spaces(module.parallel_env(**kwargs)),
+        env=lambda **kwargs: _seeded_spaces(module.env(**kwargs)),
+    )
+    max_cycles_test(seeded)
+    assert module.parallel_env(max_cycles=7).unwrapped.game.info.options["max_turns"] == 7
+    with pytest.raises(Exception, match="max_cycles=4 and max_turns=5"):
+        module.parallel_env(max_cycles=4, max_turns=5)
 
 
 @pytest.mark.parametrize("name,options", CASES)

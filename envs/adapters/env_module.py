@@ -19,9 +19,14 @@ import inspect
 from boardgames.envs.adapters.aec_env import TurnBasedAECEnv, wrap_aec
 from boardgames.envs.adapters.illegal import DEFAULT_ILLEGAL_ACTION
 from boardgames.envs.adapters.parallel_env import SimultaneousParallelEnv, wrap_parallel_as_aec
+from boardgames.envs.core.errors import GameOptionError
 
 REWARDS = "Rewards: at the end only, +1 to the winner and -1 to the loser, 0 to both on a draw or truncation."
 _ADAPTER_PARAMETERS = ("render_mode", "illegal_action")
+MAX_CYCLES = "max_cycles"
+"""PettingZoo's name for an episode's length in cycles (every agent acting once), which its
+``max_cycles_test`` passes: in a game whose seats act at once a cycle is a turn, so ``max_cycles`` is the
+game's ``max_turns`` under PettingZoo's name."""
 
 
 def doc_sections(reset: str = "reset", rewards: str | None = REWARDS, history: str = "v0 (first release).") -> str:
@@ -57,6 +62,7 @@ class _EnvFunctions:
 
     def __init__(self, game_class: type, title: str, module: str, options: dict, *adapter: inspect.Parameter):
         self.title, self.module = title, module
+        self.cycles_are_turns = MAX_CYCLES in {p.name for p in adapter}
         options_only = [_parameter(k, v, type(v)) for k, v in options.items()]
         self.game_signature = inspect.Signature(options_only, return_annotation=game_class)
         self.signature = inspect.Signature([*options_only, _parameter("render_mode", None, str | None), *adapter])
@@ -74,15 +80,26 @@ class _EnvFunctions:
     def raw_env(self, adapter_class: type, kind: str) -> type:
         """The subclass of ``adapter_class`` that takes the game's options (``raw_env``)."""
         signature, make_game, env_name = self.signature, self.make_game, self.module.rpartition(".")[2]
+        cycles_are_turns = self.cycles_are_turns
 
         class raw_env(adapter_class):
             metadata = {**adapter_class.metadata, "name": env_name}
 
             def __init__(self, *args, **kwargs):
                 bound = signature.bind(*args, **kwargs)
+                given = set(bound.arguments)
                 bound.apply_defaults()
                 options = dict(bound.arguments)
                 adapter = {k: options.pop(k) for k in _ADAPTER_PARAMETERS if k in options}
+                if cycles_are_turns:
+                    cycles = options.pop(MAX_CYCLES)
+                    if cycles is not None:
+                        if "max_turns" in given and options["max_turns"] != cycles:
+                            raise GameOptionError(
+                                f"{env_name}: max_cycles={cycles!r} and max_turns={options['max_turns']!r} "
+                                "name the same limit (a cycle is a turn here): give one"
+                            )
+                        options["max_turns"] = cycles
                 super().__init__(make_game(**options), **adapter)
 
         self_parameter = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -113,7 +130,10 @@ def parallel_env_functions(
     act at once (see :func:`aec_env_functions`): ``raw_env`` is a :class:`SimultaneousParallelEnv` whose
     ``illegal_action`` defaults to ``illegal_action``, ``parallel_env`` returns it and ``env`` is its
     AEC form (:func:`wrap_parallel_as_aec`)."""
-    f = _EnvFunctions(game_class, title, module, options, _parameter("illegal_action", illegal_action, str))
+    adapter = [_parameter("illegal_action", illegal_action, str)]
+    if "max_turns" in options:
+        adapter.append(_parameter(MAX_CYCLES, None, int | None))
+    f = _EnvFunctions(game_class, title, module, options, *adapter)
     raw_env = f.raw_env(SimultaneousParallelEnv, "Parallel")
 
     def parallel_env(*args, **kwargs):
