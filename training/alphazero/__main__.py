@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
 from boardgames.training.cli import add_game_arguments, game_options_of, positive_int
@@ -19,6 +20,7 @@ from boardgames.training.settings import SettingError, parse_sets
 
 
 def main(argv: list | None = None) -> None:
+    started = time.perf_counter()
     p = argparse.ArgumentParser(prog="boardgames alphazero", description=__doc__.split("\n\n")[0])
     add_game_arguments(p)
     p.add_argument("--run-dir", required=True, help="folder of the run's checkpoint, buffer, TensorBoard logs")
@@ -45,15 +47,15 @@ def main(argv: list | None = None) -> None:
     except (SettingError, ValueError) as e:
         p.print_usage(sys.stderr)
         p.exit(2, f"{p.prog}: error: {e}\n")
+    first_iteration = run.iteration
     run.run(progress=not args.no_progress, argv=argv)
     run.write_run_json(argv)
     if args.save:
         folder = run.save_model(args.save)
         print(f"saved {folder}")
-    print(
-        f"{run.iteration} iterations, {run.seconds / 60:.1f} min; latest network: {run.run_dir / 'latest'}; "
-        f"TensorBoard: tensorboard --logdir {run.run_dir / 'tb'}"
-    )
+    for line in run.summary(time.perf_counter() - started, first_iteration):
+        print(line)
+    print(f"latest network: {run.run_dir / 'latest'}; TensorBoard: tensorboard --logdir {run.run_dir / 'tb'}")
 
 
 if __name__ == "__main__":

@@ -5,14 +5,15 @@ One iteration = ``games_per_iteration`` self-play games (:mod:`boardgames.traini
 the buffer, then ``train_steps`` gradient steps (:mod:`boardgames.training.alphazero.learner`). Every
 ``eval_every`` iterations the current network plays ``eval_games`` games (PUCT with
 ``eval_simulations`` simulations, no noise) against each of ``eval_opponents``; a Bradley-Terry fit over
-those games gives its Elo with random = 0, shown on the progress bar, logged to TensorBoard and appended
-to ``<run>/strength.csv``.
+those games gives its Elo with random = 0, shown on the progress bar (with the iteration it was measured at; a
+second bar counts the measuring games), logged to TensorBoard and appended to ``<run>/strength.csv``.
 
 Files of a run folder: ``checkpoint.pt`` (network, optimizer, iteration, random state, settings,
 history, the commands that built it), ``buffer.npz`` (the replay buffer), ``games.npz`` (the self-play
 games in flight), ``checkpoint.json`` (the manifest of those three: the iteration, each file's size and
 sha256), ``latest/`` (the network as an agent: ``models/...``-style folder usable as an agent spec),
-``tb/`` (TensorBoard), ``strength.csv``, ``run.json`` (the command, the settings really used, wall time).
+``tb/`` (TensorBoard), ``strength.csv``, ``run.json`` (the command, the settings really used, wall time and its
+split between self-play, learning and measuring, the iteration of the network whose Elo it gives).
 ``resume=True`` (``--resume``) continues from the checkpoint up to ``iterations``.
 
 Durable runs (:mod:`boardgames.training.storage.durable`): every file is written to a temporary name, fsynced and
@@ -94,6 +95,14 @@ _UNREADABLE = (
     IndexError,
 )
 STRENGTH_FIELDS = ["iteration", "opponent", "games", "wins", "draws", "losses", "score", "elo"]
+TIME_PHASES = {
+    "warm_start": "warm start",
+    "selfplay": "self-play",
+    "learning": "learning",
+    "measuring": "measuring strength (evaluation)",
+}
+"""Where a run's time goes (``run.json``'s ``time_split_seconds``): the teacher's games and steps, the self-play
+games, the gradient steps, and the games that measure the network's strength (the evaluation)."""
 
 
 def load_settings(game_name: str, options: dict, sets: dict | None = None) -> AlphaZeroSettings:
@@ -103,8 +112,9 @@ def load_settings(game_name: str, options: dict, sets: dict | None = None) -> Al
     return make_settings(section)
 
 
-def measure_strength(game: Game, net: torch.nn.Module, settings: AlphaZeroSettings, seed: int) -> tuple:
-    """``(elo, rows)``: games of the network against every evaluation opponent and the Elo fit."""
+def measure_strength(game: Game, net: torch.nn.Module, settings: AlphaZeroSettings, seed: int, progress=None) -> tuple:
+    """``(elo, rows)``: games of the network against every evaluation opponent and the Elo fit
+    (``progress()``, when given, is called after every game)."""
     from boardgames.training.agent_kinds import make_agent
     from boardgames.training.evaluation.evaluate import fit_elo, play_match
 
@@ -112,7 +122,16 @@ def measure_strength(game: Game, net: torch.nn.Module, settings: AlphaZeroSettin
     results, rows = [], []
     for i, spec in enumerate(settings.eval_opponents):
         opponent = make_agent(spec, game, seed=seed + 1 + i)
-        r = play_match(game, agent, opponent, settings.eval_games, seed=seed + 100 * i, name_a="alphazero", name_b=spec)
+        r = play_match(
+            game,
+            agent,
+            opponent,
+            settings.eval_games,
+            seed=seed + 100 * i,
+            name_a="alphazero",
+            name_b=spec,
+            progress=progress,
+        )
         results.append(r)
         rows.append(
             {
@@ -163,7 +182,10 @@ class AlphaZeroRun:
         self.iteration = 0
         self.history: list[dict] = []  # one row per iteration
         self.elo: float | None = None
+        self.elo_iteration: int | None = None  # the iteration of the network whose Elo ``elo`` is (0: untrained)
         self.seconds = 0.0
+        self.timing = dict.fromkeys(TIME_PHASES, 0.0)  # the run's seconds by phase (all its processes)
+        self.spent = dict.fromkeys(TIME_PHASES, 0.0)  # the same, in this process only
         self.teacher: dict | None = None  # what the warm start did (training/alphazero/teacher.py), once done
         self._commands_before: list | None = None  # the commands of the processes before this one
         self.command: str | None = None  # this process's command (set by run())
@@ -194,7 +216,9 @@ class AlphaZeroRun:
             "settings": json.dumps(self.settings.as_dict()),
             "history": json.dumps(self.history),
             "elo": self.elo,
+            "elo_iteration": self.elo_iteration,
             "seconds": self.seconds,
+            "timing": json.dumps(self.timing),
             "teacher": json.dumps(self.teacher),
             "game": self.game_name,
             "options": json.dumps(self.options),
@@ -222,6 +246,7 @@ class AlphaZeroRun:
             c=self.settings.c,
             iterations=self.iteration,
             elo_vs_random=self.elo,
+            elo_iteration=self.elo_iteration,
         )
 
     def save_model(self, folder: str | Path) -> Path:
@@ -276,6 +301,8 @@ class AlphaZeroRun:
             torch_rng = state["torch_rng"]
             history, elo, seconds = json.loads(state["history"]), state["elo"], float(state["seconds"])
             teacher = json.loads(state.get("teacher", "null"))
+            elo_iteration = state.get("elo_iteration")
+            timing = json.loads(state.get("timing", "null")) or {}
             commands = json.loads(state["commands"]) if "commands" in state else None
             self.rng.bit_generator.state = rng_state
             torch.set_rng_state(torch_rng)
@@ -284,6 +311,8 @@ class AlphaZeroRun:
         for group in self.learner.optimizer.param_groups:  # new learning settings apply
             group["lr"], group["weight_decay"] = self.settings.learning_rate, self.settings.weight_decay
         self.iteration, self.history, self.elo, self.seconds, self.teacher = iteration, history, elo, seconds, teacher
+        self.elo_iteration = elo_iteration
+        self.timing = {phase: float(timing.get(phase, 0.0)) for phase in TIME_PHASES}
         if files is None or BUFFER in files:
             if (self.run_dir / BUFFER).is_file():
                 self._load_part(BUFFER, self.buffer.load)
@@ -325,8 +354,14 @@ class AlphaZeroRun:
             "learn_s": round(time.perf_counter() - started, 1),
             **{k: round(v, 4) for k, v in losses.items()},
         }
-        self.seconds += samples.seconds + self.teacher["learn_s"]
+        self._spend("warm_start", samples.seconds + self.teacher["learn_s"])
         return self.teacher
+
+    def _spend(self, phase: str, seconds: float) -> None:
+        """Count ``seconds`` of work in ``phase`` (one of :data:`TIME_PHASES`) to the run's wall time."""
+        self.timing[phase] += seconds
+        self.spent[phase] += seconds
+        self.seconds += seconds
 
     def iterate(self) -> dict:
         """One self-play + learning iteration; its row of figures."""
@@ -388,9 +423,10 @@ class AlphaZeroRun:
                 row = self.iterate()
                 self.history.append(row)
                 self._log(writer, row)
+                self._spend("learning", row["learn_s"])
+                self._spend("selfplay", max(time.perf_counter() - started - row["learn_s"], 0.0))
                 if s.eval_every and self.iteration % s.eval_every == 0:
                     self._measure(writer, bar, log)
-                self.seconds += time.perf_counter() - started
                 self.save_checkpoint()
                 self.write_run_json(argv)
                 bar.set_postfix_str(self._postfix(row))
@@ -402,7 +438,7 @@ class AlphaZeroRun:
             writer.close()
 
     def _postfix(self, row: dict) -> str:
-        elo = f"elo {self.elo:+.0f} · " if self.elo is not None else ""
+        elo = f"elo {self.elo:+.0f} (it. {self.elo_iteration}) · " if self.elo is not None else ""
         loss = (
             f"loss π {row.get('policy_loss', 0):.2f} v {row.get('value_loss', 0):.2f} · "
             if "policy_loss" in row
@@ -420,9 +456,59 @@ class AlphaZeroRun:
         for outcome, count in row["outcomes"].items():
             writer.add_scalar(f"selfplay/{outcome.replace(' ', '_')}", count / max(row["games"], 1), i)
 
+    def network_name(self, iteration: int | None = None) -> str:
+        """How the summaries name the network of ``iteration`` (the current one by default)."""
+        iteration = self.iteration if iteration is None else iteration
+        if iteration == 0:
+            return "the network of iteration 0 (untrained)" if self.teacher is None else "the network of the warm start"
+        return f"the network of iteration {iteration}"
+
+    def summary(self, wall_seconds: float, first_iteration: int = 0) -> list:
+        """The lines a finished command ends with: its wall time (``wall_seconds``) and where it went, the
+        iterations it ran (from ``first_iteration``, where it started), and which network the Elo shown is of."""
+        done = self.iteration - first_iteration
+        ran = (
+            f"iterations {first_iteration + 1}..{self.iteration}" if done and first_iteration else f"{done} iterations"
+        )
+        shown = [p for p in TIME_PHASES if p != "warm_start" or self.spent[p] > 0]
+        parts = [f"{TIME_PHASES[p]} {_duration(self.spent[p])}" for p in shown]
+        parts.append(f"set-up, checkpoints and logs {_duration(max(wall_seconds - sum(self.spent.values()), 0.0))}")
+        lines = [f"{ran} in {_duration(wall_seconds)} (after the imports): " + ", ".join(parts)]
+        every = self.settings.eval_every
+        if self.elo is None:
+            lines.append(f"Elo not measured (alphazero.eval_every={every})")
+            return lines
+        of = self.network_name(self.elo_iteration) if self.elo_iteration is not None else "an earlier network"
+        elo = f"Elo of {of}: {self.elo:+.0f} (random = 0)"
+        if self.elo_iteration != self.iteration:
+            elo += (
+                f"; the latest network (iteration {self.iteration}) was not measured: alphazero.eval_every={every} "
+                f"measures every {every} iterations"
+            )
+        lines.append(elo)
+        return lines
+
     def _measure(self, writer, bar, log) -> None:
+        from tqdm import tqdm
+
+        s = self.settings
         started = time.perf_counter()
-        self.elo, rows = measure_strength(self.game, self.net, self.settings, seed=self.seed + 7919 * self.iteration)
+        games = s.eval_games * len(s.eval_opponents)
+        bar.write(
+            f"measuring {self.network_name()}: {s.eval_games} games against each of {', '.join(s.eval_opponents)} "
+            f"({s.eval_simulations} simulations a move)"
+        )
+        games_bar = tqdm(
+            total=games, desc=f"measuring iteration {self.iteration}", unit="game", leave=False, disable=bar.disable
+        )
+        try:
+            self.elo, rows = measure_strength(
+                self.game, self.net, s, seed=self.seed + 7919 * self.iteration, progress=lambda: games_bar.update(1)
+            )
+        finally:
+            games_bar.close()
+        self.elo_iteration = self.iteration
+        self._spend("measuring", time.perf_counter() - started)
         writer.add_scalar("strength/elo_vs_random", self.elo, self.iteration)
         for r in rows:
             writer.add_scalar(f"strength/score_vs_{r['opponent']}", r["score"], self.iteration)
@@ -451,10 +537,17 @@ class AlphaZeroRun:
             "samples_added": self.buffer.added,
             "wall_seconds": round(self.seconds, 1),
             "elo_vs_random": self.elo,
+            "elo_iteration": self.elo_iteration,
+            "time_split_seconds": {phase: round(seconds, 1) for phase, seconds in self.timing.items()},
             "teacher": self.teacher,
             "torch_threads": torch.get_num_threads(),
         }
         write_json(self.run_dir / "run.json", info)
+
+
+def _duration(seconds: float) -> str:
+    """``42 s`` under two minutes, ``129 s (2.2 min)`` from there."""
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds:.0f} s ({seconds / 60:.1f} min)"
 
 
 def _command_of(argv: list | None) -> str:

@@ -1,0 +1,74 @@
+"""What a short AlphaZero run tells its user: the wall time split between self-play, learning and
+measuring, the measuring games counted as they are played, and which iteration's network the Elo
+shown belongs to."""
+
+from __future__ import annotations
+
+import json
+
+from boardgames.training.alphazero.__main__ import main
+from boardgames.training.alphazero.train import TIME_PHASES, AlphaZeroRun, load_settings
+from boardgames.training.settings import parse_sets
+
+TINY = [
+    "alphazero.games_per_iteration=2",
+    "alphazero.parallel=2",
+    "alphazero.simulations=4",
+    "alphazero.train_steps=2",
+    "alphazero.batch_size=8",
+    "alphazero.channels=4",
+    "alphazero.blocks=1",
+    "alphazero.value_hidden=4",
+    "alphazero.eval_games=2",
+    "alphazero.eval_opponents=['random']",
+    "alphazero.eval_simulations=2",
+    "alphazero.play_simulations=3",
+]
+
+
+def _run(tmp_path, iterations: int, eval_every: int, *extra) -> None:
+    sets = sum((["--set", s] for s in [*TINY, f"alphazero.eval_every={eval_every}"]), [])
+    args = ["--game", "dorix", "--players", "2", "--run-dir", str(tmp_path / "run"), "--iterations", str(iterations)]
+    main([*args, "--no-progress", *sets, *extra])
+
+
+def test_summary_splits_the_time_and_names_the_untrained_network_it_measured(tmp_path, capsys):
+    _run(tmp_path, 2, 5)  # measured before the first iteration only
+    out = capsys.readouterr().out
+    assert "measuring the network of iteration 0 (untrained): 2 games against each of random" in out
+    summary = out[out.index("2 iterations in ") :]
+    for label in ("self-play", "learning", "measuring strength (evaluation)", "set-up, checkpoints and logs"):
+        assert f"{label} " in summary.splitlines()[0], label
+    assert "Elo of the network of iteration 0 (untrained): " in summary
+    assert "the latest network (iteration 2) was not measured: alphazero.eval_every=5" in summary
+    info = json.loads((tmp_path / "run" / "run.json").read_text())
+    split = info["time_split_seconds"]
+    assert set(split) == set(TIME_PHASES) and split["measuring"] > 0 and split["selfplay"] > 0
+    assert abs(sum(split.values()) - info["wall_seconds"]) <= 0.5  # the run's time is its phases' time
+    assert info["elo_iteration"] == 0
+    latest = json.loads((tmp_path / "run" / "latest" / "alphazero.json").read_text())
+    assert latest["elo_iteration"] == 0 and latest["iterations"] == 2
+
+
+def test_summary_names_the_latest_network_when_it_was_measured_and_resume_keeps_the_split(tmp_path, capsys):
+    _run(tmp_path, 2, 2)
+    out = capsys.readouterr().out
+    assert "measuring the network of iteration 2:" in out
+    assert "Elo of the network of iteration 2: " in out and "was not measured" not in out
+    before = json.loads((tmp_path / "run" / "run.json").read_text())["time_split_seconds"]
+    _run(tmp_path, 3, 2, "--resume")
+    out = capsys.readouterr().out
+    assert "iterations 3..3 in " in out
+    assert "Elo of the network of iteration 2: " in out and "the latest network (iteration 3) was not measured" in out
+    after = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert after["time_split_seconds"]["selfplay"] > before["selfplay"]  # the earlier process's time is kept
+    assert after["elo_iteration"] == 2
+
+
+def test_the_measuring_games_are_counted_on_a_bar_while_they_are_played(tmp_path, capsys):
+    sets = {key: value for _, key, value in parse_sets(TINY)} | {"iterations": 1, "eval_every": 1}
+    run = AlphaZeroRun("dorix", {"num_players": 2}, load_settings("dorix", {"num_players": 2}, sets), tmp_path / "r")
+    run.run(progress=True, argv=[])
+    err = capsys.readouterr().err
+    assert "measuring iteration 0:" in err and "/2 [" in err and "measuring iteration 1:" in err
+    assert "(it. 1) · loss" in err  # the bar names the iteration its Elo is of
