@@ -208,6 +208,7 @@ def measure(args, progress) -> tuple[list, dict]:
 def main(argv=None) -> dict:
     args = parse_args(argv)
     progress = Progress()
+    load_before = os.getloadavg()
     rows, peers = measure(args, progress)
     ppo = None
     if not args.no_ppo:
@@ -223,6 +224,7 @@ def main(argv=None) -> dict:
     result = {
         "machine": platform.platform(),
         "cpus": os.cpu_count(),
+        "load_before": load_before,
         "load": os.getloadavg(),
         "full": args.full,
         "seconds": args.seconds,

@@ -126,6 +126,12 @@ def goal_lines(result: dict, pairs: list[dict]) -> list[str]:
     return ["Goals (docs/performance.md):", *lines] if lines else []
 
 
+def busy(result: dict) -> bool:
+    """Whether other jobs shared the machine when the run began: a load average above half its cores."""
+    load, cpus = result.get("load_before"), result.get("cpus")
+    return bool(load and cpus) and load[0] > cpus / 2
+
+
 def summary_lines(result: dict) -> list[str]:
     """The whole summary: a heading, a table per game, the footnote on reference figures, MaskablePPO,
     the goals, and where the full figures are."""
@@ -145,11 +151,17 @@ def summary_lines(result: dict) -> list[str]:
         ]
     for block in (ppo_lines(result.get("ppo")), goal_lines(result, pairs)):
         lines += block + ([""] if block else [])
+    if busy(result):
+        lines += [
+            f"Other jobs shared the machine (load average {result['load_before'][0]:.1f} before the run on "
+            f"{result['cpus']} cores):",
+            "the figures, the threaded ones most, are below a quiet machine's.",
+        ]
     minutes, seconds = divmod(round(result.get("wall_seconds", 0)), 60)
     load = result.get("load") or [0.0]
     lines.append(
-        f"Took {minutes} min {seconds:02d} s on {result.get('cpus', '?')} cores (load average {load[0]:.1f}). "
-        f"Every figure: {result.get('out', 'the JSON')}"
+        f"Took {minutes} min {seconds:02d} s on {result.get('cpus', '?')} cores (load average {load[0]:.1f} at the "
+        f"end). Every figure: {result.get('out', 'the JSON')}"
     )
     if not result.get("full"):
         lines.append("(--verbose prints them; --full also measures every batch size and variant)")

@@ -135,6 +135,13 @@ def test_the_summary_names_the_json_and_the_time_taken():
     assert any("MaskablePPO on dorix" in line for line in lines)
 
 
+def test_a_busy_machine_is_said_plainly():
+    assert not any("Other jobs" in line for line in summary_lines(_run(load_before=[0.4, 0.5, 0.5])))
+    lines = summary_lines(_run(load_before=[5.2, 4.0, 3.0]))
+    assert any(line.startswith("Other jobs shared the machine (load average 5.2") for line in lines)
+    assert max(len(line) for line in lines) <= WIDTH
+
+
 def test_long_form_has_every_figure():
     text = "\n".join(long_lines(_run()))
     assert "batched 1024 threaded" in text and "2,300,000" in text
