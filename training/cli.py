@@ -6,7 +6,9 @@ A value is read as a Python literal when it is one (``3``, ``1e-4``, ``True``, `
 ``'text'``), ``true``/``false`` in any case as booleans, and as the plain string otherwise, so
 ``--option max_turns=100`` gives the int 100 and ``--set algo.net_arch=[128,128]`` a list, in every
 command (train, evaluate, play, benchmarks; ``boardgames replay`` reads its options with the
-same :mod:`boardgames.envs.core.options`, since ``envs`` never imports ``training``).
+same :mod:`boardgames.envs.core.options`, since ``envs`` never imports ``training``). The commands that run a
+network share ``--torch-threads N`` too (:func:`add_torch_threads_argument`, :func:`apply_torch_threads`, from
+:mod:`boardgames.training.torch_threads`).
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ import argparse
 from boardgames.envs.core.options import parse_assignment, parse_options, parse_value
 from boardgames.envs.registry import game_names
 from boardgames.training.settings import SettingError, check_count, check_number, parse_sets
+from boardgames.training.torch_threads import add_torch_threads_argument, apply_torch_threads
 
 __all__ = [
     "SettingError",
     "add_game_arguments",
+    "add_torch_threads_argument",
+    "apply_torch_threads",
     "check_count",
     "check_number",
     "game_options_of",

@@ -17,6 +17,8 @@ import argparse
 import time
 from pathlib import Path
 
+from boardgames.training.torch_threads import add_torch_threads_argument, apply_torch_threads
+
 EVAL_EVERY = 50_000  # steps between strength measurements while the demo trains (5 points over 200k steps)
 
 
@@ -27,9 +29,9 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--players", type=int, default=2, help="Dorix player count (default 2)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/demo")
+    add_torch_threads_argument(p)
     args = p.parse_args(argv)
-
-    import torch
+    apply_torch_threads(p, args)
 
     from boardgames.envs.registry import make_game
     from boardgames.training.evaluation.evaluate import format_table as table
@@ -37,7 +39,6 @@ def main(argv: list | None = None) -> None:
     from boardgames.training.evaluation.strength import read_strength
     from boardgames.training.sb3.train import train
 
-    torch.set_num_threads(1)
     options = {"num_players": args.players}
     out = Path(args.out)
     print(f"Training a {args.players}-player Dorix agent by self-play for {args.steps} steps (MaskablePPO, CPU)...")

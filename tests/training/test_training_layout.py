@@ -4,7 +4,8 @@ The parts of ``boardgames.training`` (the first name after it) and what each may
 
 ================  ==================================================================================
 ``settings``      nothing: config files, ``--set``, SettingError and the range checks
-``cli``           ``settings``: the flags every command shares
+``cli``           ``settings``, ``torch_threads``: the flags every command shares
+``torch_threads`` nothing: the one rule for torch's thread count (commands, agents)
 ``storage``       ``settings``: files on disk (safe loading, shipped models, durable run folders)
 ``agent_kinds``   ``settings``, ``storage`` and, of each family, only the module of its agents
                   (:data:`AGENT_MODULES`), imported when a spec of that kind is met
@@ -30,14 +31,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_architecture import import_graph  # noqa: E402
 
 TRAINING = "boardgames.training"
-SHARED = {"settings", "cli", "storage", "agent_kinds"}
+SHARED = {"settings", "cli", "storage", "agent_kinds", "torch_threads"}
 FAMILIES = {"sb3", "alphazero", "rllib"}
 AGENT_MODULES = {"sb3": "sb3.agent", "alphazero": "alphazero.agent", "rllib": "rllib.policy_file"}
 """The one module of each family that ``agent_kinds`` may import: where the family's agents are built."""
 MAY_IMPORT = {
     "": set(),  # boardgames.training itself
     "settings": set(),
-    "cli": {"settings"},
+    "cli": {"settings", "torch_threads"},
+    "torch_threads": set(),
     "storage": {"settings"},
     "agent_kinds": {"settings", "storage"},
     **{family: SHARED | {"evaluation"} for family in FAMILIES},

@@ -18,6 +18,8 @@ import math
 import shutil
 from pathlib import Path
 
+from boardgames.training.torch_threads import add_torch_threads_argument, apply_torch_threads
+
 TARGET_ELO = 200
 
 
@@ -81,16 +83,15 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--extra", nargs="*", default=[], help="more opponents (agent specs), --games games each")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--notes", default="", help="a paragraph for the card (text, or @file to read it from)")
+    add_torch_threads_argument(p)
     args = p.parse_args(argv)
-
-    import torch
+    apply_torch_threads(p, args)
 
     from boardgames.envs.registry import make_game
     from boardgames.training.evaluation.evaluate import PairResult, fit_elo, format_table, round_robin, save_results
     from boardgames.training.evaluation.leaderboard import board_key, bootstrap_elo
     from boardgames.training.storage.shipped import find_model
 
-    torch.set_num_threads(1)
     d, run_dir = Path(args.model_dir), Path(args.run)
     run = json.loads((run_dir / "run.json").read_text())
     if not (d / "alphazero.pt").exists():

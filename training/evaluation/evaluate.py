@@ -39,7 +39,13 @@ from boardgames.envs.agents.play import play_game
 from boardgames.envs.core.game import Game
 from boardgames.envs.tools.replay import GameRecord
 from boardgames.training.agent_kinds import make_agent, shipped_models
-from boardgames.training.cli import add_game_arguments, game_options_of, positive_int
+from boardgames.training.cli import (
+    add_game_arguments,
+    add_torch_threads_argument,
+    apply_torch_threads,
+    game_options_of,
+    positive_int,
+)
 
 AGENT_SPECS = """agent specs (--agents):
   random          uniformly random legal moves
@@ -223,9 +229,9 @@ def _play_pair(game: Game, specs: list, names: list, i: int, j: int, games: int,
     """One pair of a round robin in a process of its own (:func:`round_robin` with ``jobs``): the agents
     are made as the serial loop makes them and reseeded by :func:`play_match` as there, so the games are
     the same."""
-    import torch
+    from boardgames.training.torch_threads import use_torch_threads
 
-    torch.set_num_threads(1)
+    use_torch_threads(1)  # the jobs share the cores: one thread each
     a, b = make_agent(specs[i], game, seed=seed + i), make_agent(specs[j], game, seed=seed + j)
     return play_match(
         game, a, b, games, seed=_pair_seed(seed, i, j), name_a=names[i], name_b=names[j], save_games=save_games
@@ -423,8 +429,6 @@ def plot_strength(ax, history: list[dict]) -> None:
 
 
 def main(argv: list | None = None) -> None:
-    import torch
-
     from boardgames.envs.registry import make_game
 
     p = argparse.ArgumentParser(
@@ -445,6 +449,7 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--first-only", action="store_true", help="only the first agent against each other one")
     p.add_argument("--out", default=None, help="output folder (default runs/eval/<game>[_<n>p])")
     p.add_argument("--no-progress", action="store_true")
+    add_torch_threads_argument(p)
     p.add_argument(
         "--save-games",
         type=int,
@@ -456,7 +461,7 @@ def main(argv: list | None = None) -> None:
     args = p.parse_args(argv)
     if len(args.agents) < 2:
         p.error(f"--agents needs two agents or more to play each other, got {args.agents}")
-    torch.set_num_threads(1)
+    apply_torch_threads(p, args)
     options = game_options_of(args)
     game = make_game(args.game, **options)
     try:

@@ -32,7 +32,13 @@ import numpy as np
 
 from boardgames.envs.core.game import Game
 from boardgames.training.agent_kinds import shipped_models
-from boardgames.training.cli import add_game_arguments, game_options_of, positive_int
+from boardgames.training.cli import (
+    add_game_arguments,
+    add_torch_threads_argument,
+    apply_torch_threads,
+    game_options_of,
+    positive_int,
+)
 from boardgames.training.evaluation.evaluate import PairResult, agent_name, fit_elo, round_robin, save_results
 
 BASELINES = ("random", "greedy", "mcts:100", "mcts:400", "mcts:1600")
@@ -159,8 +165,6 @@ def leaderboard(
 
 
 def main(argv: list | None = None) -> None:
-    import torch
-
     from boardgames.envs.registry import make_game
 
     p = argparse.ArgumentParser(
@@ -188,8 +192,9 @@ def main(argv: list | None = None) -> None:
         default=1,
         help="pairs played at once in processes of their own (the same games as one process)",
     )
+    add_torch_threads_argument(p)
     args = p.parse_args(argv)
-    torch.set_num_threads(1)
+    apply_torch_threads(p, args)
     options = game_options_of(args)
     game = make_game(args.game, **options)
     key = board_key(args.game, args.players)

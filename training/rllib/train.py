@@ -50,6 +50,8 @@ from boardgames.envs.core.errors import GameOptionError
 from boardgames.envs.registry import make_game
 from boardgames.training.cli import (
     add_game_arguments,
+    add_torch_threads_argument,
+    apply_torch_threads,
     game_options_of,
     non_negative_int,
     parse_assignment,
@@ -70,6 +72,7 @@ from boardgames.training.storage.durable import (
     write_with,
 )
 from boardgames.training.storage.model_version import version_record
+from boardgames.training.torch_threads import use_torch_threads
 
 STRENGTH_FIELDS = ["iteration", "env_steps", "opponent", "games", "wins", "draws", "losses", "win_rate"]
 SETTING_RANGES = {  # setting: (lowest, highest); a float's lowest is excluded where marked "open"
@@ -131,6 +134,7 @@ def parse_args(argv=None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
         help="iterations between checkpoints (default 10; one at the end too)",
     )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="an RLlibSettings field")
+    add_torch_threads_argument(p)
     return p, p.parse_args(argv)
 
 
@@ -277,6 +281,7 @@ def save(algo, out: Path, run: dict) -> None:
 
 def main(argv=None) -> None:
     p, args = parse_args(argv)
+    apply_torch_threads(p, args)
     try:
         run(args)
     except (SettingError, GameOptionError, FileNotFoundError) as e:
@@ -318,9 +323,7 @@ def run(args: argparse.Namespace) -> None:
     from boardgames.training.rllib.config import build_config
     from boardgames.training.rllib.league import make_random_player, take_snapshot
 
-    torch.set_num_threads(
-        1
-    )  # the driver learns and measures: one thread, as boardgames.training.sb3.train (README, Torch threads)
+    use_torch_threads()  # the driver learns and measures: one thread unless asked (README, Torch threads)
     game = make_game(game_name, **options)
     config = build_config(game_name, options, settings)
     opponents = {spec: make_agent(spec, game, seed=settings.seed + 1 + i) for i, spec in enumerate(args.eval_opponents)}
@@ -351,6 +354,7 @@ def run(args: argparse.Namespace) -> None:
             "iteration": algo.iteration,
             "env_steps": 0,
             "wall_s": 0.0,
+            "torch_threads": torch.get_num_threads(),
         }
         if saved is not None:
             previous = read_json(out / "run.json", {})

@@ -16,6 +16,8 @@ import argparse
 import json
 from pathlib import Path
 
+from boardgames.training.torch_threads import add_torch_threads_argument, apply_torch_threads
+
 TEST_GAMES = 40
 TEST_SEED = 1
 
@@ -61,9 +63,9 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--target-greedy", type=float, default=None, help="target win rate against greedy (0..1)")
     p.add_argument("--notes", default="", help="free text added to the card")
     p.add_argument("--sampled", action="store_true", help="the model samples its policy (sample:<dir>)")
+    add_torch_threads_argument(p)
     args = p.parse_args(argv)
-
-    import torch
+    apply_torch_threads(p, args)
 
     from boardgames.training.agent_kinds import make_agent
     from boardgames.training.evaluation.evaluate import (
@@ -76,7 +78,6 @@ def main(argv: list | None = None) -> None:
     )
     from boardgames.training.storage.model_version import model_game, version_record
 
-    torch.set_num_threads(1)
     d = Path(args.model_dir)
     run = json.loads((d / "run.json").read_text())
     game_name, options = run["game"], run["game_options"]

@@ -167,6 +167,9 @@ def pretrain_policy(
     ``optimizer``: an existing one to continue with (default: a fresh Adam)."""
     import torch
 
+    from boardgames.training.torch_threads import ensure_torch_threads
+
+    ensure_torch_threads()
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     policy.set_training_mode(True)

@@ -52,7 +52,14 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from boardgames.training.cli import add_game_arguments, game_options_of, non_negative_int, positive_int
+from boardgames.training.cli import (
+    add_game_arguments,
+    add_torch_threads_argument,
+    apply_torch_threads,
+    game_options_of,
+    non_negative_int,
+    positive_int,
+)
 from boardgames.training.settings import SettingError, check_count, check_number, explicit_settings, load_config
 from boardgames.training.storage.durable import (
     keep_csv_rows,
@@ -62,6 +69,7 @@ from boardgames.training.storage.durable import (
     replacing,
     write_json,
 )
+from boardgames.training.torch_threads import use_torch_threads
 
 EVAL_DEFAULTS = {"eval_every": 25000, "eval_games": 20, "eval_opponents": ["random", "greedy"]}
 
@@ -253,7 +261,7 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
     from boardgames.training.sb3.selfplay import SnapshotCallback
     from boardgames.training.storage.checkpoints import DurableCheckpoint, checkpoint_manifest, save_model_set
 
-    torch.set_num_threads(1)  # small networks, environments on the CPU: more threads ran 10x slower on 2 cores
+    use_torch_threads()  # 1 unless the command or the environment says: more threads ran 10x slower on 2 cores
     warnings.filterwarnings("ignore", message="rich is experimental")  # SB3's progress bar (tqdm.rich)
     cfg = load_config(game, game_options, spec.config_file, spec.sets)
     if spec.pretrain is not None:
@@ -450,7 +458,9 @@ def main(argv: list | None = None) -> None:
         help="games of the teacher to clone (default: config, else 200)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_torch_threads_argument(p)
     args = p.parse_args(argv)
+    apply_torch_threads(p, args)
     from boardgames.envs.registry import make_game
 
     options = game_options_of(args)
