@@ -15,6 +15,9 @@ const HINTS = {
     "players' orders are revealed together and played at once.",
 };
 
+const REPLAY_HINT = "Step through the game with the buttons or the Left and Right arrow keys (Home: the start, " +
+  "End: the last position).";
+
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 const page = {
@@ -235,15 +238,22 @@ function drawThinking() {
   }
 }
 
+// what the Result box says while the position shown is not the game's end
+function unfinishedText(view) {
+  if (page.mode === "play" || view.index < view.count - 1) return "the game goes on";
+  if (view.count <= 1) return "no moves: this move list holds only the starting position";
+  return "the move list stops here, before the game is over";
+}
+
 function render(resetStatus = true) {
   const view = page.view;
   if (!view) return;
   drawBoard();
   drawChoices();
   $("position").textContent = view.position;
-  $("result").textContent = view.result ? view.result.text : "the game goes on";
+  $("result").textContent = view.result ? view.result.text : unfinishedText(view);
   document.body.dataset.over = view.result ? "1" : "0";
-  $("hint").textContent = HINTS[view.game] || "";
+  $("hint").textContent = page.mode === "play" ? HINTS[view.game] || "" : REPLAY_HINT;
   if (page.mode === "play") {
     document.body.dataset.ply = String(view.ply);
     drawMoves(null);
@@ -365,6 +375,8 @@ async function startReplay() {
   $("replay-controls").hidden = false;
   document.title = "replay viewer";
   $("title").textContent = "replay viewer: choose a move list";
+  $("result").textContent = "no game opened yet: choose a move list (a --save-moves file)";
+  $("thinking").replaceChildren(Object.assign(document.createElement("p"), { textContent: "(not recorded in replays)" }));
   $("replay-file").addEventListener("change", () => {
     const file = $("replay-file").files[0];
     if (file) file.text().then((text) => openReplay(text, file.name));
