@@ -15,8 +15,9 @@ import sys
 import time
 
 from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
-from boardgames.training.cli import add_game_arguments, game_options_of, positive_int
+from boardgames.training.cli import add_game_arguments, add_torch_threads_argument, game_options_of, positive_int
 from boardgames.training.settings import SettingError, parse_sets
+from boardgames.training.torch_threads import use_torch_threads
 
 
 def main(argv: list | None = None) -> None:
@@ -30,6 +31,7 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--save", default=None, help="also write the final network as an agent folder here")
     p.add_argument("--set", action="append", default=[], metavar="alphazero.KEY=VALUE", help="a setting")
     p.add_argument("--no-progress", action="store_true", help="a line per iteration instead of a progress bar")
+    add_torch_threads_argument(p)
     args = p.parse_args(argv)
     try:
         sets = {}
@@ -39,6 +41,8 @@ def main(argv: list | None = None) -> None:
             sets[key] = value
         if args.iterations is not None:
             sets["iterations"] = args.iterations
+        if args.torch_threads is not None or "threads" not in sets:  # alphazero.threads: the run's record
+            sets["threads"] = use_torch_threads(args.torch_threads)
         options = game_options_of(args)
         settings = load_settings(args.game, options, sets)
         run = AlphaZeroRun(args.game, options, settings, args.run_dir, seed=args.seed)

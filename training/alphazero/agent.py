@@ -18,6 +18,7 @@ from boardgames.envs.core.game import Game, State
 from boardgames.envs.search import EvaluatorSearch
 from boardgames.training.alphazero.evaluator import NetworkEvaluator
 from boardgames.training.alphazero.network import load_network
+from boardgames.training.torch_threads import ensure_torch_threads
 
 
 class AlphaZeroAgent(Agent):
@@ -48,6 +49,7 @@ class AlphaZeroAgent(Agent):
     def act_batch(self, states: list, seats: list) -> np.ndarray:
         """The moves of ``seats[i]`` in ``states[i]``, all searched in one batched search (the leaves of
         every tree through the network together: :func:`boardgames.envs.agents.play.play_games_side_by_side`)."""
+        ensure_torch_threads()  # torch's threads when nobody set them (boardgames.training.torch_threads)
         result = self.search.run(
             np.stack([s.data for s in states]), self.simulations, seed=int(self.rng.integers(2**63))
         )
@@ -63,6 +65,7 @@ class AlphaZeroAgent(Agent):
     def explain(self, state: State, seat: int) -> dict:
         """``{action: share of the root visits}`` of ``seat`` in ``state``: the last search's when it was
         this position's, else a search of its own with a fixed seed (the agent's generator is untouched)."""
+        ensure_torch_threads()
         k = 0 if self.game.info.acting_seats == 1 else int(seat)
         if getattr(self, "_last_position", None) == (state.data.tobytes(), int(seat)):
             row = self.last_counts[k]

@@ -72,6 +72,7 @@ from boardgames.training.storage.durable import (
     write_json,
 )
 from boardgames.training.storage.model_version import version_record
+from boardgames.training.torch_threads import use_torch_threads
 
 CHECKPOINT = "checkpoint.pt"
 BUFFER = "buffer.npz"
@@ -168,7 +169,7 @@ class AlphaZeroRun:
                 f"alphazero.buffer={settings.buffer} would take {gib:.0f} GiB for {game_name} "
                 f"({per_sample} bytes a sample); its range here is 1..{most}"
             )
-        torch.set_num_threads(settings.threads)
+        use_torch_threads(settings.threads)
         torch.manual_seed(self.seed)
         self.net = AlphaZeroNet(info.observation_shape, info.num_actions, info.num_seats, **settings.network_kwargs())
         self.net.eval()

@@ -21,6 +21,7 @@ from boardgames.envs.agents import Agent
 from boardgames.envs.core.game import Game, State
 from boardgames.training.storage.safe_load import ModelFileError, load_weights
 from boardgames.training.storage.shipped import resolve_model
+from boardgames.training.torch_threads import ensure_torch_threads
 
 FORMAT = "boardgame-rl-envs/rllib-policy/1"
 FILE_NAME = "policy.pt"
@@ -175,6 +176,7 @@ class PolicyNet:
         """The action logits (float64) of one flat observation."""
         import torch
 
+        ensure_torch_threads()  # torch's threads when nobody set them (boardgames.training.torch_threads)
         with torch.no_grad():
             x = torch.as_tensor(np.asarray(observation, dtype=np.float32).reshape(1, -1))
             return self.net(x)[0].double().numpy()

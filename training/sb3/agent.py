@@ -24,6 +24,7 @@ from boardgames.envs.core.game import Game, State
 from boardgames.training.storage.model_version import check_model_version
 from boardgames.training.storage.safe_load import ModelFileError
 from boardgames.training.storage.shipped import find_model, shipped_models
+from boardgames.training.torch_threads import ensure_torch_threads
 
 
 class PolicyAgent(Agent):
@@ -40,6 +41,7 @@ class PolicyAgent(Agent):
         self.masked = "action_masks" in inspect.signature(policy.predict).parameters
 
     def act(self, state: State, seat: int) -> int:
+        ensure_torch_threads()  # torch's threads when nobody set them (boardgames.training.torch_threads)
         mask = state.legal_mask(seat)
         obs = state.observation(seat)
         if self.deterministic and self.masked:
@@ -65,6 +67,7 @@ class PolicyAgent(Agent):
         draw from them uses the agent's own generator, so seeded matches are reproducible."""
         import torch
 
+        ensure_torch_threads()
         obs_t, _ = self.policy.obs_to_tensor(obs)
         with torch.no_grad():
             if self.masked:
