@@ -31,21 +31,30 @@ list in notation and as an animated GIF.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+import textwrap
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 from boardgames.envs.core.errors import GameOptionError, IllegalActionError, NotationError
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.registry import make_game
 from boardgames.envs.tools.replay import GameRecord, parse_move
-from boardgames.training.cli import add_game_arguments, game_options_of
+from boardgames.training.cli import add_game_arguments, add_torch_threads_argument, apply_torch_threads, game_options_of
 from boardgames.training.play.moves import (  # noqa: F401  (re-exported: the player's helpers)
+    agent_label,
+    get_ready,
     legal_move_texts,
     make_opponent,
     opponent_move,
     random_policy,
     record_label,
     result_text,
+    thinking_text,
+    thinks,
+    warm_up,
 )
 from boardgames.training.play.window import (  # noqa: F401  (re-exported: the window's helpers)
     ClickSelector,
@@ -58,10 +67,40 @@ from boardgames.training.play.window import (  # noqa: F401  (re-exported: the w
 )
 
 HELP = (
-    "Type a move in the game's notation (see docs/rules/<game>.md), then Enter.\n"
+    "Type a move in the game's notation, then Enter.\n"
     "Commands: 'moves' lists your legal moves, 'position' prints the position in notation, "
     "'help' shows this, 'quit' stops the game."
 )
+
+
+def rules_page(name: str, root: Path | None = None) -> Path | None:
+    """The rules page of game ``name`` (``docs/rules/<name>.md``) when the package runs from a source
+    checkout (``root``: the checkout's folder, found from the package by default), else None: an
+    installed wheel holds no ``docs/``."""
+    import boardgames
+
+    root = Path(boardgames.__file__).resolve().parent.parent if root is None else root
+    page = root / "docs" / "rules" / f"{name}.md"
+    return page if page.is_file() else None
+
+
+def rules_help(name: str, root: Path | None = None) -> str:
+    """Where the player reads the rules of game ``name``: its rules page in a source checkout; without
+    one (an installed wheel), the rules in short from its environment module's documentation and the
+    command that shows that documentation with the notation."""
+    from boardgames.envs.registry import env_module
+
+    page = rules_page(name, root)
+    if page is not None:
+        return f"The rules of {name}, with the notation: {page}"
+    module = env_module(name)
+    paragraphs = [p.strip() for p in (module.__doc__ or "").split("\n\n")]
+    summary = next((p for p in paragraphs[1:] if p and not p.startswith("|")), "")
+    summary = re.sub(r"\s*Full rules with the rulings: `[^`]*`\.", "", " ".join(summary.split()))
+    return (
+        textwrap.fill(f"The rules of {name} in short: {summary}", 100) + "\n"
+        f"The notation and the rest of its documentation: python -m pydoc {module.__name__}"
+    )
 
 
 # ----- terminal -----------------------------------------------------------------------------------
@@ -70,11 +109,14 @@ def play_terminal(
     policies: dict,
     human_seats: set,
     read: Callable[[str], str] = input,
-    write: Callable[[str], None] = print,
+    write: Callable[[str], None] | None = None,
     start: State | None = None,
 ) -> GameRecord:
     """Play a game in the terminal; returns its record. ``read(prompt)`` gives the human's lines
-    (``input`` by default); EOF or ``quit`` stops the game early."""
+    (``input`` by default); EOF or ``quit`` stops the game early. ``write(line)`` shows a line (printed
+    at once by default); before the move of an agent that searches or runs a network the player reads
+    ``<agent> is thinking...``, and after it the seconds it took."""
+    write = write or _say
     record = GameRecord(start if start is not None else game.new_initial_state())
     state = record.last
     while not state.is_terminal():
@@ -90,14 +132,23 @@ def play_terminal(
                 write("Game stopped.")
                 return record
             chosen[seat] = action
+        thinking = thinking_text(state, human_seats, policies)
+        if thinking:
+            write(thinking)
+        started = time.perf_counter()
         chosen.update(opponent_move(state, human_seats, policies))
+        took = f"  ({time.perf_counter() - started:.1f} s)" if thinking else ""
         label = record_label(state, chosen)
         state = record.play(chosen)
-        write(f"{len(record)}. {label}")
+        write(f"{len(record)}. {label}{took}")
     write("")
     write(state.render_text())
     write(result_text(state))
     return record
+
+
+def _say(line: str = "") -> None:
+    print(line, flush=True)  # at once, a pipe included: "... is thinking" is read while the agent thinks
 
 
 def _ask_move(state: State, seat: int, read, write) -> int | None:
@@ -116,6 +167,7 @@ def _ask_move(state: State, seat: int, read, write) -> int | None:
             return None
         if command in ("help", "?"):
             write(HELP)
+            write(rules_help(state.game.info.name))
             continue
         if command in ("moves", "legal"):
             write("legal moves: " + " ".join(legal_move_texts(state, seat)))
@@ -146,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gui", action="store_true", help="play in a pygame window with the mouse")
     p.add_argument("--save-gif", default=None, metavar="PATH", help="save the game as an animated GIF")
     p.add_argument("--save-moves", default=None, metavar="PATH", help="save the move list in notation")
+    add_torch_threads_argument(p)
     web = p.add_argument_group("browser (--web)")
     web.add_argument("--web", action="store_true", help="play in the browser: start a local web server, print its URL")
     web.add_argument(
@@ -185,7 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    apply_torch_threads(parser, args)
     if args.gui and not (args.web or args.replay) and (reason := no_display_reason()):
         print(f"error: {no_display_message(reason)}", file=sys.stderr)
         return 2
@@ -208,6 +263,7 @@ def main(argv=None) -> int:
     humans = {args.seat}
     policies = {s: opponent for s in range(game.info.num_seats) if s not in humans}
     print(f"{game.info.name}: you are {game.info.seat_names[args.seat]}, against {args.opponent}.")
+    get_ready(opponent, args.opponent, start if start is not None else game.new_initial_state())
     if args.gui:
         try:
             record = play_window(game, policies, humans, start)
