@@ -14,8 +14,11 @@ is positive, a loss when negative, a draw otherwise (a draw includes a game stop
 Prints the win/draw/loss table with 95% Wilson confidence intervals on A's win rate and, with three
 agents or more, an Elo rating per agent (Bradley-Terry fit on all games, draws counted half; ``random``
 anchored at 0 when present; see :data:`ELO_MEANING`), and saves ``<out>/results.csv``,
-``<out>/elo.csv`` and ``<out>/results.png``. With two agents the rating would only restate the one
-score of the table (and a sweep's figure would be set by the fit's prior), so it is not printed.
+``<out>/elo.csv`` and ``<out>/results.png``. With two agents the rating would only restate the one score of
+the table (and a sweep's figure would be set by the fit's prior), so it is not printed. An earlier
+evaluation is never overwritten silently: the default folder ``runs/eval/<game>`` goes on to
+``runs/eval/<game>-2``, ``-3``... when it holds results (the output says which), and an ``--out`` folder
+that holds results is refused unless ``--overwrite``.
 Agent specs (:data:`AGENT_SPECS`): ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, a saved
 model (``.zip`` or a folder; arg-max over the legal actions), a shipped model by name
 (``models/dorix_2p``), or ``sample:<model>`` (the model samples its policy instead).
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -447,7 +451,13 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--games", type=positive_int, default=200, help="games per pair (default 200)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--first-only", action="store_true", help="only the first agent against each other one")
-    p.add_argument("--out", default=None, help="output folder (default runs/eval/<game>[_<n>p])")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="output folder (default runs/eval/<game>[_<n>p], or the next free runs/eval/<game>[_<n>p]-2, -3... "
+        "when it holds an earlier evaluation)",
+    )
+    p.add_argument("--overwrite", action="store_true", help="replace the results an --out folder already holds")
     p.add_argument("--no-progress", action="store_true")
     add_torch_threads_argument(p)
     p.add_argument(
@@ -463,6 +473,13 @@ def main(argv: list | None = None) -> None:
         p.error(f"--agents needs two agents or more to play each other, got {args.agents}")
     apply_torch_threads(p, args)
     options = game_options_of(args)
+    default_out = Path("runs") / "eval" / (args.game + (f"_{args.players}p" if args.players else ""))
+    try:
+        out, note = output_folder(args.out, default_out, args.overwrite)
+    except FileExistsError as e:
+        p.error(str(e))
+    if note:
+        print(note)
     game = make_game(args.game, **options)
     try:
         agents = [make_agent(spec, game, seed=args.seed + i) for i, spec in enumerate(args.agents)]
@@ -481,12 +498,47 @@ def main(argv: list | None = None) -> None:
     title = f"{args.game} {options or ''} — {args.games} games per pair, seed {args.seed}"
     print(title)
     print(format_table(results, elo))
-    out = args.out or Path("runs") / "eval" / (args.game + (f"_{args.players}p" if args.players else ""))
+    if args.overwrite:
+        shutil.rmtree(out / "games", ignore_errors=True)  # the earlier evaluation's games: none kept beside these
     save_results(out, results, elo, title)
     print(f"saved {Path(out) / 'results.csv'}, elo.csv and results.png")
     saved = save_records(out, results)
     if saved:
         print(f"saved {len(saved)} games as move lists in {Path(out) / 'games'} (e.g. {saved[0]})")
+
+
+RESULT_FILES = ("results.csv", "elo.csv", "results.png", "games")
+"""What an evaluation writes in its folder (:func:`save_results`, :func:`save_records`)."""
+
+
+def holds_results(folder: str | Path) -> bool:
+    """Whether ``folder`` holds the results of an evaluation."""
+    return any((Path(folder) / name).exists() for name in RESULT_FILES)
+
+
+def output_folder(out: str | Path | None, default: Path, overwrite: bool = False) -> tuple[Path, str | None]:
+    """The folder an evaluation writes to and what to tell about it (None: nothing to tell). An ``out`` folder
+    holding results raises FileExistsError unless ``overwrite``; without ``out``, the ``default`` folder, or,
+    when it holds results (and not ``overwrite``), the first of ``<default>-2``, ``-3``... that holds none."""
+    if out is not None:
+        out = Path(out)
+        if not holds_results(out):
+            return out, None
+        if not overwrite:
+            raise FileExistsError(
+                f"{out} already holds the results of an evaluation: choose another --out, or add --overwrite "
+                "to replace them"
+            )
+        return out, f"replacing the earlier evaluation in {out} (--overwrite)"
+    if not holds_results(default):
+        return default, None
+    if overwrite:
+        return default, f"replacing the earlier evaluation in {default} (--overwrite)"
+    n = 2
+    while holds_results(default.with_name(f"{default.name}-{n}")):
+        n += 1
+    chosen = default.with_name(f"{default.name}-{n}")
+    return chosen, f"{default} holds an earlier evaluation (kept): this one is saved in {chosen}"
 
 
 def save_records(out: str | Path, results: list) -> list[Path]:
