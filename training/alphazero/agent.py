@@ -62,6 +62,14 @@ class AlphaZeroAgent(Agent):
         self._last_position = (states[-1].data.tobytes(), int(seats[-1]))
         return out
 
+    def warm_up(self, state: State | None = None) -> None:
+        """Compile the search and make the network's first call now (a search of one simulation from
+        ``state``, the start position by default), so that the first move takes the time of any other.
+        Draws nothing from the agent's generator."""
+        ensure_torch_threads()
+        start = state if state is not None else self.game.new_initial_state()
+        self.search.run(start.data[None], 1, seed=0)
+
     def explain(self, state: State, seat: int) -> dict:
         """``{action: share of the root visits}`` of ``seat`` in ``state``: the last search's when it was
         this position's, else a search of its own with a fixed seed (the agent's generator is untouched)."""

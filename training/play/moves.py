@@ -3,12 +3,13 @@ moves of the seats no human plays, and moves and results as text."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from boardgames.envs.core.errors import GameOptionError
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.tools.replay import labelled_move
-from boardgames.training.agent_kinds import RandomAgent, make_agent
+from boardgames.training.agent_kinds import GreedyAgent, RandomAgent, make_agent
 
 Policy = Callable[[State, int], int]
 
@@ -26,6 +27,63 @@ def make_opponent(spec: str, game: Game, seed: int | None = 0) -> Policy:
         return make_agent(spec, game, seed=seed)
     except (ValueError, FileNotFoundError) as e:
         raise GameOptionError(f"opponent {spec!r}: {e}") from None
+
+
+def thinks(agent) -> bool:
+    """Whether ``agent``'s moves may take a noticeable time (a search or a network: every agent but the
+    random and greedy baselines), so that a player should be told it is thinking."""
+    return not isinstance(agent, (RandomAgent, GreedyAgent))
+
+
+def agent_label(agent) -> str:
+    """How the player reads ``agent``'s name (``dorix_2p_az``, ``mcts400``)."""
+    return str(getattr(agent, "name", None) or type(agent).__name__)
+
+
+def warm_up(agent, state: State) -> None:
+    """Have ``agent`` do the work of its first move before the game starts: its ``warm_up(state)`` when it
+    has one (the AlphaZero agent: compiling its search), else one move in ``state`` that is forgotten
+    (its random generator put back, so a seeded game plays the same moves)."""
+    prepare = getattr(agent, "warm_up", None)
+    if prepare is not None:
+        prepare(state)
+        return
+    rng = getattr(agent, "rng", None)
+    saved = rng.bit_generator.state if rng is not None else None
+    try:
+        agent(state.clone(), int(state.current_seats()[0]))
+    finally:
+        if saved is not None:
+            rng.bit_generator.state = saved
+
+
+def thinking_text(state: State, human_seats: set, policies: dict) -> str:
+    """What the player reads while the agents choose their moves in ``state``: ``"player_1 (dorix_2p_az)
+    is thinking..."``; empty when none of them thinks (:func:`thinks`)."""
+    names = state.game.info.seat_names
+    who = [
+        f"{names[s]} ({agent_label(policies[s])})"
+        for s in state.current_seats()
+        if s not in human_seats and thinks(policies[s])
+    ]
+    if not who:
+        return ""
+    return f"{' and '.join(who)} {'is' if len(who) == 1 else 'are'} thinking..."
+
+
+def get_ready(agent, name: str, state: State, write: Callable[[str], None] | None = None) -> float:
+    """:func:`warm_up` ``agent`` before the game, saying so: a line before (the first move of a search or
+    a network compiles and loads what it needs, once per process) and the seconds it took after; nothing
+    for an agent that does not think. Returns the seconds."""
+    if not thinks(agent):
+        return 0.0
+    say = write or (lambda line: print(line, flush=True))
+    say(f"{name}: getting ready (its search is compiled and its network loaded once per process)...")
+    started = time.perf_counter()
+    warm_up(agent, state)
+    took = time.perf_counter() - started
+    say(f"{name} is ready ({took:.1f} s).")
+    return took
 
 
 # ----- one turn, whoever plays it -----------------------------------------------------------------

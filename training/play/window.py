@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from boardgames.envs.core.errors import IllegalActionError, NotationError
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.core.squares import square_name
 from boardgames.envs.tools.replay import GameRecord, parse_move
-from boardgames.training.play.moves import legal_move_texts, opponent_move, record_label, result_text
+from boardgames.training.play.moves import legal_move_texts, opponent_move, record_label, result_text, thinking_text
 
 HEADLESS_DRIVERS = ("dummy", "offscreen")
 
@@ -166,7 +167,9 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
     """Play in a pygame window with mouse clicks (and typed moves); returns the game record.
     ``events`` (a callable returning a list of pygame events, default ``pygame.event.get``) lets a
     script drive the window. Without ``events``, a headless video driver (no screen to show the
-    window on) raises :class:`NoDisplayError` rather than waiting for clicks that cannot come."""
+    window on) raises :class:`NoDisplayError` rather than waiting for clicks that cannot come. While an
+    agent that searches or runs a network chooses its move, the window says so (in its status strip and
+    its title), and the move's seconds follow it in ``last:``."""
     import os
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -190,15 +193,23 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
     strip_font = font(16)
     screen = None
     chosen: dict = {}
+    caption = f"{game.info.name}: click to play"
+    thinking, thinking_shown = None, False  # the agents' "... is thinking" status, and whether it was drawn
     running = True
     while running:
         acting = [s for s in state.current_seats() if s in human_seats and s not in chosen]
         if not state.is_terminal() and not acting:
-            chosen.update(opponent_move(state, human_seats, policies))
-            note = record_label(state, chosen)
-            state = record.play(chosen)
-            chosen, selector = {}, None
-            continue
+            if thinking is None:
+                thinking = thinking_text(state, human_seats, policies)  # "" for agents that answer at once
+            if not thinking or thinking_shown:
+                started = time.perf_counter()
+                chosen.update(opponent_move(state, human_seats, policies))
+                took = f" ({time.perf_counter() - started:.1f} s)" if thinking else ""
+                note = record_label(state, chosen) + took
+                state = record.play(chosen)
+                chosen, selector, thinking, thinking_shown = {}, None, None, False
+                pygame.display.set_caption(caption)
+                continue
         frame, geometry = render_with_geometry(state)
         seat = acting[0] if acting else None
         if seat is not None and selector is None:
@@ -219,6 +230,10 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
         d2 = ImageDraw.Draw(canvas)
         if state.is_terminal():
             lines = [result_text(state) + "  (close the window to quit)", f"last: {note}"]
+        elif thinking:  # drawn once before the agents' move, which holds the window until it is chosen
+            lines = [thinking, f"last: {note}"]
+            pygame.display.set_caption(f"{game.info.name}: {thinking}")
+            thinking_shown = True
         else:
             who = game.info.seat_names[seat] if seat is not None else ""
             lines = [f"{who}: {selector.message if selector else ''}", f"typed: {typed}_   last: {note}"]

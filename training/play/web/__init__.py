@@ -83,13 +83,17 @@ def serve(
     server's token (the URL printed holds it). ``max_games`` and ``idle_minutes``: how many games the
     server holds and after how long without a request a game in progress counts as abandoned
     (:class:`boardgames.training.play.web.session.Registry`). ValueError for a remote host without ``allow_remote``,
-    OSError when the address cannot be bound."""
+    OSError when the address cannot be bound. An agent that searches or runs a network gets ready
+    (compiles its search, makes its network's first call) before the URL is printed, saying so, so that
+    its first move in the page takes the time of any other."""
     import socket
 
     import uvicorn
 
+    from boardgames.training.play.moves import get_ready
     from boardgames.training.play.web.app import make_app, url_host
     from boardgames.training.play.web.session import IDLE_TIMEOUT, MAX_GAMES, ReplaySession, Table
+    from boardgames.training.torch_threads import ensure_torch_threads
 
     host = host.strip().strip("[]")
     remote = not is_loopback(host)
@@ -99,7 +103,11 @@ def serve(
             "Pass --allow-remote as well to do that (every request then needs the token the server "
             "prints), or leave --host out to serve this machine only (127.0.0.1)"
         )
+    ensure_torch_threads()  # the rule of boardgames.training.torch_threads, unless the caller set the threads
     table = Table(game, opponent, seat, seed, start)
+    agents = list(table.agents_for(seat).values())
+    if agents:  # one agent's warm-up compiles what all of them share
+        get_ready(agents[0], table.agent_name, start if start is not None else game.new_initial_state())
     replays = [ReplaySession.from_text(Path(p).read_text(), game, Path(p).name) for p in replay_files or []]
     app = make_app(
         table,

@@ -295,6 +295,7 @@ def make_app(
                 "seat_names": list(info.seat_names),
                 "human_seat": table.human_seat,
                 "agent": table.agent_name,
+                "agent_thinks": table.agent_thinks,
                 "replays": list(app.state.replay_ids),
                 "max_games": registry.limit,
                 "idle_minutes": registry.idle_timeout / 60,

@@ -25,6 +25,7 @@ from boardgames.envs.core.errors import GameOptionError, IllegalActionError, Not
 from boardgames.envs.core.game import Game, State, action_index
 from boardgames.envs.registry import game_names, make_game
 from boardgames.envs.tools.replay import GameRecord, labelled_move, parse_move
+from boardgames.training.play.moves import thinks
 from boardgames.training.play.web.board import board_view, legal_moves, outcome
 
 THINKING_TOP = 8
@@ -79,6 +80,8 @@ class Table:
         self._agents: dict = {}
         self.agents_for(human_seat)  # a bad spec fails now, not at the first game
         self.agent_name = getattr(self._agents[human_seat][(human_seat + 1) % n], "name", None) or str(opponent)
+        self.agent_thinks = any(thinks(a) for a in self._agents[human_seat].values())
+        """Whether its agents search or run a network (the page then says they are thinking while they do)."""
 
     def agents_for(self, human_seat: int) -> dict:
         """``{seat: agent}`` for every seat but ``human_seat`` (built on first use)."""

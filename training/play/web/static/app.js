@@ -27,10 +27,24 @@ const page = {
   replayId: null,    // the replay session
   selected: [],      // the squares clicked so far towards a move
   choices: [],       // moves offered as buttons (several moves on the clicked squares)
+  agent: "the agent",  // the agents' name (/api/config)
+  agentThinks: true,   // whether they search or run a network: the page says they think while they do
 };
 window.boardPage = page;  // for debugging and the browser tests (read only)
 
-function busy(flag) { document.body.dataset.busy = flag ? "1" : "0"; }
+function busy(flag) {
+  document.body.dataset.busy = flag ? "1" : "0";
+  if (flag || document.body.dataset.thinking !== "1") return;
+  document.body.dataset.thinking = "0";
+  if ($("status").textContent === `${page.agent} is thinking...`) setStatus("");  // a refused request
+}
+// Said while a request may make the agents move (a move sent, a new game where they move first): a search
+// or a network takes a moment, and the page shows it is not stuck.
+function agentsThinking() {
+  if (!page.agentThinks) return;
+  document.body.dataset.thinking = "1";
+  setStatus(`${page.agent} is thinking...`);
+}
 function showError(text) { $("error").textContent = text || ""; }
 function setStatus(text) { $("status").textContent = text || ""; }
 
@@ -172,6 +186,7 @@ async function submit(move) {
   if (!page.gameId || document.body.dataset.busy === "1") return;
   busy(true);
   showError("");
+  agentsThinking();
   try {
     const view = await api("POST", `/api/games/${page.gameId}/move`, { ...move, ply: page.view.ply });
     page.selected = [];
@@ -280,6 +295,7 @@ function render(resetStatus = true) {
 async function newGame(seat) {
   busy(true);
   showError("");
+  agentsThinking();  // they may move first
   try {
     const view = await api("POST", "/api/games", seat === undefined ? {} : { seat });
     page.gameId = view.id;
@@ -298,6 +314,8 @@ async function newGame(seat) {
 async function startPlay() {
   $("play-controls").hidden = false;
   const config = await api("GET", "/api/config");
+  page.agent = config.agent;
+  page.agentThinks = config.agent_thinks !== false;
   $("title").textContent = `${gameTitle(config.game, config.options)} against ${config.agent}`;
   document.title = `${config.game}: play`;
   config.seat_names.forEach((name, i) => {
