@@ -4,23 +4,60 @@
   seats act at once (:func:`boardgames.envs.registry.parallel_games`) also
   ``pettingzoo.make("parallel", "boardgames/barc-v1")``;
 * Gymnasium (single-agent, the other seats played by opponents):
-  ``gymnasium.make("boardgames/dorix-v0", game_options={"num_players": 3}, opponent="greedy")``;
+  ``gymnasium.make("boardgames/dorix-v0", num_players=3, opponent="greedy")`` (the game's options as
+  keywords, as PettingZoo takes them, or ``game_options={"num_players": 3}``);
 * Gymnasium vector: ``gymnasium.make_vec("boardgames/dorix-v0", num_envs=256)`` builds the compiled
   batch :class:`boardgames.envs.vector.BatchedVectorEnv` (random opponents or a batch callback, autoreset in the
-  same step); ``vectorization_mode="sync"`` or ``"async"`` vectorizes :class:`SingleAgentEnv` instead.
+  same step; the game's options as keywords too); ``vectorization_mode="sync"`` or ``"async"`` vectorizes
+  :class:`SingleAgentEnv` instead.
 
-Entry points are strings; which games get a Parallel entry is read from their GameInfo. Every version of a
-game is registered: ``boardgames/barc-v1`` (current) and ``boardgames/barc-v0`` (kept for older results, its
-module's defaults: the corners start).
+A turn-based game has no Parallel form: ``pettingzoo.make("parallel", "boardgames/dorix-v0")`` raises
+:class:`NoParallelFormError` naming the games that have one and pointing to ``"aec"`` (its Parallel entry
+exists for that message alone, rather than PettingZoo's list of every registered environment).
+
+Entry points are strings, but for the turn-based games' Parallel refusal; which games get a Parallel entry
+is read from their GameInfo. Every version of a game is registered: ``boardgames/barc-v1`` (current) and
+``boardgames/barc-v0`` (kept for older results, its module's defaults: the corners start).
 """
 
 from __future__ import annotations
 
+import functools
+
 import gymnasium
 
+from boardgames.envs.core.errors import GameOptionError
 from boardgames.envs.registry import ENV_MODULES, current_version, env_modules, parallel_games
 
 NAMESPACE = "boardgames"
+
+
+class NoParallelFormError(GameOptionError):
+    """A turn-based game asked for in PettingZoo's Parallel form, which only games whose seats act at once have."""
+
+
+def refuse_parallel(env_id_: str, **_options):
+    """The Parallel entry of a turn-based game: raises :class:`NoParallelFormError` saying what to ask for instead."""
+    with_parallel = [env_id(name, version) for name in parallel_games() for version in env_modules(name)]
+    raise NoParallelFormError(
+        f"{env_id_} is turn-based: it has no Parallel form (PettingZoo's Parallel API is for games whose "
+        f'players all act at once). Use pettingzoo.make("aec", "{env_id_}"). Games with a Parallel form: '
+        f"{', '.join(with_parallel) or 'none'}."
+    )
+
+
+def batched_vector_env(game: str = "dorix", num_envs: int = 64, game_options: dict | None = None, **keywords):
+    """The vector entry point: :class:`boardgames.envs.vector.BatchedVectorEnv`, the game's options taken as
+    keywords too (``gymnasium.make_vec("boardgames/dorix-v0", num_envs=8, num_players=3)``)."""
+    from boardgames.envs.adapters.single_agent import merge_game_options
+    from boardgames.envs.registry import game_option_names
+    from boardgames.envs.vector import BatchedVectorEnv
+
+    known = game_option_names(game)
+    options = {k: keywords.pop(k) for k in list(keywords) if k in known}
+    if options:
+        game_options = merge_game_options(game, game_options, options)
+    return BatchedVectorEnv(game, num_envs, game_options=game_options, **keywords)
 
 
 def env_id(name: str, version: int | None = None) -> str:
@@ -39,12 +76,14 @@ def register_all() -> None:
                 register("aec", eid, entry_point=f"{module}:env")
                 if name in parallel_games():
                     register("parallel", eid, entry_point=f"{module}:parallel_env")
+                else:
+                    register("parallel", eid, entry_point=functools.partial(refuse_parallel, eid))
             if eid not in gymnasium.registry:
                 # an older version: its module's defaults (make_game("barc-v0"))
                 kwargs = {"game": name if version == current_version(name) else f"{name}-v{version}"}
                 gymnasium.register(
                     id=eid,
                     entry_point="boardgames.envs.adapters.single_agent:SingleAgentEnv",
-                    vector_entry_point="boardgames.envs.vector.gym_vector:BatchedVectorEnv",
+                    vector_entry_point="boardgames.envs.registration:batched_vector_env",
                     kwargs=kwargs,
                 )

@@ -2,7 +2,9 @@
 seats played by opponent policies.
 
 ``gymnasium.make("boardgames/dorix-v0")`` builds :class:`SingleAgentEnv` with ``game="dorix"`` and
-random opponents; every option of the constructor can be passed to ``gymnasium.make``::
+random opponents; every option of the constructor can be passed to ``gymnasium.make``, and the game's own
+options either in ``game_options`` or as keywords, as PettingZoo takes them
+(``gymnasium.make("boardgames/dorix-v0", num_players=4)``)::
 
     env = SingleAgentEnv(game="dorix", game_options={"num_players": 4}, opponent="greedy")
     obs, info = env.reset(seed=0)
@@ -59,6 +61,31 @@ from boardgames.envs.core.errors import GameOptionError
 from boardgames.envs.core.game import Game, State, action_index, is_integer
 
 Policy = Callable[[State, int], int]
+ENV_KEYWORDS = ("game", "game_options", "opponent", "learner_seat", "render_mode", "partner", "illegal_action")
+"""The keywords of :class:`SingleAgentEnv` itself; any other keyword is one of the game's options."""
+
+
+def merge_game_options(game: str, game_options: dict | None, keywords: dict, env_keywords=ENV_KEYWORDS) -> dict:
+    """``game_options`` with the game's options given as keywords (``num_players=3``) added.
+    GameOptionError for an option given both ways with different values, or a keyword that is none of
+    game ``game``'s options (the message lists them and the environment's own ``env_keywords``)."""
+    from boardgames.envs.registry import game_option_names
+
+    merged = dict(game_options or {})
+    known = game_option_names(game)
+    unknown = [k for k in keywords if k not in known]
+    if unknown:
+        raise GameOptionError(
+            f"{game} has no option {', '.join(map(repr, unknown))}: its options (as keywords or in game_options) "
+            f"are {', '.join(known)}; the environment's own keywords are {', '.join(env_keywords)}"
+        )
+    for key, value in keywords.items():
+        if key in merged and merged[key] != value:
+            raise GameOptionError(
+                f"{key}={value!r} and game_options={{{key!r}: {merged[key]!r}}} disagree: give {key} once"
+            )
+        merged[key] = value
+    return merged
 
 
 def resolve_policy(policy, game: Game):
@@ -84,6 +111,9 @@ class SingleAgentEnv(gymnasium.Env):
     Args:
         game: registered game name (see :func:`boardgames.envs.registry.game_names`).
         game_options: options for :func:`boardgames.envs.registry.make_game` (e.g. ``{"num_players": 3}``).
+        **game_keywords: the same options as keywords (``num_players=3``, as PettingZoo's ``env()`` takes
+            them); an option given both ways must agree (GameOptionError otherwise, and for a keyword that
+            is no option of the game).
         opponent: policy of the seats of other teams: ``"random"``, ``"greedy"``, a callable
             ``(state, seat) -> action`` or a pool with ``sample(rng) -> policy``.
         partner: policy of the learner's partners in team games (default: the episode's opponent
@@ -106,11 +136,16 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
         partner=None,
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+        **game_keywords,
     ):
         from boardgames.envs.registry import make_game
 
+        if game_keywords and isinstance(game, Game):
+            raise GameOptionError(f"game options as keywords ({', '.join(game_keywords)}) need a game name, not a Game")
         self.game_name = game
         self.game_options = dict(game_options or {})
+        if game_keywords:
+            self.game_options = merge_game_options(game, game_options, game_keywords)
         self.game = game if isinstance(game, Game) else make_game(game, **self.game_options)
         info = self.game.info
         if learner_seat is not None:
