@@ -12,7 +12,9 @@ RLLIB_STAMP := $(RLLIB_VENV)/.installed
 # the browser of the browser tests (tests/web/conftest.py looks there too)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup setup-rllib chromium demo test test-rllib lint bench clean
+DOCS_STAMP := $(VENV)/.docs-installed
+
+.PHONY: setup setup-rllib chromium demo test test-rllib docs lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,11 +51,21 @@ test: setup chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 --dist loadfile -q
+	$(MAKE) docs
 	$(MAKE) test-rllib
 
 # the RLlib tests (tests/rllib) and the ecosystem checkers (RLlib's pre-check), under ray's gymnasium
 test-rllib: $(RLLIB_STAMP)
 	MPLBACKEND=Agg $(RLLIB_BIN)/python -m pytest -n 0 -q tests/rllib tests/test_ecosystem_checkers.py
+
+# the documentation site (mkdocs.yml): MkDocs Material + mkdocstrings, built strict into site/ (open
+# site/index.html); a broken link, anchor or reference, or a page left out of the nav, fails it
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e ".[docs]"
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 MPLBACKEND=Agg $(BIN)/mkdocs build --strict
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/vulture
@@ -64,4 +76,4 @@ bench: setup
 	$(BIN)/boardgames bench
 
 clean:
-	rm -rf $(VENV) $(RLLIB_VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(RLLIB_VENV) build site *.egg-info .pytest_cache

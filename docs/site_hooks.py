@@ -1,0 +1,68 @@
+"""MkDocs hooks of the documentation site (``mkdocs.yml`` names this file under ``hooks``).
+
+* :func:`on_config` lays out the source tree mkdocstrings reads the API from: the package is one import
+  name, ``boardgames``, whose subpackages are the repository's folders ``envs/``, ``training/``,
+  ``benchmarks/`` and ``models/`` (setuptools' package-dir mapping, which griffe's static loader does not
+  follow); ``build/docs-api/boardgames/`` holds ``boardgames/``'s own modules and links to those folders;
+* :func:`on_files` adds the pages made at build time (``docs/site_pages.py``: the README's sections, one
+  page per environment, the API reference, the changelog).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+
+ROOT = Path(__file__).resolve().parents[1]
+API_SOURCE = ROOT / "build" / "docs-api"
+"""The folder mkdocstrings searches (``paths`` in ``mkdocs.yml``)."""
+SUBPACKAGES = {"envs": "envs", "training": "training", "benchmarks": "benchmarks", "models": "models"}
+"""Subpackage of ``boardgames`` -> the repository folder it is (pyproject.toml's package-dir)."""
+
+__all__ = ["on_config", "on_files"]  # the events MkDocs calls
+
+
+def _site_pages():
+    """``docs/site_pages.py``, loaded by path (``docs/`` is no package)."""
+    spec = importlib.util.spec_from_file_location("boardgames_site_pages", ROOT / "docs" / "site_pages.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def stage_api_source(target: Path = API_SOURCE) -> Path:
+    """Lay out ``target/boardgames`` as the installed package is laid out; returns ``target``."""
+    package = target / "boardgames"
+    if package.exists():
+        shutil.rmtree(package)
+    package.mkdir(parents=True)
+    for source in (ROOT / "boardgames").glob("*.py"):
+        shutil.copy2(source, package / source.name)
+    for name, folder in SUBPACKAGES.items():
+        os.symlink(ROOT / folder, package / name, target_is_directory=True)
+    return target
+
+
+@event_priority(100)  # before mkdocstrings' own on_config, which reads the folder's path
+def on_config(config):
+    stage_api_source()
+    if str(ROOT) not in sys.path:  # the generated pages import the package from the checkout
+        sys.path.insert(0, str(ROOT))
+    return config
+
+
+def on_files(files, config):
+    from mkdocs.exceptions import PluginError
+    from mkdocs.structure.files import File
+
+    for path, text in _site_pages().generated_pages().items():
+        existing = files.get_file_from_path(path)
+        if existing is not None:
+            raise PluginError(f"docs/{path} is made at build time (docs/site_pages.py): remove that file")
+        files.append(File.generated(config, path, content=text))
+    return files
