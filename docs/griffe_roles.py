@@ -8,17 +8,24 @@ becomes its name in code, linked to the object's page where the API reference re
 optional cross-reference: mkdocs-autorefs links it when the target is documented and leaves plain code
 otherwise, so an object the site does not render never fails the build); a name is resolved in the scope
 of the docstring's object, as Python would find it there. A leading ``~`` shows only the last part.
+
+A page of ``docs/`` named in plain text (``see docs/search.md``) becomes a link to that page of the site
+when the page exists (the API pages live in ``api/``, one folder down).
 """
 
 from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 import griffe
 
 ROLE = re.compile(r":(?:py:)?(?:class|func|meth|mod|attr|data|exc|obj|const):`(~?)([^`<]+?)(?:\s*<([^`>]+)>)?`")
 LITERAL_BLOCK = re.compile(r"(\S)::\n\n", re.M)
+DOCS_PAGE = re.compile(r"(?<![`/\w])docs/([\w/-]+\.md)(#[\w-]+)?")
+DOCS = Path(__file__).resolve().parent
+API_PAGE_DEPTH = 1  # the API reference's pages are api/<page>.md
 
 __all__ = ["SphinxRoles"]
 
@@ -36,7 +43,8 @@ def _target(obj: griffe.Object, name: str) -> str | None:
 
 
 def markdown_roles(text: str, obj: griffe.Object) -> str:
-    """``text`` with its roles as (optionally linked) code and ``::`` literal-block markers as ``:``."""
+    """``text`` with its roles as (optionally linked) code, ``::`` literal-block markers as ``:`` and
+    mentions of existing ``docs/`` pages as links."""
 
     def replace(match: re.Match) -> str:
         tilde, shown, explicit = match.groups()
@@ -48,7 +56,13 @@ def markdown_roles(text: str, obj: griffe.Object) -> str:
             return f"`{label}`"
         return f'<autoref identifier="{html.escape(target)}" optional>{code}</autoref>'
 
-    return LITERAL_BLOCK.sub(r"\1:\n\n", ROLE.sub(replace, text))
+    def link(match: re.Match) -> str:
+        page, anchor = match.group(1), match.group(2) or ""
+        if not (DOCS / page).is_file():
+            return match.group(0)
+        return f"[docs/{page}{anchor}]({'../' * API_PAGE_DEPTH}{page}{anchor})"
+
+    return DOCS_PAGE.sub(link, LITERAL_BLOCK.sub(r"\1:\n\n", ROLE.sub(replace, text)))
 
 
 def _walk(obj: griffe.Object, seen: set):

@@ -108,6 +108,34 @@ def home_page() -> str:
     )
 
 
+EXTRAS = {
+    "human": '`render_mode="human"` and `boardgames play --gui`: a pygame window',
+    "openspiel": "every game as an OpenSpiel game ([OpenSpiel](openspiel.md))",
+    "train": "training and evaluation: MaskablePPO, AlphaZero, the shipped models as agents",
+    "dev": "the test suite and the linters (`make test`, `make lint`)",
+    "rllib": "Ray RLlib ([Ray RLlib](rllib.md)); ray pins gymnasium 1.2.2: give it a venv of its own",
+    "web": "play and watch in the browser ([Play in the browser](web.md))",
+    "web-test": "the browser and API tests of `tests/web`",
+    "docs": "this site (`make docs`)",
+    "bench": "the peers `make bench` compares against (OpenSpiel, pgx)",
+}
+"""What each extra of pyproject.toml is for (an extra not named here: the comment above it there)."""
+
+
+def _toml_comment(text: str, key: str) -> str:
+    """The ``#`` comment lines right above ``key = ...`` in ``text`` (pyproject.toml), or that line's own
+    comment, as one line."""
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if re.match(rf"{re.escape(key)}\s*=", line))
+    above = []
+    for line in reversed(lines[:at]):
+        if not line.startswith("#"):
+            break
+        above.insert(0, line.lstrip("# ").strip())
+    inline = lines[at].partition(" # ")[2].strip()
+    return " ".join(above) or inline
+
+
 def installation_page() -> str:
     """Installation: the README's two commands and its note on installing the package, then the extras
     of ``pyproject.toml`` with what each installs."""
@@ -116,10 +144,12 @@ def installation_page() -> str:
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    rows = ["| extra | installs |", "| --- | --- |"]
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    project = tomllib.loads(text)["project"]
+    rows = ["| extra | for | installs |", "| --- | --- | --- |"]
     for extra, requirements in project["optional-dependencies"].items():
-        rows.append(f"| `{extra}` | {', '.join(f'`{r}`' for r in requirements)} |")
+        purpose = EXTRAS.get(extra) or _toml_comment(text, extra).replace("|", "\\|")
+        rows.append(f"| `{extra}` | {purpose} | {', '.join(f'`{r}`' for r in requirements)} |")
     sections = {heading: site_links(text) for heading, text in readme_sections().items()}
     return "\n".join(
         [

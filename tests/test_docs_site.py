@@ -116,6 +116,8 @@ def test_sphinx_roles_become_optional_cross_references():
     assert 'identifier="fake.GameSpec.fill_doc"' in text
     assert '<autoref identifier="boardgames.envs.agents.play.play_game" optional><code>play_game</code>' in text
     assert "`Unknown`" in text and "a block:\n\n    code" in text
+    linked = roles.markdown_roles("see docs/search.md, docs/nothing-here.md and ``docs/search.md``", mod)
+    assert linked == "see [docs/search.md](../search.md), docs/nothing-here.md and ``docs/search.md``"
 
 
 def test_the_extension_rewrites_every_docstring_of_a_package():
