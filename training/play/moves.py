@@ -78,7 +78,7 @@ def get_ready(agent, name: str, state: State, write: Callable[[str], None] | Non
     if not thinks(agent):
         return 0.0
     say = write or (lambda line: print(line, flush=True))
-    say(f"{name}: getting ready (its search is compiled and its network loaded once per process)...")
+    say(f"{name}: getting ready for its first move (what it needs is compiled and loaded once per process)...")
     started = time.perf_counter()
     warm_up(agent, state)
     took = time.perf_counter() - started
