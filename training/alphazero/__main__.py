@@ -6,6 +6,7 @@ Examples::
     boardgames alphazero --game dorix --players 2 --run-dir runs/az_dorix_2p --iterations 120 --resume
     boardgames alphazero --game olix --run-dir runs/az_olix --set alphazero.simulations=32 \\
         --save models/olix_az
+    boardgames alphazero --game dorix --players 2 --run-dir runs/az_dorix_2p --actors 8 --address auto
 """
 
 from __future__ import annotations
@@ -31,6 +32,15 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--save", default=None, help="also write the final network as an agent folder here")
     p.add_argument("--set", action="append", default=[], metavar="alphazero.KEY=VALUE", help="a setting")
     p.add_argument("--no-progress", action="store_true", help="a line per iteration instead of a progress bar")
+    p.add_argument(
+        "--actors",
+        type=positive_int,
+        default=None,
+        help="self-play in this many Ray actors, one CPU each (needs the rllib extra; default: in this process)",
+    )
+    p.add_argument(
+        "--address", default=None, help="with --actors: an existing Ray cluster, 'auto' or HOST:PORT (default: local)"
+    )
     add_torch_threads_argument(p)
     args = p.parse_args(argv)
     try:
@@ -48,12 +58,22 @@ def main(argv: list | None = None) -> None:
         run = AlphaZeroRun(args.game, options, settings, args.run_dir, seed=args.seed)
         if args.resume:
             run.load_checkpoint()
+        if args.address is not None and not args.actors:
+            raise SettingError("--address is the Ray cluster of the self-play actors: give --actors N too")
+        if args.actors:
+            from boardgames.training.alphazero.actors import start_actors
+
+            run.use_actors(start_actors(run, args.actors, args.address))
     except (SettingError, ValueError) as e:
         p.print_usage(sys.stderr)
         p.exit(2, f"{p.prog}: error: {e}\n")
     first_iteration = run.iteration
-    run.run(progress=not args.no_progress, argv=argv)
-    run.write_run_json(argv)
+    try:
+        run.run(progress=not args.no_progress, argv=argv)
+        run.write_run_json(argv)
+    finally:
+        if run.actors is not None:
+            run.actors.close()
     if args.save:
         folder = run.save_model(args.save)
         print(f"saved {folder}")

@@ -5,6 +5,10 @@ compiled observe kernel, runs the network once over the batch, turns the logits 
 legal actions (softmax, illegal actions 0) and the values from the observer's frame into absolute seat
 order. At a simultaneous node (seats = -1) each seat's priors come from its own observation and the
 values are the average of the seats' views.
+
+The network runs on the device of its weights (the learner's ``alphazero.device`` in the training
+process; always the CPU in self-play actors and agents loaded from a folder): the batch goes there and
+the priors and values come back to the CPU.
 """
 
 from __future__ import annotations
@@ -43,6 +47,8 @@ class NetworkEvaluator:
     def __init__(self, game: Game, net: torch.nn.Module):
         self.game = game
         self.net = net
+        weights = next(net.parameters(), None)  # a module without weights runs on the CPU
+        self.device = weights.device if weights is not None else torch.device("cpu")
         info = game.info
         self.acting = info.acting_seats
         self.seats = info.num_seats
@@ -64,10 +70,10 @@ class NetworkEvaluator:
     def predict(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The network on ``obs``: priors (softmax over the legal actions of ``masks``) and values in
         the observer's frame."""
-        logits, values = self.net(torch.from_numpy(obs))
-        logits = logits.masked_fill(~torch.from_numpy(masks), float("-inf"))
+        logits, values = self.net(torch.from_numpy(obs).to(self.device))
+        logits = logits.masked_fill(~torch.from_numpy(masks).to(self.device), float("-inf"))
         priors = torch.softmax(logits, dim=1)
-        return np.nan_to_num(priors.numpy(), nan=0.0), values.numpy().astype(np.float64)
+        return np.nan_to_num(priors.cpu().numpy(), nan=0.0), values.cpu().numpy().astype(np.float64)
 
     def __call__(self, states: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         m = states.shape[0]

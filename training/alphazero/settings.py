@@ -4,6 +4,7 @@ alphazero.<key>=<value>`` on the command line."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, fields
 
 from boardgames.training.settings import SettingError, check_count, check_number
@@ -35,6 +36,7 @@ class AlphaZeroSettings:
     batch_size: int = 256
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
+    device: str = "cpu"  # the learner's network and the learner-side leaf evaluation: cpu, cuda, cuda:N or auto
     # network
     channels: int = 64
     blocks: int = 4
@@ -115,6 +117,8 @@ def make_settings(values: dict) -> AlphaZeroSettings:
         raise SettingError(f"alphazero.teacher is an agent spec (a string), got {s.teacher!r}")
     if s.head not in ("linear", "square"):
         raise SettingError(f"alphazero.head is 'linear' or 'square', got {s.head!r}")
+    if not isinstance(s.device, str) or not re.fullmatch(r"cpu|auto|cuda(:[0-9]{1,3})?", s.device):
+        raise SettingError(f"alphazero.device is 'cpu', 'cuda' (or 'cuda:N') or 'auto', got {s.device!r}")
     opponents = s.eval_opponents
     if not isinstance(opponents, list) or not all(isinstance(o, str) and o for o in opponents):
         raise SettingError(f"alphazero.eval_opponents is a list of agent specs (strings), got {opponents!r}")

@@ -7,6 +7,8 @@ the buffer, then ``train_steps`` gradient steps (:mod:`boardgames.training.alpha
 ``eval_simulations`` simulations, no noise) against each of ``eval_opponents``; a Bradley-Terry fit over
 those games gives its Elo with random = 0, shown on the progress bar (with the iteration it was measured at; a
 second bar counts the measuring games), logged to TensorBoard and appended to ``<run>/strength.csv``.
+With ``--actors N`` the self-play games come from Ray actors (:mod:`boardgames.training.alphazero.actors`);
+``alphazero.device`` puts the network, the learner and this process's leaf evaluation on a device.
 
 Files of a run folder: ``checkpoint.pt`` (network, optimizer, iteration, random state, settings,
 history, the commands that built it), ``buffer.npz`` (the replay buffer), ``games.npz`` (the self-play
@@ -49,7 +51,7 @@ from boardgames.envs.registry import make_game
 from boardgames.training.alphazero.agent import AlphaZeroAgent
 from boardgames.training.alphazero.buffer import ReplayBuffer
 from boardgames.training.alphazero.evaluator import NetworkEvaluator
-from boardgames.training.alphazero.learner import Learner
+from boardgames.training.alphazero.learner import Learner, resolve_device
 from boardgames.training.alphazero.network import CONFIG, WEIGHTS, AlphaZeroNet, save_network
 from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
 from boardgames.training.alphazero.settings import NETWORK_KEYS, AlphaZeroSettings, make_settings
@@ -171,8 +173,9 @@ class AlphaZeroRun:
             )
         use_torch_threads(settings.threads)
         torch.manual_seed(self.seed)
+        self.device = resolve_device(settings.device)  # the learner's and the leaf evaluation's (SettingError)
         self.net = AlphaZeroNet(info.observation_shape, info.num_actions, info.num_seats, **settings.network_kwargs())
-        self.net.eval()
+        self.net.to(self.device).eval()
         self.learner = Learner(self.net, settings.learning_rate, settings.weight_decay, settings.batch_size)
         self.buffer = ReplayBuffer(
             settings.buffer, info.observation_shape, info.num_actions, info.num_seats, width=settings.simulations + 1
@@ -180,6 +183,7 @@ class AlphaZeroRun:
         self.evaluator = NetworkEvaluator(self.game, self.net)
         self.rng = np.random.default_rng(self.seed)
         self.player: SelfPlayer | None = None
+        self.actors = None  # the Ray self-play actors, when they play (training/alphazero/actors.py)
         self.iteration = 0
         self.history: list[dict] = []  # one row per iteration
         self.elo: float | None = None
@@ -238,7 +242,7 @@ class AlphaZeroRun:
 
     def _write_model(self, folder: Path) -> Path:
         return save_network(
-            self.net,
+            self.net if self.device.type == "cpu" else copy.deepcopy(self.net).cpu(),
             folder,
             game=self.game_name,
             options=self.options,
@@ -248,6 +252,7 @@ class AlphaZeroRun:
             iterations=self.iteration,
             elo_vs_random=self.elo,
             elo_iteration=self.elo_iteration,
+            trained_on_device=str(self.device),
         )
 
     def save_model(self, folder: str | Path) -> Path:
@@ -364,15 +369,25 @@ class AlphaZeroRun:
         self.spent[phase] += seconds
         self.seconds += seconds
 
+    def use_actors(self, actors) -> None:
+        """Self-play in Ray actors from now on (:mod:`boardgames.training.alphazero.actors`); this process's
+        games in flight, if a checkpoint had some, are dropped."""
+        self.actors, self.player = actors, None
+
     def iterate(self) -> dict:
         """One self-play + learning iteration; its row of figures."""
         s = self.settings
-        if self.player is None:  # kept between iterations (and in the checkpoint): the games still running go on
-            self.player = self._new_player()
-        batch = self.player.play(s.games_per_iteration, self.rng)
+        if self.actors is not None:  # the actors' games; the next ones are asked for before the learner trains
+            batch = self.actors.play(s.games_per_iteration, ahead=self.iteration + 1 < s.iterations)
+        else:
+            if self.player is None:  # kept between iterations (and in the checkpoint): the games running go on
+                self.player = self._new_player()
+            batch = self.player.play(s.games_per_iteration, self.rng)
         self.buffer.add(batch.obs, batch.policies, batch.values)
         started = time.perf_counter()
         losses = self.learner.train(self.buffer, s.train_steps, self.rng) if s.train_steps else {}
+        if self.actors is not None:
+            self.actors.publish(self.net)
         self.iteration += 1
         row = {
             "iteration": self.iteration,
@@ -542,6 +557,8 @@ class AlphaZeroRun:
             "time_split_seconds": {phase: round(seconds, 1) for phase, seconds in self.timing.items()},
             "teacher": self.teacher,
             "torch_threads": torch.get_num_threads(),
+            "device": str(self.device),
+            "actors": self.actors.describe() if self.actors is not None else None,
         }
         write_json(self.run_dir / "run.json", info)
 
