@@ -5,7 +5,9 @@
   ``benchmarks/`` and ``models/`` (setuptools' package-dir mapping, which griffe's static loader does not
   follow); ``build/docs-api/boardgames/`` holds ``boardgames/``'s own modules and links to those folders;
 * :func:`on_files` adds the pages made at build time (``docs/site_pages.py``: the README's sections, one
-  page per environment, the API reference, the changelog).
+  page per environment, the API reference, the changelog);
+* :func:`on_page_markdown` reads the pipes that GitHub's tables escape inside code as Python-Markdown
+  does (``site_pages.table_code_pipes``).
 """
 
 from __future__ import annotations
@@ -24,15 +26,18 @@ API_SOURCE = ROOT / "build" / "docs-api"
 SUBPACKAGES = {"envs": "envs", "training": "training", "benchmarks": "benchmarks", "models": "models"}
 """Subpackage of ``boardgames`` -> the repository folder it is (pyproject.toml's package-dir)."""
 
-__all__ = ["on_config", "on_files"]  # the events MkDocs calls
+__all__ = ["on_config", "on_files", "on_page_markdown"]  # the events MkDocs calls
 
 
-def _site_pages():
+def _load_site_pages():
     """``docs/site_pages.py``, loaded by path (``docs/`` is no package)."""
     spec = importlib.util.spec_from_file_location("boardgames_site_pages", ROOT / "docs" / "site_pages.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+site_pages = _load_site_pages()
 
 
 def stage_api_source(target: Path = API_SOURCE) -> Path:
@@ -60,9 +65,13 @@ def on_files(files, config):
     from mkdocs.exceptions import PluginError
     from mkdocs.structure.files import File
 
-    for path, text in _site_pages().generated_pages().items():
+    for path, text in site_pages.generated_pages().items():
         existing = files.get_file_from_path(path)
         if existing is not None:
             raise PluginError(f"docs/{path} is made at build time (docs/site_pages.py): remove that file")
         files.append(File.generated(config, path, content=text))
     return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    return site_pages.table_code_pipes(markdown)

@@ -93,6 +93,11 @@ def test_readme_links_become_site_links():
     )
 
 
+def test_escaped_pipes_in_table_code_read_as_pipes():
+    text = "| `a \\| b` | c \\| d |\n```\n| `x \\| y` |\n```\n`e \\| f`"
+    assert site_pages.table_code_pipes(text) == "| `a | b` | c \\| d |\n```\n| `x \\| y` |\n```\n`e \\| f`"
+
+
 def test_the_readme_pages_carry_the_readmes_examples(pages):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n.*?```", site_pages.readme_sections()["Quick start"], re.S)
