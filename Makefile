@@ -9,12 +9,16 @@ STAMP := $(VENV)/.installed
 RLLIB_VENV := .venv-rllib
 RLLIB_BIN := $(RLLIB_VENV)/bin
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
+# the oldest PettingZoo the library supports (pyproject.toml: pettingzoo>=1.24): its tests run there too
+PZ_FLOOR_VENV := .venv-pettingzoo-floor
+PZ_FLOOR_BIN := $(PZ_FLOOR_VENV)/bin
+PZ_FLOOR_STAMP := $(PZ_FLOOR_VENV)/.installed
 # the browser of the browser tests (tests/web/conftest.py looks there too)
 CHROMIUM := /usr/bin/chromium
 
 DOCS_STAMP := $(VENV)/.docs-installed
 
-.PHONY: setup setup-rllib chromium demo test test-rllib docs lint bench clean
+.PHONY: setup setup-rllib chromium demo test test-rllib test-pettingzoo-floor docs lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,10 +57,26 @@ test: setup chromium
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 --dist loadfile -q
 	$(MAKE) docs
 	$(MAKE) test-rllib
+	$(MAKE) test-pettingzoo-floor
 
 # the RLlib tests (tests/rllib) and the ecosystem checkers (RLlib's pre-check), under ray's gymnasium
 test-rllib: $(RLLIB_STAMP)
 	MPLBACKEND=Agg $(RLLIB_BIN)/python -m pytest -n 0 -q tests/rllib tests/test_ecosystem_checkers.py
+
+$(PZ_FLOOR_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(PZ_FLOOR_VENV)
+	# the environments alone (no torch), under PettingZoo 1.24.3: it has no env registry (pettingzoo.make)
+	$(PZ_FLOOR_BIN)/pip install --quiet "pettingzoo==1.24.3" pytest pytest-xdist pygame
+	$(PZ_FLOOR_BIN)/pip install --quiet -e .
+	touch $(PZ_FLOOR_STAMP)
+
+# PettingZoo's test suite (api, seed, render, max_cycles, parallel), the golden playthroughs through the
+# adapters and the registration, under the oldest PettingZoo the library supports
+test-pettingzoo-floor: $(PZ_FLOOR_STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PZ_FLOOR_BIN)/python -m pytest -n 2 --dist loadfile -q \
+		tests/test_conformance.py tests/test_golden_playthroughs.py tests/test_registration.py \
+		tests/test_registration_options.py \
+		tests/test_packaging.py::test_the_pettingzoo_floor_is_tested_and_its_registry_used_where_it_exists
 
 # the documentation site (mkdocs.yml): MkDocs Material + mkdocstrings, built strict into site/ (open
 # site/index.html); a broken link, anchor or reference, or a page left out of the nav, fails it
@@ -76,4 +96,4 @@ bench: setup
 	$(BIN)/boardgames bench
 
 clean:
-	rm -rf $(VENV) $(RLLIB_VENV) build site *.egg-info .pytest_cache
+	rm -rf $(VENV) $(RLLIB_VENV) $(PZ_FLOOR_VENV) build site *.egg-info .pytest_cache

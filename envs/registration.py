@@ -1,6 +1,7 @@
 """Registers every game with PettingZoo's and Gymnasium's registries (done on ``import boardgames.envs``).
 
-* PettingZoo: ``pettingzoo.make("aec", "boardgames/dorix-v0", num_players=3)``, and for the games whose
+* PettingZoo (1.27 and later, whose env registry this is; with 1.24 to 1.26 the environment modules are
+  imported directly): ``pettingzoo.make("aec", "boardgames/dorix-v0", num_players=3)``, and for the games whose
   seats act at once (:func:`boardgames.envs.registry.parallel_games`) also
   ``pettingzoo.make("parallel", "boardgames/barc-v1")``;
 * Gymnasium (single-agent, the other seats played by opponents):
@@ -65,14 +66,25 @@ def env_id(name: str, version: int | None = None) -> str:
     return f"{NAMESPACE}/{name}-v{current_version(name) if version is None else version}"
 
 
-def register_all() -> None:
-    """Register every game in ``boardgames.envs.registry`` once."""
-    from pettingzoo.env_registry.registration import aec_registry, register  # PettingZoo >= 1.27
+def pettingzoo_registry():
+    """PettingZoo's ``(aec_registry, register)`` (its env registry, PettingZoo 1.27 and later), or None with
+    an older PettingZoo (1.24 to 1.26), which has no registry: there the games are imported as modules
+    (``from boardgames.envs import dorix_v0``), as PettingZoo's own were, and everything else works alike."""
+    try:
+        from pettingzoo.env_registry.registration import aec_registry, register
+    except ImportError:
+        return None
+    return aec_registry, register
 
+
+def register_all() -> None:
+    """Register every game in ``boardgames.envs.registry`` once (with PettingZoo where it has a registry)."""
+    registry = pettingzoo_registry()
     for name in ENV_MODULES:
         for version, module in env_modules(name).items():
             eid = env_id(name, version)
-            if eid not in aec_registry:
+            if registry is not None and eid not in registry[0]:
+                register = registry[1]
                 register("aec", eid, entry_point=f"{module}:env")
                 if name in parallel_games():
                     register("parallel", eid, entry_point=f"{module}:parallel_env")

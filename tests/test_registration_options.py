@@ -12,8 +12,12 @@ import pytest
 import boardgames.envs  # noqa: F401  (registers the games)
 from boardgames.envs.adapters.single_agent import SingleAgentEnv
 from boardgames.envs.core.errors import GameOptionError
-from boardgames.envs.registration import NoParallelFormError, env_id
+from boardgames.envs.registration import NoParallelFormError, env_id, pettingzoo_registry
 from boardgames.envs.registry import game_names, make_game, parallel_games
+
+NEEDS_PETTINGZOO_REGISTRY = pytest.mark.skipif(
+    pettingzoo_registry() is None, reason="PettingZoo before 1.27 has no env registry (pettingzoo.make)"
+)
 
 
 def test_gymnasium_make_takes_the_games_options_as_keywords():
@@ -48,6 +52,7 @@ def test_gymnasium_make_vec_takes_the_games_options_as_keywords():
     assert synced.envs[0].unwrapped.game.info.num_seats == 4
 
 
+@NEEDS_PETTINGZOO_REGISTRY
 @pytest.mark.parametrize("name", [n for n in game_names() if n not in parallel_games()])
 def test_a_turn_based_game_in_parallel_form_says_it_has_none(name):
     with pytest.raises(NoParallelFormError) as refused:
@@ -58,6 +63,7 @@ def test_a_turn_based_game_in_parallel_form_says_it_has_none(name):
     assert "atari" not in message
 
 
+@NEEDS_PETTINGZOO_REGISTRY
 def test_the_simultaneous_games_keep_their_parallel_form():
     for name in parallel_games():
         env = pettingzoo.make("parallel", env_id(name))
