@@ -1,6 +1,7 @@
 # Two entry points that work on a fresh machine with only Python 3.11 and pip:
 #   make demo   -- set up .venv and run the main job
-#   make test   -- set up .venv and run the whole test suite, then the RLlib tests in .venv-rllib
+#   make test   -- set up .venv, run ruff and the whole test suite, build the docs site (strict), then the RLlib
+#                  tests in .venv-rllib and PettingZoo's tests under its oldest supported version
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
