@@ -3,6 +3,7 @@ quotes it).
 
     .venv-rllib/bin/python -m boardgames.benchmarks.alphazero_actors --game dorix --players 2 --cluster 2
     .venv-rllib/bin/python -m boardgames.benchmarks.alphazero_actors --game olix --actors 8 16 --address auto
+    python -m boardgames.benchmarks.alphazero_actors --game dorix --players 2 --actors 0 --set alphazero.device=cuda
 
 For each actor count it builds the run of ``boardgames alphazero`` (the game's ``[alphazero]`` settings, then
 ``--set``), starts the actors (:mod:`boardgames.training.alphazero.actors`; 0: self-play in this process),
@@ -18,7 +19,8 @@ way) and then times ``--iterations`` iterations of :meth:`~boardgames.training.a
 
 ``--cluster N`` measures N actors once more on a local two-node Ray cluster (``ray.cluster_utils.Cluster``,
 one CPU per node: real raylets and object stores, on this machine's cores). ``--address`` measures on an
-existing cluster instead of a local Ray. Prints a row per count and writes
+existing cluster instead of a local Ray; ``--actors 0`` alone needs no Ray (the learner and the leaf evaluation
+on ``alphazero.device``: the figures of a GPU against the CPU). Prints a row per count and writes
 ``benchmarks/results/alphazero_actors.json``. A benchmark, not a test: the figures depend on the machine and
 its load (the load average is printed with them).
 """
@@ -62,6 +64,7 @@ def measure(game: str, options: dict, sets: dict, actors: int, warmup: int, iter
             wall = time.perf_counter() - started
             nodes = run.actors.describe()["nodes"] if run.actors is not None else 1
             weights_bytes = run.actors.weights_bytes if run.actors is not None else 0
+            device = str(run.device)
         finally:
             if run.actors is not None:
                 run.actors.close()
@@ -72,6 +75,7 @@ def measure(game: str, options: dict, sets: dict, actors: int, warmup: int, iter
         "where": where,
         "actors": actors,
         "nodes": nodes,
+        "learner_device": device,
         "warmup_s": round(warm_s, 1),
         "iterations": iterations,
         "iteration_s": round(wall / iterations, 2),
@@ -101,7 +105,8 @@ def _wait_for_cpus(count: int, seconds: float = 30.0) -> None:
 def _print_row(row: dict) -> None:
     put = f"{row['weights_bytes'] / 1024:.0f} KiB, {row['put_ms']} ms" if row["put_ms"] is not None else "-"
     print(
-        f"{row['where']:<16} {row['actors']:>6} {row['iteration_s']:>11} {row['decisions_per_s']:>12} "
+        f"{row['where'] + ', ' + row['learner_device']:<20} {row['actors']:>6} {row['iteration_s']:>11} "
+        f"{row['decisions_per_s']:>12} "
         f"{row['actor_decisions_per_s']:>16} {row['learner_samples_per_s']:>15} {row['learner_steps_per_s']:>14} "
         f"{row['learn_s_per_iteration']:>10}  {put}",
         flush=True,
@@ -109,8 +114,6 @@ def _print_row(row: dict) -> None:
 
 
 def main(argv=None) -> None:
-    import ray
-
     p = argparse.ArgumentParser(
         prog="python -m boardgames.benchmarks.alphazero_actors", description=__doc__.split("\n\n")[0]
     )
@@ -134,21 +137,26 @@ def main(argv=None) -> None:
         f"{json.dumps(load_settings(args.game, options, sets).as_dict())}"
     )
     print(
-        f"{'where':<16} {'actors':>6} {'iteration s':>11} {'decisions/s':>12} {'actors playing/s':>16} "
+        f"{'where, learner on':<20} {'actors':>6} {'iteration s':>11} {'decisions/s':>12} {'actors playing/s':>16} "
         f"{'new samples/s':>15} {'learn steps/s':>14} {'learn s/it':>10}  weights put"
     )
     rows = []
-    if args.address:
-        ray.init(address=args.address, logging_level="ERROR")
-    else:
-        ray.init(num_cpus=max(os.cpu_count() or 1, *args.actors), include_dashboard=False, logging_level="ERROR")
+    ray = None  # imported only for actors: one process alone (--actors 0) runs without Ray, e.g. on a GPU
+    if any(args.actors) or args.cluster or args.address:
+        import ray
+
+        if args.address:
+            ray.init(address=args.address, logging_level="ERROR")
+        else:
+            ray.init(num_cpus=max(os.cpu_count() or 1, *args.actors), include_dashboard=False, logging_level="ERROR")
     where = "cluster" if args.address else "this machine"
     try:
         for n in args.actors:
             rows.append(measure(args.game, options, sets, n, args.warmup, args.iterations, where))
             _print_row(rows[-1])
     finally:
-        ray.shutdown()
+        if ray is not None:
+            ray.shutdown()
     if args.cluster:
         from ray.cluster_utils import Cluster
 
