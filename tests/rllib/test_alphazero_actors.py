@@ -42,6 +42,10 @@ def _args(run, iterations: int, *extra) -> list:
     )
 
 
+def _settings(**extra):
+    return load_settings("dorix", {"num_players": 2}, {key: value for _, key, value in parse_sets(TINY)} | extra)
+
+
 def _run_json(run) -> dict:
     return json.loads((run / "run.json").read_text())
 
@@ -64,6 +68,39 @@ def test_a_worker_plays_with_the_weights_it_is_given():
     batch, node = worker.play(weights, 2)
     assert batch.games >= 2 and batch.obs.shape[0] == batch.policies.shape[0] == batch.values.shape[0] > 0
     assert node == "" and all(not p.abs().sum() for p in worker.net.parameters())
+
+
+def test_the_actors_first_games_use_the_network_as_it_is_then(tmp_path):
+    """The learner's side without Ray: weights changed after the actors started (a warm start does so) are
+    what their first games get, and every iteration's trained weights are published after its steps."""
+    settings = _settings(iterations=2)
+    az = AlphaZeroRun("dorix", {"num_players": 2}, settings, tmp_path / "run", seed=2)
+    worker = SelfPlayWorker("dorix", {"num_players": 2}, settings.as_dict(), seed=4)
+
+    class RecordingActors:
+        pending = None  # nothing asked for ahead: as at the start
+
+        def __init__(self):
+            self.published = []
+
+        def publish(self, net):
+            self.published.append({k: t.detach().clone().numpy() for k, t in net.state_dict().items()})
+
+        def play(self, games, ahead):
+            return worker.play(self.published[-1], games)[0]
+
+    actors = RecordingActors()
+    actors.publish(az.net)  # what start_actors does
+    az.use_actors(actors)
+    with torch.no_grad():
+        for p in az.net.parameters():
+            p.fill_(0.01)  # the network changes before the first iteration
+    row = az.iterate()
+    assert row["games"] >= settings.games_per_iteration and len(az.buffer) == row["samples"]
+    assert len(actors.published) == 3  # at the start, at the first ask, after the steps
+    assert all(np.all(actors.published[1][k] == 0.01) for k, _ in az.net.named_parameters())
+    assert all(np.array_equal(actors.published[2][k], t.numpy()) for k, t in az.net.state_dict().items())
+    assert az.player is None  # no self-play in this process
 
 
 def test_actors_without_ray_name_the_extra(tmp_path, monkeypatch, capsys):

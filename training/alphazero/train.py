@@ -378,6 +378,8 @@ class AlphaZeroRun:
         """One self-play + learning iteration; its row of figures."""
         s = self.settings
         if self.actors is not None:  # the actors' games; the next ones are asked for before the learner trains
+            if self.actors.pending is None:  # none asked for yet: they get the network as it is now (warm start)
+                self.actors.publish(self.net)
             batch = self.actors.play(s.games_per_iteration, ahead=self.iteration + 1 < s.iterations)
         else:
             if self.player is None:  # kept between iterations (and in the checkpoint): the games running go on
