@@ -15,8 +15,10 @@ or a :class:`boardgames.envs.core.game.Game` whose states are :class:`boardgames
   turn limit = truncation) and is what :mod:`boardgames.envs.vector.gym_vector` and :mod:`boardgames.envs.vector.sb3`
   wrap.
 
-Both take ``threads`` (:mod:`boardgames.envs.vector.threads`: True, the default, for the cores torch leaves free;
-False for one; or a count; the same results whatever the count) and ``obs_dtype``: ``"float32"`` (the games' planes) or
+Both take ``threads`` (:mod:`boardgames.envs.vector.threads`: ``"auto"``, the default, threads only where they
+help: never for 64 games or fewer, nor while torch uses more than one thread, only on idle cores and only
+while timing shows them faster; True for the cores torch leaves free; False for one; or a count; the same
+results whatever the count) and ``obs_dtype``: ``"float32"`` (the games' planes) or
 ``"uint8"`` (the same planes times 255, rounded: a quarter of the memory traffic, which is what bounds
 large batches of the games with large observations; :func:`obs_to_float` or, in torch,
 ``t.float().div_(255)`` gives the float planes back, exact for 0 and 1, within 1/510 elsewhere), and
@@ -55,7 +57,7 @@ from boardgames.envs.vector.packed import (
     sample_packed_threaded,
     unpack_masks,
 )
-from boardgames.envs.vector.threads import resolve_threads, run_threaded
+from boardgames.envs.vector.threads import AUTO, ThreadChooser, resolve_threads, thread_switch
 
 
 def check_actions(masks: np.ndarray, actions: np.ndarray, who: str = "game", seats: int = 1) -> None:
@@ -192,9 +194,11 @@ class BatchedGames:
     * after a step, ``rewards`` ``(N, seats)`` holds the returns of the games that ended at this step
       (0 elsewhere) and ``terminated`` / ``truncated`` flag them; those games already restarted.
 
-    ``threads``: True (the default) spreads the games of a step over the cores torch leaves free, an int
-    over that many threads, False runs them on one (numba's ``prange``, :mod:`boardgames.envs.vector.threads`); the
-    results are the same whatever the count.
+    ``threads``: ``"auto"`` (the default) spreads the games of a step over threads only where they help
+    (never for 64 games or fewer nor while torch uses more than one thread, only on cores other work leaves
+    idle, and only while timing the steps shows them faster: :mod:`boardgames.envs.vector.threads`); True over
+    the cores torch leaves free, an int over that many threads, False runs them on one (numba's ``prange``);
+    the results are the same whatever the count. ``threads`` holds the most threads the steps may use.
     ``obs_dtype="uint8"``: ``obs`` holds the observations times 255 as uint8 (see the module docstring).
     ``packed_masks=True``: ``masks`` holds the masks packed eight actions to a byte (module docstring).
 
@@ -212,7 +216,7 @@ class BatchedGames:
         game_options: dict | None = None,
         observe: bool = True,
         seed: int | None = None,
-        threads: bool | int = True,
+        threads: bool | int | str = AUTO,
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         obs_dtype="float32",
         packed_masks: bool = False,
@@ -230,12 +234,13 @@ class BatchedGames:
         kernels = kernels_of(self.game, "batching")
         self.k = batch_loops(kernels, self.acting, info.observation_shape, obs_type is np.uint8, packed_actions)
         self.threads = resolve_threads(threads, n)  # 1: the serial loops
-        self._step = self._threaded(self.k.step_threaded) if self.threads > 1 else self.k.step
+        self._chooser = ThreadChooser(n) if threads == AUTO and self.threads > 1 else None
+        self._step = self._threaded(self.k.step, self.k.step_threaded, timed=True)
         self._refresh = self.k.refresh  # at resets only: not worth a second compiled form
         serial, threaded = (
             (sample_packed, sample_packed_threaded) if self.packed_masks else (sample_actions, sample_actions_threaded)
         )
-        self._sample = self._threaded(threaded) if self.threads > 1 else serial
+        self._sample = self._threaded(serial, threaded, timed=False)
         self.template = self.game.new_initial_state().data.copy()
         self.states = batch_tile(self.template, n)  # the large arrays on huge pages (boardgames.envs.vector.memory)
         self.observe = bool(observe)
@@ -272,10 +277,10 @@ class BatchedGames:
         self._drawn_ok = False
         self.reset(seed)
 
-    def _threaded(self, fn):
-        """``fn`` (a ``parallel=True`` loop) run on this batch's threads."""
-        count = self.threads
-        return lambda *args: run_threaded(count, fn, *args)
+    def _threaded(self, serial, threaded, timed: bool):
+        """A loop run on this batch's threads: ``serial``, or ``threaded`` (its ``parallel=True`` form) on
+        ``threads`` threads, or, with ``threads="auto"``, whichever its chooser picks (``timed``: the step)."""
+        return thread_switch(serial, threaded, self.threads, self._chooser, timed)
 
     def reset(self, seed: int | None = None) -> None:
         """Restart every game; ``seed`` seeds :meth:`random_actions`."""
@@ -418,8 +423,9 @@ class LearnerBatch:
             ``"lose"`` (default: that game ends, reward -1, ``terminated``, flagged in ``forfeited``,
             and restarts), ``"raise"`` (IllegalActionError, nothing played) or ``"random"`` (a random
             legal action instead). An opponent callback's illegal action always raises.
-        threads: True (the default: the cores torch leaves free), False (serial) or a thread count, for the
-            step with random opponents (one compiled pass per step); the same results whatever the count.
+        threads: ``"auto"`` (the default: threads only where they help, see :class:`BatchedGames`), True (the
+            cores torch leaves free), False (serial) or a thread count, for the step with random opponents
+            (one compiled pass per step); the same results whatever the count.
         obs_dtype: ``"float32"`` or ``"uint8"`` (``obs`` and ``final_obs`` times 255, see the module
             docstring); an opponent callback is always given float32 observations.
         packed_masks: False (bool ``masks``) or True (``masks`` packed eight actions to a byte, see the
@@ -444,7 +450,7 @@ class LearnerBatch:
         learner_seat: int | None = None,
         seed: int | None = None,
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
-        threads: bool | int = True,
+        threads: bool | int | str = AUTO,
         obs_dtype="float32",
         packed_masks: bool = False,
     ):
@@ -453,6 +459,7 @@ class LearnerBatch:
         self.obs_dtype = check_obs_dtype(obs_dtype)
         self.packed_masks = check_packed_masks(packed_masks)
         self.threads = resolve_threads(threads, num_games)
+        self._chooser = ThreadChooser(int(num_games)) if threads == AUTO and self.threads > 1 else None
         info = self.game.info
         if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
             raise ValueError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat}")
@@ -498,6 +505,7 @@ class LearnerBatch:
         self.__dict__.update(state)
         self.__dict__.setdefault("obs_dtype", np.float32)  # pickled before these options existed
         self.__dict__.setdefault("threads", 1)
+        self.__dict__.setdefault("_chooser", None)
         self.__dict__.setdefault("packed_masks", False)
         if "_masks" not in self.__dict__:  # pickled when the masks were handed out as they are
             self._masks = np.array(self.__dict__.pop("masks"))
@@ -509,10 +517,8 @@ class LearnerBatch:
         compact = self.obs_dtype is np.uint8
         packed_actions = self.num_actions if self.packed_masks else 0
         self.k = batch_loops(self._kernels, self.acting, self.obs_shape, compact, packed_actions)
-        self._learner_step = self.k.learner_step
-        if self.threads > 1:
-            fn, count = self.k.learner_step_threaded, self.threads
-            self._learner_step = lambda *args: run_threaded(count, fn, *args)
+        k = self.k
+        self._learner_step = thread_switch(k.learner_step, k.learner_step_threaded, self.threads, self._chooser)
 
     def seed(self, seed: int | None) -> None:
         """Seed the next :meth:`reset` (learner seats and random opponents)."""

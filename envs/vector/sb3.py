@@ -26,7 +26,10 @@ class BatchedVecEnv(VecEnv):
 
     def __init__(self, game="dorix", num_envs: int = 64, **options):
         """``options``: the keywords of :class:`LearnerBatch` (``game_options``, ``opponent``,
-        ``learner_seat``, ``seed``, ``illegal_action``, ``threads``, ``obs_dtype``)."""
+        ``learner_seat``, ``seed``, ``illegal_action``, ``threads``, ``obs_dtype``). ``threads`` defaults to
+        ``"auto"``: the games of a step spread over threads only where they help (never while torch uses
+        more than one thread, only on idle cores, only while timing shows them faster:
+        :mod:`boardgames.envs.vector.threads`); ``threads=False`` for the serial loops, an int for that many."""
         self.batch = LearnerBatch(game, num_envs, **options)
         b = self.batch
         self.render_mode = None
