@@ -10,9 +10,10 @@ is the seat to act (AEC) or has a bit set for each seat whose order the masks fo
 the turn.
 
 For a :class:`boardgames.envs.core.kernel_state.KernelState` game that overrides none of the methods they stand
-in for, these are numba kernels generated once per process and game from its
-:class:`boardgames.envs.core.game_kernels.GameKernels` (closures over its kernels, as the batch loops of
-:mod:`boardgames.envs.vector.loops` are, kept in its cache): a turn is one compiled call. Any other
+in for, these are numba kernels generated from its :class:`boardgames.envs.core.game_kernels.GameKernels`
+(written as closures over its kernels, as the batch loops of :mod:`boardgames.envs.vector.loops` are, and turned
+into a module that numba caches on disk by :mod:`boardgames.envs.compiled.kernel_cache`: compiled once, read back
+by every later process; kept in the GameKernels' cache): a turn is one compiled call. Any other
 :class:`boardgames.envs.core.game.State` gets the same calls written over the State interface in Python
 (:func:`plain_turn_kernels`, :func:`plain_joint_kernels`), so the adapters have one path.
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardgames.envs.compiled.kernel_cache import disk_cached
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.core.game_kernels import GameKernels
 from boardgames.envs.core.kernel_state import KernelState
@@ -96,7 +98,7 @@ class JointKernels(_Kernels):
 
 def _adapter_kernels(state: State, kind: str, kernels_class: type, functions, plain):
     """The kernels of ``kind`` for ``state``'s class, looked up once per class: compiled from its
-    :class:`GameKernels` by ``functions`` (once per process and game, kept in its cache) when
+    :class:`GameKernels` by ``functions`` (once per game, cached on disk, and kept in its cache) when
     :func:`compiled` allows it, else ``plain()``."""
     cls = type(state)
     if cls not in _BY_CLASS:
@@ -156,7 +158,7 @@ def _turn_functions(kernels: GameKernels) -> tuple:
         apply_action(data, action)
         return refresh(data, own, obs, mask)
 
-    return refresh, apply
+    return tuple(disk_cached(kernels, "turn", {"refresh": refresh, "apply": apply}).values())
 
 
 def _joint_functions(kernels: GameKernels) -> tuple:
@@ -189,7 +191,7 @@ def _joint_functions(kernels: GameKernels) -> tuple:
         apply_joint(data, joint)
         return int(refresh(data, own, obs, masks) | forbidden)
 
-    return refresh, step
+    return tuple(disk_cached(kernels, "joint", {"refresh": refresh, "step": step}).values())
 
 
 # ----- plain, over the State interface ---------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""The compiled search, generated from any game's kernels (closures over them, compiled once per process and
-game and kept in its :class:`boardgames.envs.core.game_kernels.GameKernels`' cache, like the batch loops of
+"""The compiled search, generated from any game's kernels (closures over them, written out as a module that
+numba caches on disk by :mod:`boardgames.envs.compiled.kernel_cache`, so compiled once per game, and kept in its
+:class:`boardgames.envs.core.game_kernels.GameKernels`' cache, like the batch loops of
 :mod:`boardgames.envs.vector.loops`; nothing here is written per game).
 
 :func:`search_loops` returns, for a game's :class:`~boardgames.envs.core.game_kernels.GameKernels`, the functions
@@ -38,6 +39,7 @@ import math
 import numpy as np
 from numba import njit
 
+from boardgames.envs.compiled.kernel_cache import disk_cached
 from boardgames.envs.compiled.sampling import pick_legal, rand_below
 from boardgames.envs.core.game_kernels import GameKernels
 from boardgames.envs.search.tree import (
@@ -341,4 +343,5 @@ def _make(kernels: GameKernels, simultaneous: bool) -> dict:
             value[:] = values[i]
             backup(t, b, leaf, value, kk)
 
-    return dict(run_rollouts=run_rollouts, select_leaves=select_leaves, expand_and_backup=expand_and_backup)
+    loops = dict(run_rollouts=run_rollouts, select_leaves=select_leaves, expand_and_backup=expand_and_backup)
+    return disk_cached(kernels, "search_joint" if simultaneous else "search_turn", loops)

@@ -2,10 +2,12 @@
 
 :func:`batch_loops` takes a game's :class:`boardgames.envs.core.game_kernels.GameKernels` (its rules kernels
 ``legal_mask``, ``apply_action`` or ``apply_joint``, ``returns``, ``is_over``, the offsets of the seat to move
-and of the truncation flag, and its observation kernel ``observe(data, seat, out)``) and compiles, once per
-process and game (kept in the GameKernels' cache), the loops over the rows that the batched environments
-call: one compiled call steps every game of the batch. Nothing here is written per game. Random actions come from
-:mod:`boardgames.envs.compiled.sampling` (one generator per row).
+and of the truncation flag, and its observation kernel ``observe(data, seat, out)``) and builds the loops over
+the rows that the batched environments call: one compiled call steps every game of the batch. They are written
+as closures over the game's kernels and handed to :func:`boardgames.envs.compiled.kernel_cache.disk_cached`, which
+writes them out as a module that numba caches on disk (compiled once per game and variant, read back by every
+later process); the process keeps them in the GameKernels' cache. Nothing here is written per game. Random
+actions come from :mod:`boardgames.envs.compiled.sampling` (one generator per row).
 
 Observations are written either as the game's float32 planes or, with ``compact=True``, as uint8 (the
 planes times 255, rounded; :func:`boardgames.envs.vector.batch.obs_to_float` reads them back). A game whose observe
@@ -26,6 +28,7 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit, prange
 
+from boardgames.envs.compiled.kernel_cache import disk_cached
 from boardgames.envs.compiled.sampling import pick_legal, pick_listed, rand_below
 from boardgames.envs.compiled.views import borrowed
 from boardgames.envs.core.game_kernels import GameKernels
@@ -89,7 +92,13 @@ def batch_loops(
 def _build(kernels: GameKernels, acting_seats: int, buffer_shape: tuple, mode: str, packed: int) -> SimpleNamespace:
     emit = _emitter(kernels.observe, mode)
     masks = _MaskWriters(kernels, packed)
-    return (_turn_loops if acting_seats == 1 else _joint_loops)(kernels, emit, buffer_shape, masks)
+    loops = (_turn_loops if acting_seats == 1 else _joint_loops)(kernels, emit, buffer_shape, masks)
+    variant = f"batch_{acting_seats}seat_{mode}"
+    if mode == "quantize":
+        variant += "_" + "x".join(map(str, buffer_shape))
+    if packed:
+        variant += f"_packed{packed}"
+    return SimpleNamespace(**disk_cached(kernels, variant, vars(loops)))
 
 
 class _MaskWriters:

@@ -15,7 +15,6 @@ import argparse
 import sys
 import time
 
-from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
 from boardgames.training.cli import add_game_arguments, add_torch_threads_argument, game_options_of, positive_int
 from boardgames.training.settings import SettingError, parse_sets
 from boardgames.training.torch_threads import use_torch_threads
@@ -43,6 +42,8 @@ def main(argv: list | None = None) -> None:
     )
     add_torch_threads_argument(p)
     args = p.parse_args(argv)
+    from boardgames.training.alphazero.train import AlphaZeroRun, load_settings  # torch: after the arguments
+
     try:
         sets = {}
         for section, key, value in parse_sets(args.set):

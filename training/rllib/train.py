@@ -101,7 +101,7 @@ def parse_args(argv=None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
         prog="boardgames rllib",
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="settings (--set): " + ", ".join(f.name for f in _settings_fields()),
+        epilog="settings (--set): " + ", ".join(_setting_names()),
     )
     add_game_arguments(p)
     p.add_argument(
@@ -138,10 +138,17 @@ def parse_args(argv=None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     return p, p.parse_args(argv)
 
 
-def _settings_fields():
-    from boardgames.training.rllib.config import RLlibSettings
+def _setting_names() -> list[str]:
+    """The fields of :class:`boardgames.training.rllib.config.RLlibSettings`, read from the source of its module:
+    ``--help`` imports no Ray (and answers without the rllib extra)."""
+    import ast
+    from importlib.util import find_spec
 
-    return fields(RLlibSettings)
+    tree = ast.parse(Path(find_spec("boardgames.training.rllib.config").origin).read_text())
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "RLlibSettings":
+            return [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+    return []
 
 
 def make_settings(args: argparse.Namespace, saved: dict | None = None):
