@@ -126,12 +126,16 @@ def _time_command(argv: list, rounds: int = 3) -> float:
 
 def measure_help() -> dict:
     """Seconds of ``--help`` per command: ``{"command": {"boardgames": s, "module": s}}`` (nan: it failed)."""
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from boardgames.cli import COMMANDS as MODULES
-
+    listed = subprocess.run(  # the command line's table, asked of it as a program (benchmarks sit below it)
+        [sys.executable, "-c", "import json; from boardgames.cli import COMMANDS; print(json.dumps(COMMANDS))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    modules = json.loads(listed.stdout)
     out = {}
     for name in COMMANDS:
-        module = MODULES[name][0].removesuffix(".__main__")
+        module = modules[name][0].removesuffix(".__main__")
         out[name] = {
             "boardgames": _time_command([sys.executable, "-m", "boardgames.cli", name, "--help"]),
             "module": _time_command([sys.executable, "-m", module, "--help"]),
