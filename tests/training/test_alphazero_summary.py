@@ -61,7 +61,7 @@ def test_summary_names_the_latest_network_when_it_was_measured_and_resume_keeps_
     assert "iterations 3..3 in " in out
     assert "Elo of the network of iteration 2: " in out and "the latest network (iteration 3) was not measured" in out
     after = json.loads((tmp_path / "run" / "run.json").read_text())
-    assert after["time_split_seconds"]["selfplay"] > before["selfplay"]  # the earlier process's time is kept
+    assert after["time_split_seconds"]["selfplay"] >= before["selfplay"]  # kept, not restarted (times are rounded)
     assert after["elo_iteration"] == 2
 
 
