@@ -82,22 +82,32 @@ def test_machine_now_reads_the_load(monkeypatch):
 
 
 class Steps:
-    """A batch's steps on a clock that moves by ``cost[threads]`` seconds per step."""
+    """A batch's steps on a clock that moves by ``cost(threads, step)`` seconds per step (a dict: the same
+    for every step)."""
 
-    def __init__(self, cost: dict, machines=None):
+    def __init__(self, cost, machines=None):
         self.time = 0.0
-        self.cost = cost
+        self.cost = cost if callable(cost) else (lambda count, step: cost[count])
         self.machines = machines or (lambda own: machine(cores=2, pool=2, load=own, own=own))
         self.chooser = ThreadChooser(1024, machine=self.machines, clock=lambda: self.time, cpu_clock=lambda: 0.0)
         self.used = []
+        self.seconds = {1: 0.0, 2: 0.0}
 
     def run(self, steps: int) -> list[int]:
         start = len(self.used)
         for _ in range(steps):
             count = self.chooser.before_step()
+            seconds = self.cost(count, len(self.used))
             self.used.append(count)
-            self.time += self.cost[count] if not callable(self.cost) else self.cost(count, self.time)
+            self.seconds[count] += seconds
+            self.time += seconds
+            self.chooser.after_step(seconds)
         return self.used[start:]
+
+    def run_for(self, seconds: float) -> None:
+        end = self.time + seconds
+        while self.time < end:
+            self.run(1)
 
 
 def test_the_chooser_keeps_threads_where_they_are_faster():
@@ -105,6 +115,8 @@ def test_the_chooser_keeps_threads_where_they_are_faster():
     trial = steps.run(ThreadChooser.ROUNDS * 2 * ThreadChooser.BLOCK)
     assert trial == [1] * 4 + [2] * 4 + [2] * 4 + [1] * 4 + [1] * 4 + [2] * 4  # alternating blocks
     assert steps.run(50) == [2] * 50 and steps.chooser.count == steps.chooser.choice == 2
+    steps.run_for(300)
+    assert steps.seconds[1] < 0.01 * steps.seconds[2]  # a trial now and then, a minute apart at most
 
 
 def test_the_chooser_stays_serial_where_threads_are_slower():
@@ -112,37 +124,63 @@ def test_the_chooser_stays_serial_where_threads_are_slower():
     steps.run(200)
     assert steps.used.count(2) == 3  # the trial stopped after three threaded steps (one untimed, two timed)...
     assert steps.used[200 - 190 :] == [1] * 190  # ... and the rest ran serial
+    steps.run_for(300)
+    assert steps.seconds[2] < 0.01 * steps.seconds[1]  # trials, further and further apart
 
 
 def test_not_clearly_faster_is_serial():
     steps = Steps({1: 0.002, 2: 0.00195})  # within MARGIN: not worth the threads
-    steps.run(24)
+    steps.run(25)
     assert steps.run(100) == [1] * 100
 
 
-def test_the_chooser_checks_again_later_and_backs_off():
-    cost = {"now": {1: 0.001, 2: 0.0005}}
-    steps = Steps(lambda count, t: cost["now"][count])
-    steps.run(25)  # the trial and the step after it, which decides
-    assert steps.chooser.count == 2 and steps.chooser._wait == ThreadChooser.FIRST_WAIT
-    cost["now"] = {1: 0.001, 2: 0.05}  # the machine gets busy: the next trial, 2 s on, goes back to serial
-    steps.run(60)
-    assert steps.chooser.count == 1 and steps.chooser._wait == ThreadChooser.FIRST_WAIT
-    waits = []
-    for _ in range(8):  # serial again and again: each check comes twice as late, up to LONGEST_WAIT
-        before = steps.chooser._next_check
-        while steps.chooser._next_check == before:
-            steps.run(1000)
-        waits.append(steps.chooser._wait)
-    assert waits[:4] == [4.0, 8.0, 16.0, 32.0] and max(waits) == ThreadChooser.LONGEST_WAIT
+def test_a_few_long_threaded_steps_decide_against_threads():
+    """On a busy machine most threaded steps are fast and a few wait out a time slice: the mean decides,
+    and the steps after a trial that saw none of the slow ones are watched."""
+
+    def cost(count, step):
+        if count == 1:
+            return 0.001
+        return 0.05 if step % 10 == 0 else 0.0003  # mean 0.0053 s: five times the serial step
+
+    steps = Steps(cost)
+    steps.run_for(600)
+    assert steps.seconds[2] < 0.02 * steps.seconds[1]
+
+
+def test_threads_turning_slow_are_dropped_before_the_next_check():
+    slow = {"from": 10**9}
+    steps = Steps(lambda count, step: 0.001 if count == 1 else (0.0005 if step < slow["from"] else 0.05))
+    steps.run_for(100)
+    assert steps.chooser.count == 2 and steps.chooser._next_check - steps.time > 10  # a long wait ahead
+    slow["from"] = len(steps.used)
+    steps.run(ThreadChooser.GUARD_STEPS + 1)
+    assert steps.run(40)[-20:] == [1] * 20  # the guard saw it: serial again, without waiting for the check
+
+
+def test_serial_checks_back_off():
+    steps = Steps({1: 0.001, 2: 0.05})
+    starts = []  # when each trial began: its first threaded step
+    for _ in range(200_000):
+        steps.run(1)
+        if steps.used[-1] == 2 and steps.used[-2] == 1 and steps.chooser._deciding:
+            starts.append(steps.time)
+    gaps = [round(b - a) for a, b in zip(starts, starts[1:])]
+    assert gaps[:5] == [2, 4, 8, 16, 32] and set(gaps[5:]) == {ThreadChooser.LONGEST_WAIT}
 
 
 def test_no_trial_without_idle_cores():
     busy = Steps({1: 0.001, 2: 0.0001}, machines=lambda own: machine(cores=2, pool=2, load=5.0, own=own))
     assert busy.run(5000) == [1] * 5000  # threads are never tried, however fast they would be
-    assert busy.chooser._wait == ThreadChooser.FIRST_WAIT  # and the load is read again every FIRST_WAIT
     torch = Steps({1: 0.001, 2: 0.0001}, machines=lambda own: machine(cores=2, pool=2, torch=2, load=0, own=own))
     assert torch.run(100) == [1] * 100
+    # the load is read again every FIRST_WAIT: when the cores become idle, threads are tried
+    loads = {"now": 5.0}
+    later = Steps({1: 0.001, 2: 0.0001}, machines=lambda own: machine(cores=2, pool=2, load=loads["now"], own=own))
+    later.run_for(10)
+    loads["now"] = 1.0
+    later.run_for(ThreadChooser.FIRST_WAIT + 0.1)
+    assert later.chooser.count == 2
 
 
 def test_the_chooser_measures_its_own_load():
@@ -165,17 +203,20 @@ def test_the_chooser_measures_its_own_load():
 
 
 def test_the_chooser_pickles_without_its_timings():
-    steps = Steps({1: 0.002, 2: 0.001})
-    steps.run(40)
-    copy = pickle.loads(pickle.dumps(ThreadChooser(300)))
+    chooser = ThreadChooser(300)
+    chooser.before_step()
+    chooser.after_step(0.001)
+    copy = pickle.loads(pickle.dumps(chooser))
     assert copy.num_games == 300 and copy.count == 1 and copy._next_check == -np.inf
 
 
 def test_thread_switch():
     serial, threaded = (lambda: "serial"), (lambda: "threaded")
     assert thread_switch(serial, threaded, 1, None) is serial
-    chooser = SimpleNamespace(count=1, before_step=lambda: 1)
-    assert thread_switch(serial, threaded, 2, chooser)() == "serial"
+    seen = []
+    chooser = SimpleNamespace(count=1, before_step=lambda: 1, after_step=seen.append, clock=lambda: 5.0)
+    assert thread_switch(serial, threaded, 2, chooser)() == "serial" and seen == [0.0]  # timed
+    assert thread_switch(serial, threaded, 2, chooser, timed=False)() == "serial" and seen == [0.0]
 
 
 def test_explicit_settings_are_obeyed(monkeypatch):

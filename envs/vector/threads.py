@@ -11,12 +11,12 @@ they would get in the way:
   ``threads`` attribute), but tries them only on cores that other work leaves idle: the 1-minute load
   average less this process's own recent share of it (:func:`auto_threads`); on a busy machine that is
   none, and the steps stay serial;
-* where threads are worth trying, the batch times a few steps each way, serial and threaded, alternating
-  (the time from one step to the next, so the time the threads take from the caller's own work between
-  steps counts too), keeps the faster (threads only when clearly faster), and checks again after 2 s,
-  then after twice as long each time the choice stands, up to about a minute (:class:`ThreadChooser`).
-  A machine that becomes busy, or a torch that starts more threads, sends the batch back to serial within
-  that time.
+* where threads are worth trying, the batch times a dozen steps each way, serial and threaded,
+  alternating, and keeps the faster (threads only when their mean step is clearly shorter); it goes on
+  timing the threaded steps, and checks again after 2 s, then after twice as long each time the choice
+  stands, up to about a minute, or at once when the threaded steps turn slower than the serial ones were
+  (:class:`ThreadChooser`). A machine that becomes busy, or a torch that starts more threads, sends the
+  batch back to serial.
 
 Why: at every threaded step the threads hand the rows out and wait for each other. numba's OpenMP pool
 waits by spinning for a while; on a machine whose cores are busy a thread that waits for one that is not
@@ -143,94 +143,134 @@ class ThreadChooser:
     A check reads the machine (``machine``, a function of this process's own load like
     :func:`machine_now`); where it allows threads, the next steps are a trial: ``ROUNDS`` rounds of
     ``BLOCK`` steps serial and ``BLOCK`` threaded (the first step of each block, which pays for the switch,
-    not counted). Threads win when the median time of a threaded step is below ``MARGIN`` times the serial
-    one; the trial stops early once they are clearly slower (``GIVE_UP``). The next check comes
-    ``FIRST_WAIT`` seconds later, twice as long each time the choice stands, at most ``LONGEST_WAIT``;
-    ``FIRST_WAIT`` later where the machine had no idle cores. ``clock`` and ``cpu_clock`` (wall and this
-    process's CPU seconds) can be given for tests."""
+    not counted). Threads win when their mean step time is below ``MARGIN`` times the serial one (the
+    mean, not the median: on a busy machine most threaded steps are fast and a few wait a whole time slice
+    for a thread that is not running, and those few decide the throughput); the trial stops early once
+    every threaded step took over ``GIVE_UP`` times the serial mean. While threads run, their steps keep
+    being timed, ``GUARD_STEPS`` at a time: the last of them count in the next trial, and a mean over
+    ``GUARD_STEPS`` steps that is no longer below the serial one brings the next check forward to the next
+    step.
+
+    The next check: after threads win, ``FIRST_WAIT`` seconds later, twice as long each time they win again
+    (at most ``LONGEST_WAIT``); after serial wins, ``FIRST_WAIT``, then twice as long each time, until
+    threads win twice in a row; where the machine has no idle cores, ``FIRST_WAIT`` (reading the load costs
+    next to nothing). ``clock`` and ``cpu_clock`` (wall and this process's CPU seconds) can be given for
+    tests; :meth:`after_step` is given each step's duration."""
 
     BLOCK = 4
     ROUNDS = 3
     MARGIN = 0.95
     GIVE_UP = 2.0
+    GUARD_STEPS = 32
     FIRST_WAIT = 2.0
     LONGEST_WAIT = 64.0
     LOAD_SECONDS = 60.0  # the load average's time constant: the own load is averaged the same way
 
     def __init__(self, num_games: int, machine=machine_now, clock=time.perf_counter, cpu_clock=time.process_time):
         self.num_games = num_games
+        self.clock = clock
         self.count = 1  # the threads of the steps now
         self.choice = 1  # the threads the last check or trial chose
         self._machine = machine
-        self._clock = clock
         self._cpu_clock = cpu_clock
         self._plan: list[tuple[int, bool]] = []  # the trial's next steps: (threads, timed), last first
+        self._timed = False  # whether the step under way is a timed step of the trial
         self._times: dict[int, list[float]] = {}
-        self._timing: int | None = None  # the threads of the step before, when its time is to be recorded
-        self._started = 0.0
         self._deciding = False
         self._next_check = -math.inf  # the first step checks
-        self._wait = self.FIRST_WAIT
+        self._thread_wait = self.FIRST_WAIT
+        self._serial_wait = self.FIRST_WAIT
+        self._serial_mean = math.inf  # a serial step's mean time in the last trial
+        self._window = (0.0, 0)  # the threaded steps since threads won, GUARD_STEPS at a time: time, number
+        self._last_window = (0.0, 0)  # the window before
+        self._prior = (0.0, 0)  # the last two windows of the last period of threads, for the trial under way
         self._own_load = 1.0
         self._cpu_then = None
         self._wall_then = None
 
     def before_step(self) -> int:
         """The threads for the step about to run (call it once per step, right before it)."""
-        now = self._clock()
-        if self._timing is not None:  # the step before was a timed step of a trial
-            self._times[self._timing].append(now - self._started)
-            self._timing = None
+        now = self.clock()
         if self._deciding and (not self._plan or self._threads_clearly_slower()):
             self._plan = []
             self._decide(now)
         if not self._plan and now >= self._next_check:
             self._check(now)
         if self._plan:
-            self.count, timed = self._plan.pop()
-            self._timing = self.count if timed else None
-            self._started = now
+            self.count, self._timed = self._plan.pop()
         return self.count
+
+    def after_step(self, seconds: float) -> None:
+        """The step just run took ``seconds``."""
+        if self._timed:
+            self._times[self.count].append(seconds)
+            self._timed = False
+        elif not self._plan and self.count > 1:
+            total, steps = self._window
+            total, steps = total + seconds, steps + 1
+            self._window = (total, steps)
+            if steps == self.GUARD_STEPS:
+                if total > steps * self._serial_mean:
+                    self._next_check = -math.inf  # threads slower than serial was: check at the next step
+                self._last_window, self._window = self._window, (0.0, 0)
 
     def _check(self, now: float) -> None:
         """Read the machine; start a trial where it leaves idle cores for threads, else stay serial."""
         count = auto_threads(self.num_games, self._machine(self._measure_own_load(now)))
         if count <= 1:  # no idle cores (or torch took more threads): serial, and a look again soon
             self.count = self.choice = 1
-            self._wait = self.FIRST_WAIT
-            self._next_check = now + self._wait
+            self._next_check = now + self.FIRST_WAIT
             return
         block = lambda threads: [(threads, False)] + [(threads, True)] * (self.BLOCK - 1)  # noqa: E731
         plan = []
         for round_ in range(self.ROUNDS):  # the order alternates from round to round
             plan += block(1) + block(count) if round_ % 2 == 0 else block(count) + block(1)
         self._plan = plan[::-1]
+        # the threaded steps since the last trial count with the trial's (where threads ran on as many)
+        (a, m), (b, n) = self._window, self._last_window
+        self._prior = (a + b, m + n) if self.choice == count else (0.0, 0)
         self._times = {1: [], count: []}
         self._deciding = True
 
+    def _threaded_times(self) -> tuple[int, list[float]]:
+        return next((count, times) for count, times in self._times.items() if count != 1)
+
     def _threads_clearly_slower(self) -> bool:
-        """Whether the trial can stop early: each threaded step so far took over ``GIVE_UP`` times the serial
-        median (on a busy machine threaded steps take tens of times as long: no need to time more)."""
+        """Whether the trial can stop early: each threaded step of the trial so far took over ``GIVE_UP``
+        times the serial mean (on a busy machine threaded steps take tens of times as long)."""
         serial = self._times[1]
-        threaded = next(times for count, times in self._times.items() if count != 1)
-        return len(serial) >= self.BLOCK - 1 and len(threaded) >= 2 and min(threaded) > self.GIVE_UP * _median(serial)
+        if len(serial) < self.BLOCK - 1:
+            return False
+        trial = self._threaded_times()[1]
+        return len(trial) >= 2 and min(trial) > self.GIVE_UP * _mean(serial)
 
     def _decide(self, now: float) -> None:
         """The trial is over: keep the faster."""
         self._deciding = False
-        serial = _median(self._times.pop(1))
-        ((count, threaded_times),) = self._times.items()
-        self._settle(now, count if _median(threaded_times) < self.MARGIN * serial else 1)
+        self._serial_mean = _mean(self._times[1])
+        count, trial = self._threaded_times()
+        seconds, steps = self._prior
+        threaded = (seconds + sum(trial)) / (steps + len(trial))
+        self._settle(now, count if threaded < self.MARGIN * self._serial_mean else 1)
 
     def _settle(self, now: float, count: int) -> None:
-        """Run on ``count`` threads until the next check: later each time a trial chooses as before."""
-        self._wait = min(2 * self._wait, self.LONGEST_WAIT) if count == self.choice else self.FIRST_WAIT
+        """Run on ``count`` threads until the next check (see the class docstring for when)."""
+        if count > 1:
+            won_again = self.choice == count
+            self._thread_wait = min(2 * self._thread_wait, self.LONGEST_WAIT) if won_again else self.FIRST_WAIT
+            if won_again:
+                self._serial_wait = self.FIRST_WAIT
+            wait = self._thread_wait
+        else:
+            wait = self._serial_wait
+            self._serial_wait = min(2 * self._serial_wait, self.LONGEST_WAIT)
         self.count = self.choice = count
-        self._next_check = now + self._wait
+        self._window = self._last_window = (0.0, 0)
+        self._next_check = now + wait
 
     def __reduce__(self):
         """Pickled without its timings (another process has other clocks): it checks again at the next step."""
-        return type(self), (self.num_games, self._machine, self._clock, self._cpu_clock)
+        return type(self), (self.num_games, self._machine, self.clock, self._cpu_clock)
 
     def _measure_own_load(self, now: float) -> float:
         """This process's busy cores since the last check, averaged as the load average is (1.0 at first)."""
@@ -243,9 +283,8 @@ class ThreadChooser:
         return self._own_load
 
 
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2] if ordered else math.inf
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else math.inf
 
 
 def thread_switch(serial, threaded, count: int, chooser: ThreadChooser | None, timed: bool = True):
@@ -258,8 +297,16 @@ def thread_switch(serial, threaded, count: int, chooser: ThreadChooser | None, t
     if chooser is None:
         return lambda *args: run_threaded(count, threaded, *args)
 
+    clock = chooser.clock
+
     def switched(*args):
-        now = chooser.before_step() if timed else chooser.count
-        return serial(*args) if now <= 1 else run_threaded(now, threaded, *args)
+        if not timed:
+            count = chooser.count
+            return serial(*args) if count <= 1 else run_threaded(count, threaded, *args)
+        count = chooser.before_step()
+        start = clock()
+        result = serial(*args) if count <= 1 else run_threaded(count, threaded, *args)
+        chooser.after_step(clock() - start)
+        return result
 
     return switched
