@@ -227,3 +227,16 @@ def test_the_cached_batch_loops_play_as_the_closures_do():
         results.append((ended, states))
     assert results[0][0] == results[1][0] > 0
     np.testing.assert_array_equal(results[0][1], results[1][1])
+
+
+def test_a_threaded_form_of_a_function_is_cached_under_a_name_of_its_own():
+    from boardgames.envs.vector.packed import sample_packed, sample_packed_threaded
+
+    assert sample_packed_threaded.py_func.__qualname__ == "_sample_packed_threaded"
+    assert sample_packed_threaded.targetoptions.get("parallel") is True
+    assert type(sample_packed_threaded._cache).__name__ == "FunctionCache"  # numba's disk cache, not its null one
+    packed = np.random.default_rng(0).integers(0, 256, size=(130, 13), dtype=np.uint8)
+    out, expected = np.zeros(130, np.int64), np.zeros(130, np.int64)
+    sample_packed_threaded(packed, seed_rng(1, 130), out)
+    sample_packed(packed, seed_rng(1, 130), expected)
+    np.testing.assert_array_equal(out, expected)

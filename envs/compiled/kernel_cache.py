@@ -42,6 +42,7 @@ import os
 import re
 import sys
 import textwrap
+import types
 import uuid
 from pathlib import Path
 from types import ModuleType
@@ -102,6 +103,17 @@ def disk_cached(kernels: GameKernels, variant: str, functions: dict) -> dict:
         _announce(game, f"compiled in memory, every run: {_reason(why)}")
         return functions
     return {name: getattr(module, names[name]) if name in roots else value for name, value in functions.items()}
+
+
+def njit_variant(fn, suffix: str, **options):
+    """``njit(cache=True, **options)`` of a copy of the plain function ``fn`` named ``<its name><suffix>``: a
+    second compiled form of the same code (``parallel=True`` beside the serial one) with numba cache files of
+    its own. numba names a function's cache files after its module, name and first line, and checks only the
+    signature and the code, so two forms of one function would read each other's cached code."""
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__ + suffix, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = fn.__qualname__ + suffix
+    copy.__module__, copy.__doc__ = fn.__module__, fn.__doc__
+    return numba.njit(cache=True, **options)(copy)
 
 
 def game_label(kernels: GameKernels) -> str:

@@ -24,6 +24,7 @@ from numba import njit, prange
 from numba.core.extending import overload
 
 from boardgames.envs.compiled.bits import bit_count, load_bytes, lowest_bit, nonzero_bits, store_bytes
+from boardgames.envs.compiled.kernel_cache import njit_variant
 from boardgames.envs.compiled.sampling import rand_below
 from boardgames.envs.compiled.views import scratch
 
@@ -136,7 +137,7 @@ def _sample_packed(packed, rng, out):
 
 
 sample_packed = njit(cache=True)(_sample_packed)
-sample_packed_threaded = njit(parallel=True)(_sample_packed)  # compiled on first use
+sample_packed_threaded = njit_variant(_sample_packed, "_threaded", parallel=True)  # cached beside the serial one
 
 
 def packing(fill, num_actions: int):
