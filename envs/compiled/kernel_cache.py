@@ -99,7 +99,7 @@ def disk_cached(kernels: GameKernels, variant: str, functions: dict) -> dict:
         missing = sorted(name for name in writer.values if not hasattr(module, name))
         if missing:
             raise ImportError(f"{path.name} does not define {', '.join(missing)}")
-    except (OSError, ImportError, RuntimeError, SyntaxError, _NoSource) as why:
+    except Exception as why:  # the cache is only a shortcut: whatever fails, compile as without it
         _announce(game, f"compiled in memory, every run: {_reason(why)}")
         return functions
     return {name: getattr(module, names[name]) if name in roots else value for name, value in functions.items()}
@@ -179,7 +179,7 @@ def _load(path: Path, source: str, game: str) -> ModuleType:
         return module
     name = "boardgames_kernels_" + path.stem
     try:
-        fresh = path.read_text() != source
+        fresh = path.read_text(encoding="utf-8") != source
     except OSError:
         fresh = True
     if fresh:
@@ -202,7 +202,7 @@ def _write(path: Path, source: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
-        temporary.write_text(source)
+        temporary.write_text(source, encoding="utf-8")
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
