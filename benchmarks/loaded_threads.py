@@ -67,7 +67,7 @@ class Matmuls:
         self.thread.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *_):
         self.stop.set()
         self.thread.join()
 
@@ -85,7 +85,7 @@ class BusyCores:
         time.sleep(0.5)  # let them start spinning
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *_):
         for p in self.processes:
             p.terminate()
         for p in self.processes:
