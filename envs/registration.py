@@ -16,14 +16,15 @@ A turn-based game has no Parallel form: ``pettingzoo.make("parallel", "boardgame
 :class:`NoParallelFormError` naming the games that have one and pointing to ``"aec"`` (its Parallel entry
 exists for that message alone, rather than PettingZoo's list of every registered environment).
 
-Entry points are strings, but for the turn-based games' Parallel refusal; which games get a Parallel entry
-is read from their GameInfo. Every version of a game is registered: ``boardgames/barc-v1`` (current) and
+Entry points are strings, but for the Parallel ones, which decide when asked (:func:`parallel_form`), so
+that registering builds no game. Every version of a game is registered: ``boardgames/barc-v1`` (current) and
 ``boardgames/barc-v0`` (kept for older results, its module's defaults: the corners start).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 
 import gymnasium
 
@@ -45,6 +46,16 @@ def refuse_parallel(env_id_: str, **_options):
         f'players all act at once). Use pettingzoo.make("aec", "{env_id_}"). Games with a Parallel form: '
         f"{', '.join(with_parallel) or 'none'}."
     )
+
+
+def parallel_form(module: str, env_id_: str, **options):
+    """The Parallel entry of every game: the module's ``parallel_env`` for a game whose seats act at once,
+    :func:`refuse_parallel` for a turn-based one. Deciding when asked, not when registering, keeps
+    ``import boardgames.envs`` from building every game (and so a command's ``--help`` quick)."""
+    parallel_env = getattr(importlib.import_module(module), "parallel_env", None)
+    if parallel_env is None:
+        refuse_parallel(env_id_)
+    return parallel_env(**options)
 
 
 def batched_vector_env(game: str = "dorix", num_envs: int = 64, game_options: dict | None = None, **keywords):
@@ -86,10 +97,7 @@ def register_all() -> None:
             if registry is not None and eid not in registry[0]:
                 register = registry[1]
                 register("aec", eid, entry_point=f"{module}:env")
-                if name in parallel_games():
-                    register("parallel", eid, entry_point=f"{module}:parallel_env")
-                else:
-                    register("parallel", eid, entry_point=functools.partial(refuse_parallel, eid))
+                register("parallel", eid, entry_point=functools.partial(parallel_form, module, eid))
             if eid not in gymnasium.registry:
                 # an older version: its module's defaults (make_game("barc-v0"))
                 kwargs = {"game": name if version == current_version(name) else f"{name}-v{version}"}

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from boardgames.envs.compiled.kernel_cache import njit_variant
+
 _MULT = np.uint64(2685821657736338717)
 _S12 = np.uint64(12)
 _S25 = np.uint64(25)
@@ -167,7 +169,7 @@ def _sample_actions(masks, rng, out):
 
 
 sample_actions = njit(cache=True)(_sample_actions)
-sample_actions_threaded = njit(parallel=True)(_sample_actions)  # compiled on first use
+sample_actions_threaded = njit_variant(_sample_actions, "_threaded", parallel=True)  # cached beside the serial one
 
 
 @njit(cache=True)

@@ -100,9 +100,9 @@ class GameKernels:
 
     def derived(self, key: Hashable, build: Callable[[], T]) -> T:
         """What ``build()`` makes from these kernels (compiled loops, per-turn kernels, a search), built on
-        the first call with ``key`` and kept for the process: the one cache of everything generated from a
-        game's kernels. Compiled closures are kept here rather than in numba's disk cache, which would key
-        them by name and argument types only, not by the kernels they close over."""
+        the first call with ``key`` and kept for the process: the one in-process cache of everything
+        generated from a game's kernels (on disk, :mod:`boardgames.envs.compiled.kernel_cache` keeps their
+        compiled code between processes)."""
         try:
             return self._derived[key]
         except KeyError:

@@ -1,0 +1,8 @@
+"""Settings of the whole test run."""
+
+import os
+from pathlib import Path
+
+# The generated kernels of the test-only games (and of the library's) are cached in the checkout's build/
+# folder, not in the user's ~/.cache/boardgames (envs/compiled/kernel_cache.py); subprocesses inherit it.
+os.environ.setdefault("BOARDGAMES_CACHE_DIR", str(Path(__file__).resolve().parents[1] / "build" / "kernel-cache"))
