@@ -83,3 +83,10 @@ Broken  # tests/test_game_kernels.py: a class whose creation must fail
 _observations
 new_agents
 new_values
+
+# numba: its event listeners are called by name (numba.core.event.Listener.on_end)
+on_end
+# Gymnasium: the vector entry point is registered by its dotted name
+batched_vector_env
+# pytest: a module's marks
+pytestmark
