@@ -86,6 +86,7 @@ new_values
 
 # numba: its event listeners are called by name (numba.core.event.Listener.on_end)
 on_end
+on_start
 # Gymnasium: the vector entry point is registered by its dotted name
 batched_vector_env
 # pytest: a module's marks
