@@ -556,7 +556,7 @@ class AlphaZeroRun:
             "wall_seconds": round(self.seconds, 1),
             "elo_vs_random": self.elo,
             "elo_iteration": self.elo_iteration,
-            "time_split_seconds": {phase: round(seconds, 1) for phase, seconds in self.timing.items()},
+            "time_split_seconds": {phase: round(seconds, 3) for phase, seconds in self.timing.items()},
             "teacher": self.teacher,
             "torch_threads": torch.get_num_threads(),
             "device": str(self.device),
