@@ -6,6 +6,7 @@ The parts of ``boardgames.training`` (the first name after it) and what each may
 ``settings``      nothing: config files, ``--set``, SettingError and the range checks
 ``cli``           ``settings``, ``torch_threads``: the flags every command shares
 ``torch_threads`` nothing: the one rule for torch's thread count (commands, agents)
+``ray_cluster``   ``settings``: connecting a run to Ray with a CPU per worker (RLlib, AlphaZero's actors)
 ``storage``       ``settings``: files on disk (safe loading, shipped models, durable run folders)
 ``agent_kinds``   ``settings``, ``storage`` and, of each family, only the module of its agents
                   (:data:`AGENT_MODULES`), imported when a spec of that kind is met
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_architecture import import_graph  # noqa: E402
 
 TRAINING = "boardgames.training"
-SHARED = {"settings", "cli", "storage", "agent_kinds", "torch_threads"}
+SHARED = {"settings", "cli", "storage", "agent_kinds", "torch_threads", "ray_cluster"}
 FAMILIES = {"sb3", "alphazero", "rllib"}
 AGENT_MODULES = {"sb3": "sb3.agent", "alphazero": "alphazero.agent", "rllib": "rllib.policy_file"}
 """The one module of each family that ``agent_kinds`` may import: where the family's agents are built."""
@@ -40,6 +41,7 @@ MAY_IMPORT = {
     "settings": set(),
     "cli": {"settings", "torch_threads"},
     "torch_threads": set(),
+    "ray_cluster": {"settings"},
     "storage": {"settings"},
     "agent_kinds": {"settings", "storage"},
     **{family: SHARED | {"evaluation"} for family in FAMILIES},

@@ -27,7 +27,6 @@ Ray is imported here only (lazily, when ``--actors`` is given): the project's ``
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -39,6 +38,7 @@ from boardgames.training.alphazero.evaluator import NetworkEvaluator
 from boardgames.training.alphazero.network import AlphaZeroNet
 from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayBatch, SelfPlayer
 from boardgames.training.alphazero.settings import AlphaZeroSettings, make_settings
+from boardgames.training.ray_cluster import connect
 from boardgames.training.settings import SettingError
 
 RAY_MISSING = (
@@ -236,55 +236,12 @@ class SelfPlayActors:
             self.ray.shutdown()
 
 
-def check_address(address: str | None) -> None:
-    """SettingError unless ``address`` is None, ``auto`` or ``HOST:PORT`` (not probed: Ray connects)."""
-    if address is None or address == "auto":
-        return
-    host, sep, port = address.split("://", 1)[-1].rpartition(":")
-    if not sep or not host or not port.isdigit():
-        raise SettingError(f"--address {address!r}: expected 'auto' or HOST:PORT (e.g. 10.0.0.5:6379)")
-
-
-def connect(ray, address: str | None, actors: int) -> bool:
-    """Connect to the cluster at ``address`` or start Ray on this machine with at least one CPU per actor;
-    a process already connected to Ray (a test, a notebook) keeps its connection. Whether Ray was started
-    or connected here (and so is to be shut down at the end). SettingError when the cluster cannot be reached
-    or has fewer CPUs than actors."""
-    check_address(address)
-    owns = not ray.is_initialized()
-    if owns:
-        try:
-            if address is None:
-                ray.init(
-                    num_cpus=max(os.cpu_count() or 1, actors),
-                    include_dashboard=False,
-                    logging_level="ERROR",
-                    configure_logging=True,
-                )
-            else:
-                ray.init(address=address, logging_level="ERROR")
-        except (ConnectionError, RuntimeError, TimeoutError) as e:
-            raise SettingError(f"--address {address}: could not connect to a Ray cluster ({e})") from None
-    cpus = ray.cluster_resources().get("CPU", 0)
-    if actors > cpus:
-        if owns:
-            ray.shutdown()
-        raise SettingError(f"{actors} actors need {actors} CPUs; the Ray cluster at {address or 'local'} has {cpus:g}")
-    free = ray.available_resources().get("CPU", 0)
-    if actors > free:  # other jobs hold them: Ray waits until they are given back
-        print(
-            f"note: {actors} actors need {actors} CPUs, {free:g} of the cluster's {cpus:g} are free now: "
-            "self-play waits for other jobs to give theirs back",
-            flush=True,
-        )
-    return owns
-
-
 def start_actors(run, count: int, address: str | None = None) -> SelfPlayActors:
     """``count`` self-play actors for ``run`` (an :class:`~boardgames.training.alphazero.train.AlphaZeroRun`),
-    holding its current weights; Ray connected or started as :func:`connect` says."""
+    holding its current weights; Ray connected or started as :func:`boardgames.training.ray_cluster.connect`
+    says (a process already connected keeps its connection)."""
     ray = import_ray()
-    owns = connect(ray, address, count)
+    owns = connect(ray, address, count, "actors", keep_connection=True)
     try:
         actors = SelfPlayActors(ray, run.game_name, run.options, run.settings, run.seed, count, run.iteration)
         actors.address, actors.owns_ray = address, owns

@@ -39,7 +39,6 @@ of iterations past the checkpoint (measured again as the run goes on).
 from __future__ import annotations
 
 import argparse
-import os
 import socket
 import sys
 import time
@@ -57,6 +56,7 @@ from boardgames.training.cli import (
     parse_assignment,
     positive_int,
 )
+from boardgames.training.ray_cluster import address_host_port, connect
 from boardgames.training.rllib.policy_file import RLlibPolicyAgent, export_module
 from boardgames.training.settings import SettingError, check_count, check_number
 from boardgames.training.storage.durable import (
@@ -208,14 +208,11 @@ def check_address(address: str | None, timeout: float = CONNECT_TIMEOUT_S) -> No
     """Raise :class:`SettingError` naming ``address`` when nothing answers there (a TCP connection
     to ``HOST:PORT`` within ``timeout`` seconds); ``None`` (a local Ray) and ``auto`` (a cluster
     started on this machine, checked by ``ray.init``) are not probed."""
-    if address is None or address == "auto":
+    host_port = address_host_port(address)
+    if host_port is None:
         return
-    target = address.split("://", 1)[-1]
-    host, sep, port = target.rpartition(":")
-    if not sep or not host or not port.isdigit():
-        raise SettingError(f"--address {address!r}: expected 'auto' or HOST:PORT (e.g. 10.0.0.5:6379)")
     try:
-        socket.create_connection((host, int(port)), timeout=timeout).close()
+        socket.create_connection(host_port, timeout=timeout).close()
     except OSError as e:
         raise SettingError(
             f"--address {address}: no Ray cluster answers there within {timeout:.0f} s ({type(e).__name__}: {e})"
@@ -229,30 +226,7 @@ def start_ray(address: str | None, env_runners: int) -> None:
     import ray
 
     check_address(address)
-    try:
-        if address is None:
-            ray.init(
-                num_cpus=max(os.cpu_count() or 1, env_runners),
-                include_dashboard=False,
-                logging_level="ERROR",
-                configure_logging=True,
-            )
-        else:
-            ray.init(address=address, logging_level="ERROR")
-    except (ConnectionError, RuntimeError, TimeoutError) as e:
-        raise SettingError(f"--address {address}: could not connect to a Ray cluster ({e})") from None
-    cpus = ray.cluster_resources().get("CPU", 0)
-    if env_runners > cpus:
-        raise SettingError(
-            f"{env_runners} env runners need {env_runners} CPUs; the cluster at {address or 'local'} has {cpus:g}"
-        )
-    free = ray.available_resources().get("CPU", 0)
-    if env_runners > free:  # other jobs hold them: Ray waits until they are given back
-        print(
-            f"note: {env_runners} env runners need {env_runners} CPUs, {free:g} of the cluster's {cpus:g} are free "
-            "now: the run waits for other jobs to give theirs back",
-            flush=True,
-        )
+    connect(ray, address, env_runners, "env runners")
 
 
 def measure(algo, game, game_name: str, options: dict, opponents: dict, games: int, seed: int) -> dict:
