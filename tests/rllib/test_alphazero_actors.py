@@ -13,37 +13,25 @@ import sys
 import numpy as np
 import pytest
 import torch
+from alphazero_tiny import as_flags, as_table, tiny_sets
 
 from boardgames.training.alphazero.__main__ import main
 from boardgames.training.alphazero.actors import SelfPlayWorker, actor_seed, shares
 from boardgames.training.alphazero.settings import make_settings
 from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
-from boardgames.training.settings import parse_sets
 
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed (the rllib extra)")
 
-TINY = [
-    "alphazero.games_per_iteration=4",
-    "alphazero.parallel=2",
-    "alphazero.simulations=4",
-    "alphazero.train_steps=2",
-    "alphazero.batch_size=8",
-    "alphazero.channels=4",
-    "alphazero.blocks=1",
-    "alphazero.value_hidden=4",
-    "alphazero.eval_every=0",
-]
+TINY = tiny_sets(evaluation=False, eval_every=0, games_per_iteration=4)
 GAME = ["--game", "dorix", "--players", "2"]
 
 
 def _args(run, iterations: int, *extra) -> list:
-    return [*GAME, "--run-dir", str(run), "--iterations", str(iterations), "--no-progress", *extra] + sum(
-        (["--set", s] for s in TINY), []
-    )
+    return [*GAME, "--run-dir", str(run), "--iterations", str(iterations), "--no-progress", *extra] + as_flags(TINY)
 
 
 def _settings(**extra):
-    return load_settings("dorix", {"num_players": 2}, {key: value for _, key, value in parse_sets(TINY)} | extra)
+    return load_settings("dorix", {"num_players": 2}, as_table(TINY) | extra)
 
 
 def _run_json(run) -> dict:
@@ -62,7 +50,7 @@ def test_every_actor_gets_its_own_seed_and_a_share_of_the_games():
 
 
 def test_a_worker_plays_with_the_weights_it_is_given():
-    settings = make_settings({key: value for _, key, value in parse_sets(TINY)})
+    settings = make_settings(as_table(TINY))
     worker = SelfPlayWorker("dorix", {"num_players": 2}, settings.as_dict(), seed=3)
     weights = {name: np.zeros_like(t.numpy()) for name, t in worker.net.state_dict().items()}
     batch, node = worker.play(weights, 2)
@@ -183,7 +171,7 @@ def test_actors_games_reach_the_learner_and_the_run_resumes(local_ray, tmp_path,
 def test_a_killed_actor_is_replaced_and_the_run_goes_on(local_ray, tmp_path, capsys):
     from boardgames.training.alphazero.actors import start_actors
 
-    sets = {key: value for _, key, value in parse_sets(TINY)} | {"iterations": 3}
+    sets = as_table(TINY) | {"iterations": 3}
     settings = load_settings("dorix", {"num_players": 2}, sets)
     az = AlphaZeroRun("dorix", {"num_players": 2}, settings, tmp_path / "run", seed=5)
     actors = start_actors(az, 2)

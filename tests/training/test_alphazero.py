@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from alphazero_tiny import as_flags, as_table, tiny_sets
 
 from boardgames.envs.registry import make_game
 from boardgames.envs.search import EvaluatorSearch
@@ -24,7 +25,7 @@ from boardgames.training.alphazero.network import AlphaZeroNet, load_network, sa
 from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
 from boardgames.training.alphazero.settings import make_settings
 from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
-from boardgames.training.settings import SettingError, parse_sets
+from boardgames.training.settings import SettingError
 
 
 def _win_in_one() -> list:
@@ -190,25 +191,11 @@ def test_settings_are_checked():
         make_settings({"noise_fraction": 2})
 
 
-TINY = [
-    "alphazero.games_per_iteration=2",
-    "alphazero.parallel=2",
-    "alphazero.simulations=4",
-    "alphazero.train_steps=2",
-    "alphazero.batch_size=8",
-    "alphazero.channels=4",
-    "alphazero.blocks=1",
-    "alphazero.value_hidden=4",
-    "alphazero.eval_every=2",
-    "alphazero.eval_games=2",
-    "alphazero.eval_opponents=['random']",
-    "alphazero.eval_simulations=2",
-    "alphazero.play_simulations=3",
-]
+TINY = tiny_sets()
 
 
 def _sets(extra=()):
-    return sum((["--set", s] for s in [*TINY, *extra]), [])
+    return as_flags([*TINY, *extra])
 
 
 def test_command_line_trains_checkpoints_and_resumes(tmp_path, capsys):
@@ -320,7 +307,7 @@ def test_a_run_stopped_after_an_iteration_has_its_run_json(tmp_path):
         if line.startswith("iteration 1/"):
             raise Stop
 
-    sets = {key: value for _, key, value in parse_sets(TINY)} | {"iterations": 5}
+    sets = as_table(TINY) | {"iterations": 5}
     settings = load_settings("dorix", {"num_players": 2}, sets)
     az = AlphaZeroRun("dorix", {"num_players": 2}, settings, run)
     with pytest.raises(Stop):
@@ -402,7 +389,7 @@ def test_a_run_stopped_after_its_warm_start_has_its_run_json(tmp_path):
         raise Stop
 
     teacher = {"teacher": "greedy", "teacher_games": 2, "teacher_steps": 1}
-    sets = {key: value for _, key, value in parse_sets(TINY)} | {"iterations": 5} | teacher
+    sets = as_table(TINY) | {"iterations": 5} | teacher
     az = AlphaZeroRun("dorix", {"num_players": 2}, load_settings("dorix", {"num_players": 2}, sets), run)
     az._measure = stop_at_first_measurement  # the measurement right after the warm start
     with pytest.raises(Stop):

@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 import torch
+from alphazero_tiny import as_flags, as_table, tiny_sets
 
 from boardgames.envs.registry import make_game
 from boardgames.training.alphazero.__main__ import main
@@ -17,24 +18,14 @@ from boardgames.training.alphazero.learner import resolve_device
 from boardgames.training.alphazero.network import load_network
 from boardgames.training.alphazero.settings import make_settings
 from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
-from boardgames.training.settings import SettingError, parse_sets
+from boardgames.training.settings import SettingError
 
-TINY = [
-    "alphazero.games_per_iteration=2",
-    "alphazero.parallel=2",
-    "alphazero.simulations=4",
-    "alphazero.train_steps=2",
-    "alphazero.batch_size=8",
-    "alphazero.channels=4",
-    "alphazero.blocks=1",
-    "alphazero.value_hidden=4",
-    "alphazero.eval_every=0",
-]
+TINY = tiny_sets(evaluation=False, eval_every=0)
 DORIX = {"num_players": 2}
 
 
 def _settings(**extra):
-    return load_settings("dorix", DORIX, {key: value for _, key, value in parse_sets(TINY)} | extra)
+    return load_settings("dorix", DORIX, as_table(TINY) | extra)
 
 
 def test_device_names_resolve_and_auto_falls_back_to_the_cpu(monkeypatch):
@@ -66,7 +57,7 @@ def test_cuda_asked_for_where_there_is_none_is_a_usage_error(tmp_path, monkeypat
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     args = ["--game", "dorix", "--players", "2", "--run-dir", str(tmp_path / "run"), "--no-progress"]
     with pytest.raises(SystemExit) as e:
-        main([*args, *sum((["--set", s] for s in [*TINY, "alphazero.device=cuda"]), [])])
+        main([*args, *as_flags([*TINY, "alphazero.device=cuda"])])
     assert e.value.code == 2
     assert "alphazero.device=cuda: torch sees no CUDA device" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()

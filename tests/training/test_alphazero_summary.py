@@ -6,28 +6,16 @@ from __future__ import annotations
 
 import json
 
+from alphazero_tiny import as_flags, as_table, tiny_sets
+
 from boardgames.training.alphazero.__main__ import main
 from boardgames.training.alphazero.train import TIME_PHASES, AlphaZeroRun, load_settings
-from boardgames.training.settings import parse_sets
 
-TINY = [
-    "alphazero.games_per_iteration=2",
-    "alphazero.parallel=2",
-    "alphazero.simulations=4",
-    "alphazero.train_steps=2",
-    "alphazero.batch_size=8",
-    "alphazero.channels=4",
-    "alphazero.blocks=1",
-    "alphazero.value_hidden=4",
-    "alphazero.eval_games=2",
-    "alphazero.eval_opponents=['random']",
-    "alphazero.eval_simulations=2",
-    "alphazero.play_simulations=3",
-]
+TINY = tiny_sets(eval_every=None)
 
 
 def _run(tmp_path, iterations: int, eval_every: int, *extra) -> None:
-    sets = sum((["--set", s] for s in [*TINY, f"alphazero.eval_every={eval_every}"]), [])
+    sets = as_flags([*TINY, f"alphazero.eval_every={eval_every}"])
     args = ["--game", "dorix", "--players", "2", "--run-dir", str(tmp_path / "run"), "--iterations", str(iterations)]
     main([*args, "--no-progress", *sets, *extra])
 
@@ -66,7 +54,7 @@ def test_summary_names_the_latest_network_when_it_was_measured_and_resume_keeps_
 
 
 def test_the_measuring_games_are_counted_on_a_bar_while_they_are_played(tmp_path, capsys):
-    sets = {key: value for _, key, value in parse_sets(TINY)} | {"iterations": 1, "eval_every": 1}
+    sets = as_table(TINY) | {"iterations": 1, "eval_every": 1}
     run = AlphaZeroRun("dorix", {"num_players": 2}, load_settings("dorix", {"num_players": 2}, sets), tmp_path / "r")
     run.run(progress=True, argv=[])
     err = capsys.readouterr().err

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from alphazero_tiny import as_flags, tiny_sets
 
 from boardgames.training.alphazero.__main__ import main as alphazero_main
 from boardgames.training.storage import durable
@@ -37,21 +38,7 @@ from boardgames.training.storage.durable import (
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the kill tests fork the test process")
 
-AZ_TINY = [
-    "alphazero.games_per_iteration=2",
-    "alphazero.parallel=3",
-    "alphazero.simulations=4",
-    "alphazero.train_steps=2",
-    "alphazero.batch_size=8",
-    "alphazero.channels=4",
-    "alphazero.blocks=1",
-    "alphazero.value_hidden=4",
-    "alphazero.eval_every=2",
-    "alphazero.eval_games=2",
-    "alphazero.eval_opponents=['random']",
-    "alphazero.eval_simulations=2",
-    "alphazero.play_simulations=3",
-]
+AZ_TINY = tiny_sets(parallel=3)
 PPO_SMALL = [
     "train.n_envs=2",
     "algo.n_steps=64",
@@ -77,7 +64,7 @@ def az_args(run: Path, iterations: int = 2, resume: bool = False) -> list:
         "--iterations",
         str(iterations),
         "--no-progress",
-        *sum((["--set", s] for s in AZ_TINY), []),
+        *as_flags(AZ_TINY),
         *(["--resume"] if resume else []),
     ]
 
@@ -93,7 +80,7 @@ def ppo_args(run: Path, resume: Path | None = None) -> list:
         "--run-dir",
         str(run),
         "--no-progress",
-        *sum((["--set", s] for s in PPO_SMALL), []),
+        *as_flags(PPO_SMALL),
         *(["--resume", str(resume)] if resume else []),
     ]
 
