@@ -13,8 +13,15 @@ def _idle(page) -> None:
 
 
 def _open(page, path) -> None:
+    """Open a move list and wait until the page shows it: the result line must change from what it said
+    before, since the view and the busy flag alone are already set by a file opened earlier."""
+    before = page.text_content("#result")
     page.set_input_files("#replay-file", str(path))
-    page.wait_for_function("() => window.boardPage.view !== null && document.body.dataset.busy === '0'")
+    page.wait_for_function(
+        "(before) => window.boardPage.view !== null && document.body.dataset.busy === '0'"
+        " && document.querySelector('#result').textContent !== before",
+        arg=before,
+    )
 
 
 def test_the_replay_viewer_says_what_it_shows_without_the_click_hint(serve, browser, tmp_path):
