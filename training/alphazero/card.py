@@ -45,6 +45,17 @@ def header_rows(run: dict, simulations: int, folder: str) -> list:
         if teacher
         else []
     )
+    start = run.get("started_from")
+    if start:
+        teacher_rows.insert(
+            0, f"| starts from | the network of `{start['folder']}` ({start['iterations']} iterations of its own run) |"
+        )
+    actors = run.get("actors")
+    where = (
+        f"{actors['count']} Ray self-play actors on {actors['nodes']} node(s) and the learner (last command)"
+        if isinstance(actors, dict)
+        else "self-play and learner in one process"
+    )
     if s.get("gumbel"):
         search = (
             f"Gumbel root selection ({s['max_considered']} actions considered, sequential halving), "
@@ -62,7 +73,8 @@ def header_rows(run: dict, simulations: int, folder: str) -> list:
         f"| trained by | {commands}{stopped} |",
         *teacher_rows,
         f"| iterations | {run['iterations']} ({run['samples_added'] - taught:,} positions of self-play) |",
-        f"| wall time | {run['wall_seconds'] / 60:.0f} min on a shared 2-core CPU (torch on 1 thread), no GPU |",
+        f"| wall time | {run['wall_seconds'] / 60:.0f} min on a shared 2-core CPU (torch on 1 thread), no GPU; "
+        f"{where} |",
         f"| network | residual CNN, {s['channels']} channels x {s['blocks']} blocks, {s['head']} policy head, "
         f"per-seat value head (training/alphazero/network.py) |",
         f"| self-play | {search}, {s['parallel']} games in lock step |",

@@ -30,6 +30,9 @@ class AlphaZeroSettings:
     teacher: str = ""  # an agent spec, e.g. "sample:models/olix"; "" = none
     teacher_games: int = 200
     teacher_steps: int = 1000  # gradient steps on the teacher's samples before self-play
+    # or a fresh run starts from a trained network: an AlphaZero agent folder of the same game and network,
+    # e.g. "models/dorix_2p_az" (its weights; the optimizer, buffer and iteration count start anew)
+    start_from: str = ""
     # learner
     buffer: int = 100_000
     train_steps: int = 200  # gradient steps per iteration
@@ -115,6 +118,8 @@ def make_settings(values: dict) -> AlphaZeroSettings:
         raise SettingError(f"alphazero.gumbel is true or false, got {s.gumbel!r}")
     if not isinstance(s.teacher, str):
         raise SettingError(f"alphazero.teacher is an agent spec (a string), got {s.teacher!r}")
+    if not isinstance(s.start_from, str):
+        raise SettingError(f"alphazero.start_from is an AlphaZero agent folder (a string), got {s.start_from!r}")
     if s.head not in ("linear", "square"):
         raise SettingError(f"alphazero.head is 'linear' or 'square', got {s.head!r}")
     if not isinstance(s.device, str) or not re.fullmatch(r"cpu|auto|cuda(:[0-9]{1,3})?", s.device):

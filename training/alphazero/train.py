@@ -9,6 +9,9 @@ those games gives its Elo with random = 0, shown on the progress bar (with the i
 second bar counts the measuring games), logged to TensorBoard and appended to ``<run>/strength.csv``.
 With ``--actors N`` the self-play games come from Ray actors (:mod:`boardgames.training.alphazero.actors`);
 ``alphazero.device`` puts the network, the learner and this process's leaf evaluation on a device.
+A fresh run starts from an untrained network, from a teacher's games (``alphazero.teacher``), or from the
+weights of a trained one (``alphazero.start_from``: an agent folder such as ``models/dorix_2p_az``, to train
+a shipped agent further with a new optimizer and buffer).
 
 Files of a run folder: ``checkpoint.pt`` (network, optimizer, iteration, random state, settings,
 history, the commands that built it), ``buffer.npz`` (the replay buffer), ``games.npz`` (the self-play
@@ -52,7 +55,7 @@ from boardgames.training.alphazero.agent import AlphaZeroAgent
 from boardgames.training.alphazero.buffer import ReplayBuffer
 from boardgames.training.alphazero.evaluator import NetworkEvaluator
 from boardgames.training.alphazero.learner import Learner, resolve_device
-from boardgames.training.alphazero.network import CONFIG, WEIGHTS, AlphaZeroNet, save_network
+from boardgames.training.alphazero.network import CONFIG, WEIGHTS, AlphaZeroNet, load_network, save_network
 from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
 from boardgames.training.alphazero.settings import NETWORK_KEYS, AlphaZeroSettings, make_settings
 from boardgames.training.settings import SettingError, check_count, config_section
@@ -70,6 +73,7 @@ from boardgames.training.storage.durable import (
     recover_folder,
     remove_stale_temps,
     replace_folder,
+    sha256_of,
     write_csv,
     write_json,
 )
@@ -192,6 +196,7 @@ class AlphaZeroRun:
         self.timing = dict.fromkeys(TIME_PHASES, 0.0)  # the run's seconds by phase (all its processes)
         self.spent = dict.fromkeys(TIME_PHASES, 0.0)  # the same, in this process only
         self.teacher: dict | None = None  # what the warm start did (training/alphazero/teacher.py), once done
+        self.started_from: dict | None = None  # the trained network the run started from, once loaded
         self._commands_before: list | None = None  # the commands of the processes before this one
         self.command: str | None = None  # this process's command (set by run())
 
@@ -225,6 +230,7 @@ class AlphaZeroRun:
             "seconds": self.seconds,
             "timing": json.dumps(self.timing),
             "teacher": json.dumps(self.teacher),
+            "started_from": json.dumps(self.started_from),
             "game": self.game_name,
             "options": json.dumps(self.options),
             "commands": json.dumps(self._commands()),
@@ -307,6 +313,7 @@ class AlphaZeroRun:
             torch_rng = state["torch_rng"]
             history, elo, seconds = json.loads(state["history"]), state["elo"], float(state["seconds"])
             teacher = json.loads(state.get("teacher", "null"))
+            started_from = json.loads(state.get("started_from", "null"))
             elo_iteration = state.get("elo_iteration")
             timing = json.loads(state.get("timing", "null")) or {}
             commands = json.loads(state["commands"]) if "commands" in state else None
@@ -317,7 +324,7 @@ class AlphaZeroRun:
         for group in self.learner.optimizer.param_groups:  # new learning settings apply
             group["lr"], group["weight_decay"] = self.settings.learning_rate, self.settings.weight_decay
         self.iteration, self.history, self.elo, self.seconds, self.teacher = iteration, history, elo, seconds, teacher
-        self.elo_iteration = elo_iteration
+        self.elo_iteration, self.started_from = elo_iteration, started_from
         self.timing = {phase: float(timing.get(phase, 0.0)) for phase in TIME_PHASES}
         if files is None or BUFFER in files:
             if (self.run_dir / BUFFER).is_file():
@@ -342,6 +349,30 @@ class AlphaZeroRun:
             raise CheckpointError(f"{self.run_dir / name}: cannot be resumed ({type(e).__name__}: {e})") from None
 
     # the loop ---------------------------------------------------------------------------------------
+    def start_from_network(self, folder: str) -> dict:
+        """Load the weights of a trained network (``alphazero.start_from``: an AlphaZero agent folder of this
+        game, its options and network sizes) into this fresh run's network; what was loaded. SettingError
+        naming what differs, ModelFileError (a ``ValueError``) for a folder that is not such a network."""
+        net, meta = load_network(folder)
+        if meta.get("game") != self.game_name or meta.get("options", {}) != self.options:
+            raise SettingError(
+                f"alphazero.start_from={folder!r} is a network of {meta.get('game')} {meta.get('options', {})}, "
+                f"not {self.game_name} {self.options}"
+            )
+        differ = [f"{k}={net.config.get(k)!r}" for k in self.net.config if net.config.get(k) != self.net.config[k]]
+        if differ:
+            raise SettingError(
+                f"alphazero.start_from={folder!r} has another network ({', '.join(differ)}): set the same sizes "
+                f"(alphazero.{', alphazero.'.join(NETWORK_KEYS)}) as that folder's {CONFIG}"
+            )
+        self.net.load_state_dict(net.state_dict())
+        self.started_from = {
+            "folder": str(folder),
+            "iterations": meta.get("iterations"),
+            "weights_sha256": sha256_of(Path(folder) / WEIGHTS),
+        }
+        return self.started_from
+
     def learn_from_teacher(self) -> dict:
         """The warm start: the teacher's games into the buffer, then ``teacher_steps`` gradient steps on
         them (see :mod:`boardgames.training.alphazero.teacher`); what it did."""
@@ -425,6 +456,9 @@ class AlphaZeroRun:
             dynamic_ncols=True,
         )
         try:
+            if self.iteration == 0 and s.start_from and self.started_from is None:
+                f = self.start_from_network(s.start_from)
+                bar.write(f"starting from the network of {f['folder']} ({f['iterations']} iterations)")
             if self.iteration == 0 and s.teacher and self.teacher is None:
                 t = self.learn_from_teacher()
                 bar.write(
@@ -478,7 +512,11 @@ class AlphaZeroRun:
         """How the summaries name the network of ``iteration`` (the current one by default)."""
         iteration = self.iteration if iteration is None else iteration
         if iteration == 0:
-            return "the network of iteration 0 (untrained)" if self.teacher is None else "the network of the warm start"
+            if self.teacher is not None:
+                return "the network of the warm start"
+            if self.started_from is not None:
+                return f"the network of iteration 0 ({self.started_from['folder']}'s)"
+            return "the network of iteration 0 (untrained)"
         return f"the network of iteration {iteration}"
 
     def summary(self, wall_seconds: float, first_iteration: int = 0) -> list:
@@ -558,6 +596,7 @@ class AlphaZeroRun:
             "elo_iteration": self.elo_iteration,
             "time_split_seconds": {phase: round(seconds, 3) for phase, seconds in self.timing.items()},
             "teacher": self.teacher,
+            "started_from": self.started_from,
             "torch_threads": torch.get_num_threads(),
             "device": str(self.device),
             "actors": self.actors.describe() if self.actors is not None else None,
