@@ -137,7 +137,7 @@ def test_gymnasium_lose_ends_the_episode_with_minus_one():
     with pytest.warns(IllegalActionWarning):
         _, reward, terminated, truncated, info = env.step(5)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
-    assert env.state.to_text() == TWO_P and not env.action_masks().any()
+    assert env.state.to_text() == TWO_P and env.action_masks().all() and info["action_mask"].all()  # nothing is played
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(0)
 

@@ -224,7 +224,7 @@ def gym_path(config):
             probe.tally.turns += 1
             if terminated or truncated:
                 _check_end(probe, u.state, seat, reward, terminated, truncated)
-                probe.need(not u.action_masks().any(), "mask", "action_masks() not empty after the end")
+                probe.need(u.action_masks().all(), "mask", "action_masks() not every action after the end")
                 return
             probe.need(reward == 0 and not u.state.is_terminal(), "reward", lambda: f"reward {reward} before the end")
 

@@ -36,7 +36,11 @@ How the learner's episode is built (the rules of self-play every trainer here re
   algorithms that do not see the masks: plain PPO, DQN...): a uniformly random legal action is played
   instead, with ``info["illegal_action"] = True``. Actions may be ints, numpy integers or 0-d integer
   arrays (what ``MaskablePPO.predict`` returns); anything else (a float, a bool, a string, out of
-  range) always raises IllegalActionError.
+  range) always raises IllegalActionError. Once the episode is over (the game ended, or was forfeited),
+  the mask marks every action: no action will be played any more (stepping this env raises "call reset()"),
+  but a vector env's step after the end (Gymnasium's ``NEXT_STEP`` autoreset: ``SyncVectorEnv``,
+  ``AsyncVectorEnv``, ``gymnasium.make_vec(..., vectorization_mode="sync")``) takes an action it ignores
+  while it resets this env, and a sampler drawing that action from the mask must find something to draw.
 
 ``reset(options={"position": <notation>})`` starts from a position (``Game.from_text``) and
 ``options={"learner_seat": k}`` fixes the seat for that episode.
@@ -256,9 +260,11 @@ class SingleAgentEnv(gymnasium.Env):
         return self.state is None or self._forfeit or self.state.is_terminal()
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions (all False once the episode is over)."""
+        """The learner's legal actions; every action once the episode is over (or before the first reset):
+        none will be played, and the action a vector env's autoreset step ignores is then drawn from a
+        mask with something in it (see the module docstring)."""
         if self._over():
-            return np.zeros(self.game.info.num_actions, dtype=bool)
+            return np.ones(self.game.info.num_actions, dtype=bool)
         return self.state.legal_mask(self.learner_seat)
 
     def _obs(self) -> np.ndarray:

@@ -486,6 +486,7 @@ class LearnerBatch:
         self.restarted = np.zeros(n, dtype=np.bool_)
         self.forfeited = np.zeros(n, dtype=np.bool_)
         self._any_forfeited = False
+        self._no_skip = np.zeros(n, dtype=np.bool_)  # the fused step's ``skip`` when no game sits a step out
         self._ret = np.zeros(info.num_seats, dtype=np.float32)
         self._scratch = np.zeros(info.num_actions, dtype=np.bool_)
         self._rows = np.zeros(n * info.num_seats, dtype=np.int64)
@@ -507,6 +508,7 @@ class LearnerBatch:
         self.__dict__.setdefault("threads", 1)
         self.__dict__.setdefault("_chooser", None)
         self.__dict__.setdefault("packed_masks", False)
+        self.__dict__.setdefault("_no_skip", np.zeros(self.num_games, dtype=np.bool_))
         if "_masks" not in self.__dict__:  # pickled when the masks were handed out as they are
             self._masks = np.array(self.__dict__.pop("masks"))
         self.masks = readonly_view(self._masks)
@@ -540,14 +542,24 @@ class LearnerBatch:
         self.k.observe_learner(self.states, self.learner, self._masks, self.obs)
         return self.obs
 
-    def step(self, actions) -> None:
+    def step(self, actions, skip: np.ndarray | None = None) -> None:
         """Play the learners' ``actions`` (each legal in ``masks``, else IllegalActionError and nothing is
         played) and the other seats' replies; ended games give their reward and restart. An illegal
         action from the opponent callback raises IllegalActionError too; the batch then needs
-        :meth:`reset` (some games may have moved on)."""
+        :meth:`reset` (some games may have moved on).
+
+        ``skip``: None, or bool ``(N,)`` flagging the games that sit this step out: their actions are
+        ignored (any integer will do), their position, mask, observation, learner seat and random
+        generator stay as they are, their reward is 0 and their flags False. A game's generator draws
+        the same numbers whichever steps it sits out, so its games are the same. This is the step
+        :class:`boardgames.envs.vector.gym_vector.BatchedVectorEnv` spends, in NEXT_STEP mode, on handing
+        out a game that restarted at the step before."""
         if self._interrupted:
             raise RuntimeError("an opponent callback gave an illegal action during the last step: call reset()")
         actions = batch_actions(actions, (self.num_games,), self.num_actions)
+        sitting = self._sitting(skip)
+        if sitting is not None:
+            actions = self._stand_ins(actions, sitting)
         if self._any_forfeited:
             self.forfeited[:] = False
             self._any_forfeited = False
@@ -564,15 +576,26 @@ class LearnerBatch:
                 before = self.obs[bad].copy()
         use_random = self.opponent == "random"
         if use_random:
-            self._fused_step(actions)
+            if sitting is None:
+                self._fused_step(actions)
+            else:
+                self._fused_step(actions, sitting)
             if before is not None:
                 self._forfeit(bad, before)
                 self.k.observe_learner(self.states, self.learner, self._masks, self.obs)
             return
         self._interrupted = True  # until the step is through
         if self.acting > 1:  # the other seats choose from the same states first
-            self._ask_opponents_joint()
-        self.k.apply_learner(self.states, self.learner, actions, self._opp_actions, use_random, self.rng, self._scratch)
+            self._ask_opponents_joint(sitting)
+        if sitting is None:
+            self.k.apply_learner(self.states, self.learner, actions, self._opp_actions, False, self.rng, self._scratch)
+        else:  # only the games that play: the others' rows are left as they are
+            rows = np.flatnonzero(~sitting)
+            states = self.states[rows]
+            self.k.apply_learner(
+                states, self.learner[rows], actions[rows], self._opp_actions[rows], False, self.rng, self._scratch
+            )
+            self.states[rows] = states
         self._play_others()
         self._interrupted = False
         self._settle()
@@ -580,8 +603,27 @@ class LearnerBatch:
             self._forfeit(bad, before)
         self.k.observe_learner(self.states, self.learner, self._masks, self.obs)
 
-    def _fused_step(self, actions: np.ndarray) -> None:
-        """The step with random opponents as one compiled pass over the games (``learner_step``)."""
+    def _sitting(self, skip) -> np.ndarray | None:
+        """The ``skip`` argument of :meth:`step` as a bool ``(N,)`` array, or None when no game sits out."""
+        if skip is None:
+            return None
+        sitting = np.asarray(skip)
+        if sitting.dtype != np.bool_ or sitting.shape != (self.num_games,):
+            raise ValueError(f"skip is a bool array of shape ({self.num_games},), got {sitting.dtype} {sitting.shape}")
+        return sitting if sitting.any() else None
+
+    def _stand_ins(self, actions: np.ndarray, sitting: np.ndarray) -> np.ndarray:
+        """``actions`` (a new array) with each sitting game's action replaced by its first legal action, so
+        that the legality checks pass over it; the step plays none of them."""
+        rows = np.flatnonzero(sitting)
+        out = actions.copy()
+        out[rows] = as_bool_masks(self._masks[rows], self.num_actions).argmax(axis=1)
+        return out
+
+    def _fused_step(self, actions: np.ndarray, skip: np.ndarray | None = None) -> None:
+        """The step with random opponents as one compiled pass over the games (``learner_step``), the games
+        flagged in ``skip`` left out."""
+        skip = self._no_skip if skip is None else skip
         stuck = self._learner_step(
             self.states,
             self.learner,
@@ -597,6 +639,7 @@ class LearnerBatch:
             self.restarted,
             self._masks,
             self.obs,
+            skip,
         )
         if stuck >= 0:
             raise RuntimeError(f"{self.game.info.name}: games keep ending before the learner has a move (game {stuck})")
@@ -676,12 +719,15 @@ class LearnerBatch:
             check_actions(masks, acts, "opponent callback, row")
             self.k.apply_pairs(self.states, rows, acts)
 
-    def _ask_opponents_joint(self) -> None:
-        """Simultaneous games: the callback chooses every other seat's action from the same state."""
+    def _ask_opponents_joint(self, sitting: np.ndarray | None = None) -> None:
+        """Simultaneous games: the callback chooses every other seat's action from the same state (not asked
+        for the games that sit the step out)."""
         n, s = self.num_games, self.num_seats
         grid_rows = np.repeat(np.arange(n), s)
         grid_seats = np.tile(np.arange(s), n)
         keep = grid_seats != self.learner[grid_rows]
+        if sitting is not None:
+            keep &= ~sitting[grid_rows]
         rows, seats = grid_rows[keep], grid_seats[keep]
         masks = np.zeros((len(rows), self.num_actions), dtype=np.bool_)
         obs = np.zeros((len(rows),) + self.obs_shape, dtype=np.float32)

@@ -449,12 +449,15 @@ def _learner_step(
         restarted,
         masks,
         obs,
+        skip,
     ):
         """Each game: the learner's action (with the other seats' random replies), the reward, flags and
         final observation if it ended, restarts with a new learner seat until the learner has a move,
         then the learner's mask and observation. The same draws per row as the separate loops
-        (``apply_learner``, ``play_random``, ``finish``, ``restart``). Returns -1, or the first game
-        that kept ending before its learner could act (:data:`RESTARTS` restarts)."""
+        (``apply_learner``, ``play_random``, ``finish``, ``restart``). A game flagged in ``skip`` sits the
+        step out: its position, mask, observation and generator stay as they are, its reward is 0 and its
+        flags False (the step a NEXT_STEP vector env spends on showing a restarted game). Returns -1, or
+        the first game that kept ending before its learner could act (:data:`RESTARTS` restarts)."""
         n = states.shape[0]
         failed = np.full((n + CHUNK - 1) // CHUNK, -1, dtype=np.int64)
         for c in prange((n + CHUNK - 1) // CHUNK):
@@ -463,13 +466,15 @@ def _learner_step(
             ret = np.zeros(num_seats, dtype=np.float32)
             joint = np.zeros(num_seats, dtype=np.int64)
             for i in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
-                row = borrowed(states, i)
-                apply_learner_row(row, learner[i], actions[i], rng, i, mask, joint)
-                play_random_row(row, learner[i], rng, i, mask)
                 rewards[i] = 0.0
                 term[i] = False
                 trunc[i] = False
                 restarted[i] = False
+                if skip[i]:
+                    continue
+                row = borrowed(states, i)
+                apply_learner_row(row, learner[i], actions[i], rng, i, mask, joint)
+                play_random_row(row, learner[i], rng, i, mask)
                 if is_over(row):
                     returns(row, ret)
                     rewards[i] = ret[learner[i]]
