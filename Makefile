@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet torch==2.13.0
 	# web: the browser server (boardgames.training.play.web); web-test: httpx and Playwright for tests/web (Playwright's wheel
 	# carries its driver; the browser is the system's Chromium, see the chromium target: never `playwright install`)
-	$(BIN)/pip install --quiet -e ".[train,dev,openspiel,web,web-test]"
+	$(BIN)/pip install --quiet -e ".[train,dev,openspiel,web,web-test,ecosystem]"
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -55,7 +55,7 @@ demo: setup
 test: setup chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 --dist loadfile -q
+	BOARDGAMES_REQUIRE_CLIENTS=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 --dist loadfile -q
 	$(MAKE) docs
 	$(MAKE) test-rllib
 	$(MAKE) test-pettingzoo-floor
