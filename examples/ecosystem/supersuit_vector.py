@@ -10,7 +10,8 @@ What it shows:
   The observation stays the library's Dict, batched: ``obs["action_mask"]`` (int8, one row per agent)
   and ``obs["observation"]``; every row here plays a masked random action, with ``illegal_action="raise"``
   so that a mask routed to the wrong row would stop the run. ``base_class="stable_baselines3"`` gives an
-  SB3 ``VecEnv`` with the same Dict (for ``MultiInputPolicy``; it has no ``action_masks()`` for MaskablePPO);
+  SB3 ``VecEnv`` with the same Dict (for ``MultiInputPolicy``; MaskablePPO cannot read the masks from it:
+  ``has_attr("action_masks")`` raises AttributeError in SuperSuit 3.11's wrapper);
   ``num_cpus=N`` runs the games in N processes.
 * PettingZoo's conversions: ``aec_to_parallel(barc_v1.env())`` (Barc's AEC form is marked
   ``is_parallelizable``: PettingZoo hands back the Parallel env it wraps) and ``parallel_to_aec``, and its
@@ -22,7 +23,7 @@ a turn-based game has no Parallel form (``aec_to_parallel`` refuses it: ``is_par
 rightly, since one seat acts per step), so SuperSuit's vector envs, which take Parallel envs only, cannot
 batch it; SuperSuit's observation wrappers (``dtype_v0``, ``flatten_v0``, ``frame_stack_v1``,
 ``normalize_obs_v0``, ``agent_indicator_v0``, ``observation_lambda_v0``) refuse the Dict observation that
-carries the mask, on every game; the reward and action wrappers (``clip_reward_v0``...) take it. For
+carries the mask, on every game; the reward wrapper ``clip_reward_v0`` takes it. For
 batches of a turn-based game use the library's own ``gymnasium.make_vec("boardgames/<game>-v<N>")``.
 
     python examples/ecosystem/supersuit_vector.py --steps 300 --games 8
