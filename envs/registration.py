@@ -8,9 +8,11 @@
   ``gymnasium.make("boardgames/dorix-v0", num_players=3, opponent="greedy")`` (the game's options as
   keywords, as PettingZoo takes them, or ``game_options={"num_players": 3}``);
 * Gymnasium vector: ``gymnasium.make_vec("boardgames/dorix-v0", num_envs=256)`` builds the compiled
-  batch :class:`boardgames.envs.vector.BatchedVectorEnv` (random opponents or a batch callback, autoreset in the
-  same step; the game's options as keywords too); ``vectorization_mode="sync"`` or ``"async"`` vectorizes
-  :class:`SingleAgentEnv` instead.
+  batch :class:`boardgames.envs.vector.BatchedVectorEnv` (random opponents or a batch callback; the game's
+  options as keywords too), autoreset in the same step; ``autoreset_mode="next_step"`` (a keyword: Gymnasium
+  refuses ``vector_kwargs`` for a vector entry point) for Gymnasium's ``NEXT_STEP``, the mode its vector
+  wrappers (``FlattenObservation``...) require. ``vectorization_mode="sync"`` or ``"async"`` vectorizes
+  :class:`SingleAgentEnv` instead (``NEXT_STEP``, or ``vector_kwargs={"autoreset_mode": ...}``).
 
 A turn-based game has no Parallel form: ``pettingzoo.make("parallel", "boardgames/dorix-v0")`` raises
 :class:`NoParallelFormError` naming the games that have one and pointing to ``"aec"`` (its Parallel entry
@@ -60,7 +62,8 @@ def parallel_form(module: str, env_id_: str, **options):
 
 def batched_vector_env(game: str = "dorix", num_envs: int = 64, game_options: dict | None = None, **keywords):
     """The vector entry point: :class:`boardgames.envs.vector.BatchedVectorEnv`, the game's options taken as
-    keywords too (``gymnasium.make_vec("boardgames/dorix-v0", num_envs=8, num_players=3)``)."""
+    keywords too (``gymnasium.make_vec("boardgames/dorix-v0", num_envs=8, num_players=3)``), and its own
+    (``autoreset_mode="next_step"``, ``opponent``, ``threads``...)."""
     from boardgames.envs.adapters.single_agent import merge_game_options
     from boardgames.envs.registry import game_option_names
     from boardgames.envs.vector import BatchedVectorEnv
