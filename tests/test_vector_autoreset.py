@@ -416,3 +416,10 @@ def test_gymnasium_observation_wrappers_refuse_same_step(wrapper):
         ValueError, match="Expected autoreset_mode to be NEXT_STEP or DISABLED, got AutoresetMode.SAME_STEP"
     ):
         wrapper(gymnasium.make_vec(env_id("dorix"), num_envs=2))
+
+
+def test_autoreset_mode_given_to_the_single_envs_says_where_it_belongs():
+    from boardgames.envs.core.errors import GameOptionError
+
+    with pytest.raises(GameOptionError, match=r"autoreset_mode belongs to the vector env: vector_kwargs="):
+        gymnasium.make_vec("boardgames/dorix-v0", num_envs=2, vectorization_mode="sync", autoreset_mode="next_step")

@@ -82,6 +82,12 @@ def merge_game_options(game: str, game_options: dict | None, keywords: dict, env
         raise GameOptionError(
             f"{game} has no option {', '.join(map(repr, unknown))}: its options (as keywords or in game_options) "
             f"are {', '.join(known)}; the environment's own keywords are {', '.join(env_keywords)}"
+            + (
+                " (autoreset_mode belongs to the vector env: vector_kwargs={'autoreset_mode': ...} with "
+                "vectorization_mode='sync' or 'async')"
+                if "autoreset_mode" in unknown
+                else ""
+            )
         )
     for key, value in keywords.items():
         if key in merged and merged[key] != value:

@@ -4,6 +4,6 @@
 boardgames.envs.interop.openspiel``,
   then ``pyspiel.load_game("boardgames_dorix(players=4)")``); needs the ``[openspiel]`` extra.
 
-Nothing here is imported by ``import envs``: each bridge is imported on its own, and only it needs its
+Nothing here is imported by ``import boardgames.envs``: each bridge is imported on its own, and only it needs its
 ecosystem's package.
 """
