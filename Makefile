@@ -1,7 +1,8 @@
 # Two entry points that work on a fresh machine with only Python 3.11 and pip:
 #   make demo   -- set up .venv and run the main job
 #   make test   -- set up .venv, run ruff and the whole test suite, build the docs site (strict), then the RLlib
-#                  tests in .venv-rllib and PettingZoo's tests under its oldest supported version
+#                  tests in .venv-rllib, PettingZoo's tests under its oldest supported version, and the Tianshou
+#                  and AgileRL recipes in .venv-clients
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,12 +15,16 @@ RLLIB_STAMP := $(RLLIB_VENV)/.installed
 PZ_FLOOR_VENV := .venv-pettingzoo-floor
 PZ_FLOOR_BIN := $(PZ_FLOOR_VENV)/bin
 PZ_FLOOR_STAMP := $(PZ_FLOOR_VENV)/.installed
+# Tianshou and AgileRL, the recipes' clients that cannot share the main venv (AgileRL pins pettingzoo<1.27)
+CLIENTS_VENV := .venv-clients
+CLIENTS_BIN := $(CLIENTS_VENV)/bin
+CLIENTS_STAMP := $(CLIENTS_VENV)/.installed
 # the browser of the browser tests (tests/web/conftest.py looks there too)
 CHROMIUM := /usr/bin/chromium
 
 DOCS_STAMP := $(VENV)/.docs-installed
 
-.PHONY: setup setup-rllib chromium demo test test-rllib test-pettingzoo-floor docs lint bench clean
+.PHONY: setup setup-rllib chromium demo test test-rllib test-pettingzoo-floor test-clients docs lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +64,7 @@ test: setup chromium
 	$(MAKE) docs
 	$(MAKE) test-rllib
 	$(MAKE) test-pettingzoo-floor
+	$(MAKE) test-clients
 
 # the RLlib tests (tests/rllib) and the ecosystem checkers (RLlib's pre-check), under ray's gymnasium
 test-rllib: $(RLLIB_STAMP)
@@ -79,6 +85,18 @@ test-pettingzoo-floor: $(PZ_FLOOR_STAMP)
 		tests/test_registration_options.py \
 		tests/test_packaging.py::test_the_pettingzoo_floor_is_tested_and_its_registry_used_where_it_exists
 
+$(CLIENTS_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(CLIENTS_VENV)
+	# torch first, pinned to the CPU wheel; then the clients extra, which brings PettingZoo 1.26 (AgileRL's pin)
+	$(CLIENTS_BIN)/pip install --quiet torch==2.13.0
+	$(CLIENTS_BIN)/pip install --quiet -e ".[clients]" pytest
+	touch $(CLIENTS_STAMP)
+
+# the Tianshou and AgileRL recipes (examples/ecosystem/, tests/ecosystem_clients), a missing client a failure;
+# in one process, which imports each client (and compiles Tianshou's numba buffer) once
+test-clients: $(CLIENTS_STAMP)
+	BOARDGAMES_REQUIRE_CLIENTS=clients $(CLIENTS_BIN)/python -m pytest -q tests/ecosystem_clients
+
 # the documentation site (mkdocs.yml): MkDocs Material + mkdocstrings, built strict into site/ (open
 # site/index.html); a broken link, anchor or reference, or a page left out of the nav, fails it
 $(DOCS_STAMP): $(STAMP)
@@ -97,4 +115,4 @@ bench: setup
 	$(BIN)/boardgames bench
 
 clean:
-	rm -rf $(VENV) $(RLLIB_VENV) $(PZ_FLOOR_VENV) build site *.egg-info .pytest_cache
+	rm -rf $(VENV) $(RLLIB_VENV) $(PZ_FLOOR_VENV) $(CLIENTS_VENV) build site *.egg-info .pytest_cache
