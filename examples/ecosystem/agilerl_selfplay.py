@@ -16,15 +16,19 @@ What AgileRL supports and what it does not, on our games (AgileRL 2.58):
 
 * it cannot be installed beside the library's main environment: every release pins ``pettingzoo<1.27``
   (the library supports ``pettingzoo>=1.24``); ``make test-clients`` runs it in ``.venv-clients``
-  under PettingZoo 1.26. Its package imports ``peft`` without declaring it, so ``peft`` is installed
-  too;
+  under PettingZoo 1.26. ``import agilerl.algorithms`` imports ``peft``, which only its LLM extras
+  declare, so ``peft`` is installed too;
 * Dict observations: AgileRL would read our ``{"observation", "action_mask"}`` as a two-input
   observation; IPPO refuses a mask inside the observation outright (it must be in the infos). Both
   recipes hand it the ``observation`` plane alone, flattened: a 3-D ``Box`` is taken for a
   channels-first image, and ours are channels-last;
-* masks: DQN takes the mask in ``get_action`` (exploration draws legal actions too); IPPO masks the
+* masks: DQN takes the mask in ``get_action`` (exploration draws legal actions too), but its update
+  bootstraps on the best of *every* action of the next observation, illegal ones included (their Q
+  values are never trained): on Dorix, where most of the 276 actions are illegal, the short self-play
+  runs do not yet beat random (Tianshou's DQN, whose target reads the next mask, does). IPPO masks the
   actions it samples, but its update recomputes the log-probabilities without the mask, so its PPO
-  ratios are not those of the masked policy (it learns, with clipped steps);
+  ratios are not those of the masked policy (it learns, with clipped steps). IPPO reads a group's masks
+  as lists (:class:`MaskInInfo` gives them so): numpy arrays fail its ``None in masks`` test;
 * AEC: the multi-agent algorithms (IPPO, MADDPG, MATD3) take Parallel environments only, so on
   the turn-based games it is the single-agent DQN, run by hand over the AEC loop, as AgileRL's
   tutorial does; Barc, whose seats act at once, fits IPPO directly. 3 and 4-player Dorix run in the

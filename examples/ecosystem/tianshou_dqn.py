@@ -12,8 +12,9 @@ What Tianshou supports and what it does not, on our games (Tianshou 2.0):
   seats order at once, runs through its AEC form ``barc_v1.env()`` (``--game barc``): each seat
   orders in turn without seeing the other's order, so the duel keeps its rules;
 * Dict observations with an ``action_mask`` are what it expects: ``PettingZooEnv`` turns our
-  ``{"observation", "action_mask"}`` into its ``{"agent_id", "obs", "mask"}``, DQN's greedy choice and
-  its exploration draw only legal actions, and the random player reads the same mask. ``Net`` (an MLP)
+  ``{"observation", "action_mask"}`` into its ``{"agent_id", "obs", "mask"}``, DQN's greedy choice, its
+  exploration and its target (the best legal action of the next observation) read the mask, and the
+  random player reads it too. ``Net`` (an MLP)
   flattens our observation planes;
 * every seat needs the same observation and action spaces (ours have them); 3 and 4-player Dorix run
   unchanged (``--players``), one algorithm per seat;

@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("ray.rllib")
 
 import ray  # noqa: E402
+import torch  # noqa: E402
 
 RECIPE = Path(__file__).resolve().parents[2] / "examples" / "ecosystem" / "rllib_ppo.py"
 
@@ -23,8 +24,10 @@ def recipe():
     spec = importlib.util.spec_from_file_location("recipe_rllib_ppo", RECIPE)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    threads = torch.get_num_threads()
     yield module
     ray.shutdown()
+    torch.set_num_threads(threads)  # the recipe sets one thread
 
 
 @pytest.mark.parametrize("game", ["dorix", "barc"])
