@@ -79,6 +79,7 @@ def play_games_side_by_side(
     check: bool = True,
     max_steps: int = 100_000,
     on_decision: Callable[[int, State, dict], None] | None = None,
+    starts: Sequence[State] | None = None,
 ) -> list[State]:
     """Play one game per seating (``seatings[g][seat]`` is game g's agent for that seat) side by side,
     one decision of every running game per round, and return the final states.
@@ -86,8 +87,11 @@ def play_games_side_by_side(
     An agent with ``act_batch(states, seats) -> actions`` gets all its (state, seat) pairs of a round
     in one call (a network-guided search then evaluates the leaves of all those games together); the
     others are called as ``agent(state, seat)`` one by one. Same rules as :func:`play_game`;
-    ``on_decision(g, state, actions)`` is called before game g's decision is applied (to record it)."""
-    states = [game.new_initial_state() for _ in seatings]
+    ``on_decision(g, state, actions)`` is called before game g's decision is applied (to record it);
+    ``starts[g]``, when given, is game g's starting position (copied: the caller's states are untouched)."""
+    states = [s.clone() for s in starts] if starts is not None else [game.new_initial_state() for _ in seatings]
+    if len(states) != len(seatings):
+        raise ValueError(f"{len(starts)} starting positions for {len(seatings)} games")
     steps = 0
     running = [g for g, s in enumerate(states) if s.current_seats()]
     while running:

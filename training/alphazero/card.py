@@ -94,6 +94,9 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--simulations", type=int, default=None)
     p.add_argument("--extra", nargs="*", default=[], help="more opponents (agent specs), --games games each")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--openings", type=int, default=0, metavar="PLIES", help="random plies before every game (boardgames evaluate)"
+    )
     p.add_argument("--notes", default="", help="a paragraph for the card (text, or @file to read it from)")
     add_torch_threads_argument(p)
     args = p.parse_args(argv)
@@ -121,23 +124,30 @@ def main(argv: list | None = None) -> None:
     me = d.name
     targets = ["mcts:400"] + ([ppo] if find_model(ppo.removeprefix("sample:")) else [])
     results = []
-    base, _ = round_robin(game, [spec, "random", "greedy"], args.games_baselines, args.seed, first_only=True)
+    opening = {"openings": args.openings} if args.openings else {}
+    base, _ = round_robin(game, [spec, "random", "greedy"], args.games_baselines, args.seed, first_only=True, **opening)
     results += base
     for i, opp in enumerate(targets + list(args.extra)):
-        r, _ = round_robin(game, [spec, opp], args.games, args.seed + 1 + i, first_only=True)
+        r, _ = round_robin(game, [spec, opp], args.games, args.seed + 1 + i, first_only=True, **opening)
         results += r
     names = [me, "random", "greedy", *[x.a if x.a != me else x.b for x in results[2:]]]
     elo = fit_elo(names, results)
     save_results(d, results, elo, f"{me}: {args.games_baselines} games vs random/greedy, {args.games} vs the rest")
 
     opts = "".join(f" --players {v}" if k == "num_players" else f" --option {k}={v}" for k, v in options.items())
+    opts += f" --openings {args.openings}" if args.openings else ""
     lines = [f"# {me}: AlphaZero agent for {game_name}" + (f" ({players} players)" if players else ""), ""]
     lines += [
         *header_rows(run, meta["simulations"], str(d)),
         "",
         "## Measured results",
         "",
-        "The agent plays as one side, the opponent every other seat; sides alternate between games.",
+        "The agent plays as one side, the opponent every other seat; sides alternate between games"
+        + (
+            f"; every game starts after {args.openings} random plies, each opening played from both sides."
+            if args.openings
+            else "."
+        ),
         "",
         "```",
         format_table(results, elo),

@@ -22,7 +22,10 @@ that holds results is refused unless ``--overwrite``.
 Agent specs (:data:`AGENT_SPECS`): ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, a saved
 model (``.zip`` or a folder; arg-max over the legal actions), a shipped model by name
 (``models/dorix_2p``), or ``sample:<model>`` (the model samples its policy instead).
-Runs are reproducible for a given ``--seed``. ``--save-games N`` keeps the first N games of each pair as
+Runs are reproducible for a given ``--seed``. ``--openings PLIES`` starts every game after PLIES random
+legal decisions, each opening played once from every side: two agents that choose deterministically (a
+search without noise, an arg-max policy) would otherwise play the same game again and again.
+``--save-games N`` keeps the first N games of each pair as
 move lists in ``<out>/games/`` (the ``--save-moves`` format; ``boardgames web --replay FILE`` shows
 one in the browser).
 """
@@ -106,6 +109,35 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+MAX_OPENING_PLIES = 50
+
+
+def random_openings(game: Game, count: int, plies: int, seed: int) -> list:
+    """``count`` openings, each ``(state, moves)``: the position reached from the initial one by ``plies``
+    decisions of uniformly random legal actions (every acting seat's, at simultaneous turns) and those
+    decisions in the records' notation. An opening that ends the game is drawn again (up to 100 times,
+    then ValueError: ``plies`` is too many for this game)."""
+    if not 0 <= plies <= MAX_OPENING_PLIES:
+        raise ValueError(f"opening plies must be 0..{MAX_OPENING_PLIES}, got {plies}")
+    rng = np.random.default_rng([seed, plies, 104729])
+    openings = []
+    for _ in range(count):
+        for _attempt in range(100):
+            state, moves = game.new_initial_state(), []
+            for _ply in range(plies):
+                actions = {seat: int(rng.choice(state.legal_actions(seat))) for seat in state.current_seats()}
+                moves.append(state.move_of(actions))
+                state.apply_actions(actions)
+                if state.is_terminal():
+                    break
+            if not state.is_terminal():
+                openings.append((state, moves))
+                break
+        else:
+            raise ValueError(f"{game.info.name}: 100 random openings of {plies} plies all ended the game")
+    return openings
+
+
 def play_match(
     game: Game,
     agent_a,
@@ -116,23 +148,32 @@ def play_match(
     name_b: str = "B",
     progress=None,
     save_games: int = 0,
+    openings: int = 0,
 ) -> PairResult:
     """``games`` games of A against B, A taking each side in turn (see the module docstring); the first
-    ``save_games`` are kept as records in ``result.records`` (the move lists ``--save-games`` writes)."""
+    ``save_games`` are kept as records in ``result.records`` (the move lists ``--save-games`` writes).
+    ``openings`` > 0: each game starts after that many random plies (:func:`random_openings`), and each
+    opening is played once from every side, so that deterministic agents (a search without noise, an
+    arg-max policy) play different games and neither side profits from a lucky opening."""
     result = PairResult(name_a, name_b)
     side_list = game.info.sides()
     rng = np.random.default_rng(seed)
+    starts = None
+    if openings:
+        drawn = random_openings(game, -(-games // len(side_list)), openings, seed)
+        starts = [drawn[g // len(side_list)] for g in range(games)]
     if hasattr(agent_a, "act_batch") or hasattr(agent_b, "act_batch"):
-        return _play_match_side_by_side(game, agent_a, agent_b, games, rng, result, progress, save_games)
+        return _play_match_side_by_side(game, agent_a, agent_b, games, rng, result, progress, save_games, starts)
     for g in range(games):
         side = side_list[g % len(side_list)]
         seat_agents = [agent_a if s in side else agent_b for s in range(game.info.num_seats)]
         for agent in (agent_a, agent_b):
             if hasattr(agent, "seed"):
                 agent.seed(int(rng.integers(2**31)))
-        moves: list = []
+        moves: list = list(starts[g][1]) if starts else []
         note = (lambda st, actions, moves=moves: moves.append(st.move_of(actions))) if g < save_games else None
-        state = play_game(game, seat_agents, on_decision=note)  # checked moves: an agent's illegal move is an error
+        # checked moves: an agent's illegal move is an error
+        state = play_game(starts[g][0].clone() if starts else game, seat_agents, on_decision=note)
         if note is not None:
             result.records.append(GameRecord(game.new_initial_state(), moves))
         r = float(state.returns()[side[0]])
@@ -151,7 +192,7 @@ SIDE_BY_SIDE = 64  # games played at once when an agent searches in batches
 
 
 def _play_match_side_by_side(
-    game: Game, agent_a, agent_b, games: int, rng, result: PairResult, progress, save_games: int = 0
+    game: Game, agent_a, agent_b, games: int, rng, result: PairResult, progress, save_games: int = 0, starts=None
 ) -> PairResult:
     """:func:`play_match` for agents that act in batches (``act_batch``, e.g. AlphaZero): up to
     :data:`SIDE_BY_SIDE` games at once, sides alternating the same way; each agent is seeded once per
@@ -166,13 +207,18 @@ def _play_match_side_by_side(
                 agent.seed(int(rng.integers(2**31)))
         sides = [side_list[g % len(side_list)] for g in group]
         seatings = [[agent_a if s in side else agent_b for s in range(game.info.num_seats)] for side in sides]
-        moves: dict = {i: [] for i, g in enumerate(group) if g < save_games}
+        moves: dict = {i: list(starts[g][1]) if starts else [] for i, g in enumerate(group) if g < save_games}
 
         def note(i, st, actions, moves=moves):
             if i in moves:
                 moves[i].append(st.move_of(actions))
 
-        finals = play_games_side_by_side(game, seatings, on_decision=note if moves else None)
+        finals = play_games_side_by_side(
+            game,
+            seatings,
+            on_decision=note if moves else None,
+            starts=[starts[g][0] for g in group] if starts else None,
+        )
         result.records += [GameRecord(game.new_initial_state(), moves[i]) for i in sorted(moves)]
         for side, state in zip(sides, finals):
             r = float(state.returns()[side[0]])
@@ -229,7 +275,9 @@ def _pair_seed(seed: int, i: int, j: int) -> int:
     return seed * 7919 + 31 * i + j
 
 
-def _play_pair(game: Game, specs: list, names: list, i: int, j: int, games: int, seed: int, save_games: int):
+def _play_pair(
+    game: Game, specs: list, names: list, i: int, j: int, games: int, seed: int, save_games: int, openings: int = 0
+):
     """One pair of a round robin in a process of its own (:func:`round_robin` with ``jobs``): the agents
     are made as the serial loop makes them and reseeded by :func:`play_match` as there, so the games are
     the same."""
@@ -238,7 +286,15 @@ def _play_pair(game: Game, specs: list, names: list, i: int, j: int, games: int,
     use_torch_threads(1)  # the jobs share the cores: one thread each
     a, b = make_agent(specs[i], game, seed=seed + i), make_agent(specs[j], game, seed=seed + j)
     return play_match(
-        game, a, b, games, seed=_pair_seed(seed, i, j), name_a=names[i], name_b=names[j], save_games=save_games
+        game,
+        a,
+        b,
+        games,
+        seed=_pair_seed(seed, i, j),
+        name_a=names[i],
+        name_b=names[j],
+        save_games=save_games,
+        openings=openings,
     )
 
 
@@ -252,16 +308,20 @@ def round_robin(
     show_progress: bool = True,
     save_games: int = 0,
     jobs: int = 1,
+    openings: int = 0,
 ) -> tuple:
     """Play every pair (or the first agent against each other); returns ``(results, elo)`` (the first
     ``save_games`` games of each pair kept in its ``records``). ``jobs`` > 1 plays the pairs in that many
-    processes at once (the same games as one process: each match is seeded by its pair alone)."""
+    processes at once (the same games as one process: each match is seeded by its pair alone); ``openings``
+    random plies start every game (:func:`play_match`)."""
     from tqdm import tqdm
 
     names = names or [agent_name(s) for s in specs]
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs)) if not first_only or i == 0]
     if jobs > 1:
-        return _round_robin_in_processes(game, specs, names, pairs, games, seed, show_progress, save_games, jobs)
+        return _round_robin_in_processes(
+            game, specs, names, pairs, games, seed, show_progress, save_games, jobs, openings
+        )
     agents = [make_agent(s, game, seed=seed + i) for i, s in enumerate(specs)]
     results = []
     with tqdm(total=games * len(pairs), desc="evaluating", unit="game", disable=not show_progress) as bar:
@@ -278,12 +338,15 @@ def round_robin(
                     name_b=names[j],
                     progress=lambda: bar.update(1),
                     save_games=save_games,
+                    openings=openings,
                 )
             )
     return results, fit_elo(names, results)
 
 
-def _round_robin_in_processes(game, specs, names, pairs, games, seed, show_progress, save_games, jobs) -> tuple:
+def _round_robin_in_processes(
+    game, specs, names, pairs, games, seed, show_progress, save_games, jobs, openings=0
+) -> tuple:
     """:func:`round_robin`'s pairs played by ``jobs`` worker processes (started afresh: no state shared
     with this one), the results in the serial loop's order."""
     import multiprocessing
@@ -299,7 +362,7 @@ def _round_robin_in_processes(game, specs, names, pairs, games, seed, show_progr
         tqdm(total=games * len(pairs), desc="evaluating", unit="game", disable=not show_progress) as bar,
     ):
         futures = {
-            pool.submit(_play_pair, game, specs, names, i, j, games, seed, save_games): k
+            pool.submit(_play_pair, game, specs, names, i, j, games, seed, save_games, openings): k
             for k, (i, j) in enumerate(pairs)
         }
         results = [None] * len(pairs)
@@ -459,6 +522,14 @@ def main(argv: list | None = None) -> None:
     )
     p.add_argument("--overwrite", action="store_true", help="replace the results an --out folder already holds")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--openings",
+        type=int,
+        default=0,
+        metavar="PLIES",
+        help="start every game after PLIES random legal decisions, each opening played from every side "
+        "(default 0: the initial position; deterministic agents then repeat the same games)",
+    )
     add_torch_threads_argument(p)
     p.add_argument(
         "--save-games",
@@ -472,6 +543,8 @@ def main(argv: list | None = None) -> None:
     if len(args.agents) < 2:
         p.error(f"--agents needs two agents or more to play each other, got {args.agents}")
     apply_torch_threads(p, args)
+    if not 0 <= args.openings <= MAX_OPENING_PLIES:
+        p.error(f"--openings must be 0..{MAX_OPENING_PLIES} plies, got {args.openings}")
     options = game_options_of(args)
     default_out = Path("runs") / "eval" / (args.game + (f"_{args.players}p" if args.players else ""))
     try:
@@ -494,8 +567,10 @@ def main(argv: list | None = None) -> None:
         names=[agent_name(s) for s in args.agents],
         show_progress=not args.no_progress,
         save_games=max(0, args.save_games),
+        openings=args.openings,
     )
-    title = f"{args.game} {options or ''} — {args.games} games per pair, seed {args.seed}"
+    opened = f", {args.openings}-ply random openings played from both sides" if args.openings else ""
+    title = f"{args.game} {options or ''} — {args.games} games per pair, seed {args.seed}{opened}"
     print(title)
     print(format_table(results, elo))
     if args.overwrite:

@@ -1,0 +1,85 @@
+"""``boardgames evaluate --openings PLIES``: games that start after random plies, each opening played from every
+side, so that agents which choose deterministically play different games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardgames.envs.registry import make_game
+from boardgames.training.evaluation.evaluate import main, play_match, random_openings
+
+
+class FirstLegal:
+    """Always the lowest legal action: a deterministic agent."""
+
+    name = "first"
+
+    def __call__(self, state, seat):
+        return int(state.legal_actions(seat)[0])
+
+
+class FirstLegalBatched(FirstLegal):
+    """The same choices through ``act_batch`` (the side-by-side path that AlphaZero agents take)."""
+
+    def act_batch(self, states, seats):
+        return np.array([self(s, seat) for s, seat in zip(states, seats)])
+
+
+@pytest.mark.parametrize("name, options", [("dorix", {"num_players": 2}), ("barc", {}), ("dorix", {"num_players": 3})])
+def test_openings_are_reproducible_random_positions_replayed_by_their_moves(name, options):
+    game = make_game(name, **options)
+    openings = random_openings(game, 6, 4, seed=1)
+    assert len(openings) == 6
+    for state, moves in openings:
+        assert len(moves) == 4 and not state.is_terminal()
+        replay = game.new_initial_state()
+        for move in moves:
+            replay.apply_actions(replay.decision(move))
+        assert replay.to_text() == state.to_text()
+    again = random_openings(game, 6, 4, seed=1)
+    assert [m for _, m in again] == [m for _, m in openings]
+    other = random_openings(game, 6, 4, seed=2)
+    assert [m for _, m in other] != [m for _, m in openings]
+    assert len({tuple(map(str, m)) for _, m in openings}) > 1  # not one opening six times
+
+
+def test_without_openings_deterministic_agents_repeat_one_game_per_side():
+    game = make_game("dorix", num_players=2)
+    r = play_match(game, FirstLegal(), FirstLegal(), 6, seed=0, save_games=6)
+    texts = [[str(m) for m in rec.moves] for rec in r.records]
+    assert texts[0] == texts[2] == texts[4] and texts[1] == texts[3] == texts[5]
+
+
+@pytest.mark.parametrize("agent", [FirstLegal, FirstLegalBatched])
+def test_each_opening_is_played_from_both_sides_and_the_games_differ(agent):
+    game = make_game("dorix", num_players=2)
+    r = play_match(game, agent(), agent(), 8, seed=0, save_games=8, openings=3)
+    assert r.wins + r.draws + r.losses == 8
+    moves = [[str(m) for m in rec.moves] for rec in r.records]
+    openings = [m[:3] for m in moves]
+    for k in range(0, 8, 2):  # games 2k and 2k+1: one opening, A on each side
+        assert openings[k] == openings[k + 1]
+    assert len({tuple(o) for o in openings}) == 4  # four different openings
+    assert len({tuple(m) for m in moves}) > 2  # and more than one game per side
+    # the records start from the initial position and hold the opening's plies: they replay
+    for rec in r.records:
+        state = game.new_initial_state()
+        for move in rec.moves:
+            state.apply_actions(state.decision(move))
+        assert state.is_terminal()
+
+
+def test_the_batched_path_plays_the_same_games_as_the_serial_one():
+    game = make_game("barc")
+    serial = play_match(game, FirstLegal(), FirstLegal(), 6, seed=4, save_games=6, openings=2)
+    batched = play_match(game, FirstLegalBatched(), FirstLegalBatched(), 6, seed=4, save_games=6, openings=2)
+    assert [[str(m) for m in r.moves] for r in serial.records] == [[str(m) for m in r.moves] for r in batched.records]
+
+
+def test_openings_out_of_range_are_refused(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--game", "dorix", "--agents", "random", "greedy", "--games", "2", "--openings", "99"])
+    assert e.value.code == 2 and "--openings must be 0..50 plies, got 99" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="opening plies must be 0..50"):
+        random_openings(make_game("dorix", num_players=2), 1, -1, seed=0)
