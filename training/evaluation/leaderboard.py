@@ -39,7 +39,14 @@ from boardgames.training.cli import (
     game_options_of,
     positive_int,
 )
-from boardgames.training.evaluation.evaluate import PairResult, agent_name, fit_elo, round_robin, save_results
+from boardgames.training.evaluation.evaluate import (
+    MAX_OPENING_PLIES,
+    PairResult,
+    agent_name,
+    fit_elo,
+    round_robin,
+    save_results,
+)
 
 BASELINES = ("random", "greedy", "mcts:100", "mcts:400", "mcts:1600")
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "leaderboard.md"
@@ -152,13 +159,23 @@ def write_docs_section(key: str, body: str, docs: Path = DOCS) -> None:
 
 
 def leaderboard(
-    game: Game, specs: list, games: int, seed: int = 0, bootstrap: int = 100, show_progress: bool = True, jobs: int = 1
+    game: Game,
+    specs: list,
+    games: int,
+    seed: int = 0,
+    bootstrap: int = 100,
+    show_progress: bool = True,
+    jobs: int = 1,
+    openings: int = 0,
 ) -> tuple:
-    """Play the round robin of ``specs`` and rate them: ``(results, rows)``."""
+    """Play the round robin of ``specs`` (each game after ``openings`` random plies, each opening from every
+    side) and rate them: ``(results, rows)``."""
     names = [agent_name(s) for s in specs]
     if len(set(names)) != len(names):
         raise ValueError(f"two agents would have the same name in the table: {names}")
-    results, elo = round_robin(game, specs, games, seed, names=names, show_progress=show_progress, jobs=jobs)
+    results, elo = round_robin(
+        game, specs, games, seed, names=names, show_progress=show_progress, jobs=jobs, openings=openings
+    )
     anchor = "random" if "random" in names else None
     intervals = bootstrap_elo(names, results, bootstrap, seed, anchor=anchor)
     return results, ranking(elo, intervals, results)
@@ -192,9 +209,19 @@ def main(argv: list | None = None) -> None:
         default=1,
         help="pairs played at once in processes of their own (the same games as one process)",
     )
+    p.add_argument(
+        "--openings",
+        type=int,
+        default=0,
+        metavar="PLIES",
+        help="start every game after PLIES random legal decisions, each opening played from every side "
+        "(boardgames evaluate --openings)",
+    )
     add_torch_threads_argument(p)
     args = p.parse_args(argv)
     apply_torch_threads(p, args)
+    if not 0 <= args.openings <= MAX_OPENING_PLIES:
+        p.error(f"--openings must be 0..{MAX_OPENING_PLIES} plies, got {args.openings}")
     options = game_options_of(args)
     game = make_game(args.game, **options)
     key = board_key(args.game, args.players)
@@ -202,11 +229,14 @@ def main(argv: list | None = None) -> None:
     if len(specs) < 3:
         p.error(f"a leaderboard needs three agents or more (with two, boardgames evaluate says it all), got {specs}")
     try:
-        results, rows = leaderboard(game, specs, args.games, args.seed, args.bootstrap, not args.no_progress, args.jobs)
+        results, rows = leaderboard(
+            game, specs, args.games, args.seed, args.bootstrap, not args.no_progress, args.jobs, args.openings
+        )
     except (ValueError, FileNotFoundError) as e:
         p.error(str(e))
     today = datetime.date.today().isoformat()
-    title = f"{key}: {args.games} games per pair, seed {args.seed}, {today}"
+    opened = f", {args.openings}-ply random openings from both sides" if args.openings else ""
+    title = f"{key}: {args.games} games per pair, seed {args.seed}{opened}, {today}"
     table = format_ranking(rows)
     print(title)
     print(table)
