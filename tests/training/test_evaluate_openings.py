@@ -83,3 +83,15 @@ def test_openings_out_of_range_are_refused(capsys):
     assert e.value.code == 2 and "--openings must be 0..50 plies, got 99" in capsys.readouterr().err
     with pytest.raises(ValueError, match="opening plies must be 0..50"):
         random_openings(make_game("dorix", num_players=2), 1, -1, seed=0)
+
+
+def test_the_leaderboard_takes_openings_too(capsys):
+    from boardgames.training.evaluation.leaderboard import leaderboard
+    from boardgames.training.evaluation.leaderboard import main as leaderboard_main
+
+    with pytest.raises(SystemExit) as e:
+        leaderboard_main(["--game", "dorix", "--agents", "random", "greedy", "mcts:2", "--openings", "60"])
+    assert e.value.code == 2 and "--openings must be 0..50 plies, got 60" in capsys.readouterr().err
+    game = make_game("dorix", num_players=2)
+    results, rows = leaderboard(game, ["random", "greedy", "mcts:2"], 4, bootstrap=2, show_progress=False, openings=3)
+    assert [r.games for r in results] == [4, 4, 4] and {r["agent"] for r in rows} == {"random", "greedy", "mcts2"}
