@@ -83,6 +83,8 @@ def header_rows(run: dict, simulations: int, folder: str) -> list:
 
 
 def main(argv: list | None = None) -> None:
+    from boardgames.training.evaluation.evaluate import add_openings_argument, check_openings
+
     p = argparse.ArgumentParser(
         prog="python -m boardgames.training.alphazero.card", description=__doc__.split("\n\n")[0]
     )
@@ -94,13 +96,12 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--simulations", type=int, default=None)
     p.add_argument("--extra", nargs="*", default=[], help="more opponents (agent specs), --games games each")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument(
-        "--openings", type=int, default=0, metavar="PLIES", help="random plies before every game (boardgames evaluate)"
-    )
+    add_openings_argument(p)
     p.add_argument("--notes", default="", help="a paragraph for the card (text, or @file to read it from)")
     add_torch_threads_argument(p)
     args = p.parse_args(argv)
     apply_torch_threads(p, args)
+    check_openings(p, args.openings)
 
     from boardgames.envs.registry import make_game
     from boardgames.training.evaluation.evaluate import PairResult, fit_elo, format_table, round_robin, save_results

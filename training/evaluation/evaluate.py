@@ -138,6 +138,25 @@ def random_openings(game: Game, count: int, plies: int, seed: int) -> list:
     return openings
 
 
+def add_openings_argument(p: argparse.ArgumentParser) -> None:
+    """The ``--openings PLIES`` option of the commands that play matches (evaluate, leaderboard, the AlphaZero
+    card); :func:`check_openings` checks its value."""
+    p.add_argument(
+        "--openings",
+        type=int,
+        default=0,
+        metavar="PLIES",
+        help="start every game after PLIES random legal decisions, each opening played from every side "
+        "(default 0: the initial position; deterministic agents then repeat the same games)",
+    )
+
+
+def check_openings(p: argparse.ArgumentParser, plies: int) -> None:
+    """A usage error (exit status 2) naming ``--openings`` when ``plies`` is out of 0..:data:`MAX_OPENING_PLIES`."""
+    if not 0 <= plies <= MAX_OPENING_PLIES:
+        p.error(f"--openings must be 0..{MAX_OPENING_PLIES} plies, got {plies}")
+
+
 def play_match(
     game: Game,
     agent_a,
@@ -522,14 +541,7 @@ def main(argv: list | None = None) -> None:
     )
     p.add_argument("--overwrite", action="store_true", help="replace the results an --out folder already holds")
     p.add_argument("--no-progress", action="store_true")
-    p.add_argument(
-        "--openings",
-        type=int,
-        default=0,
-        metavar="PLIES",
-        help="start every game after PLIES random legal decisions, each opening played from every side "
-        "(default 0: the initial position; deterministic agents then repeat the same games)",
-    )
+    add_openings_argument(p)
     add_torch_threads_argument(p)
     p.add_argument(
         "--save-games",
@@ -543,8 +555,7 @@ def main(argv: list | None = None) -> None:
     if len(args.agents) < 2:
         p.error(f"--agents needs two agents or more to play each other, got {args.agents}")
     apply_torch_threads(p, args)
-    if not 0 <= args.openings <= MAX_OPENING_PLIES:
-        p.error(f"--openings must be 0..{MAX_OPENING_PLIES} plies, got {args.openings}")
+    check_openings(p, args.openings)
     options = game_options_of(args)
     default_out = Path("runs") / "eval" / (args.game + (f"_{args.players}p" if args.players else ""))
     try:

@@ -40,9 +40,10 @@ from boardgames.training.cli import (
     positive_int,
 )
 from boardgames.training.evaluation.evaluate import (
-    MAX_OPENING_PLIES,
     PairResult,
+    add_openings_argument,
     agent_name,
+    check_openings,
     fit_elo,
     round_robin,
     save_results,
@@ -209,19 +210,11 @@ def main(argv: list | None = None) -> None:
         default=1,
         help="pairs played at once in processes of their own (the same games as one process)",
     )
-    p.add_argument(
-        "--openings",
-        type=int,
-        default=0,
-        metavar="PLIES",
-        help="start every game after PLIES random legal decisions, each opening played from every side "
-        "(boardgames evaluate --openings)",
-    )
+    add_openings_argument(p)
     add_torch_threads_argument(p)
     args = p.parse_args(argv)
     apply_torch_threads(p, args)
-    if not 0 <= args.openings <= MAX_OPENING_PLIES:
-        p.error(f"--openings must be 0..{MAX_OPENING_PLIES} plies, got {args.openings}")
+    check_openings(p, args.openings)
     options = game_options_of(args)
     game = make_game(args.game, **options)
     key = board_key(args.game, args.players)
