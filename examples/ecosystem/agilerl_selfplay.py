@@ -162,16 +162,13 @@ def dqn_self_play(
             else:
                 action = random_legal(obs["action_mask"], rng)
             env.step(action)
-    results = np.array(results)
     return {
         "game": game,
         "players": players,
         "steps": played,
         "games": games,
         "steps_per_second": played / train_seconds,
-        "wins": int((results > 0).sum()),
-        "draws": int((results == 0).sum()),
-        "losses": int((results < 0).sum()),
+        **outcome_counts(results),
         "illegal_moves": 0,
     }
 
@@ -234,17 +231,20 @@ def ippo_barc(steps: int = 2048, eval_games: int = 20, seed: int = 0) -> dict:
             }
             obs, reward, _, _, info = env.step(moves)
         results.append(np.sign(reward["player_0"]))
-    results = np.array(results)
     return {
         "game": "barc",
         "steps": played,
         "games": games,
         "steps_per_second": played / train_seconds,
-        "wins": int((results > 0).sum()),
-        "draws": int((results == 0).sum()),
-        "losses": int((results < 0).sum()),
+        **outcome_counts(results),
         "illegal_moves": 0,
     }
+
+
+def outcome_counts(results: list) -> dict:
+    """Wins, draws and losses of the evaluated seat, from its games' returns."""
+    results = np.array(results)
+    return {"wins": int((results > 0).sum()), "draws": int((results == 0).sum()), "losses": int((results < 0).sum())}
 
 
 def sentence(algorithm: str, r: dict) -> str:
