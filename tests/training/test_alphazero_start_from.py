@@ -86,3 +86,28 @@ def test_the_card_says_where_the_run_started_and_who_played():
     run.update(started_from=None, actors=None)
     text = "\n".join(header_rows(run, 400, "models/dorix_2p_az"))
     assert "starts from" not in text and "no GPU; self-play and learner in one process |" in text
+
+
+def test_learn_after_plays_without_learning_until_the_buffer_holds_enough(tmp_path):
+    _train(tmp_path / "first", 1, "--seed", "1")
+    start = tmp_path / "first" / "latest"
+    # one tiny iteration adds a few dozen samples: 10**6 is never reached, so no step is ever taken
+    _train(tmp_path / "wait", 2, "--seed", "2", "--set", f"alphazero.start_from={start}", "--set",
+           "alphazero.learn_after=1000000")  # fmt: skip
+    before, after = _weights(start), _weights(tmp_path / "wait" / "latest")
+    assert all(torch.equal(before[k], after[k]) for k in before)
+    # a threshold the first iteration's samples just reach (the same seed plays the same games): the run
+    # learns from the first iteration on
+    _train(tmp_path / "one", 1, "--seed", "2", "--set", f"alphazero.start_from={start}", "--set",
+           "alphazero.learn_after=1000000")  # fmt: skip
+    samples = json.loads((tmp_path / "one" / "run.json").read_text())["samples_added"]
+    assert samples > 0
+    _train(tmp_path / "learn", 1, "--seed", "2", "--set", f"alphazero.start_from={start}", "--set",
+           f"alphazero.learn_after={samples}")  # fmt: skip
+    learnt = _weights(tmp_path / "learn" / "latest")
+    assert not all(torch.equal(before[k], learnt[k]) for k in before)
+    # one sample more than that: no step again
+    _train(tmp_path / "short", 1, "--seed", "2", "--set", f"alphazero.start_from={start}", "--set",
+           f"alphazero.learn_after={samples + 1}")  # fmt: skip
+    short = _weights(tmp_path / "short" / "latest")
+    assert all(torch.equal(before[k], short[k]) for k in before)

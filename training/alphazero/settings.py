@@ -36,6 +36,10 @@ class AlphaZeroSettings:
     # learner
     buffer: int = 100_000
     train_steps: int = 200  # gradient steps per iteration
+    # no gradient step until the buffer holds this many samples (0: from the first iteration): a run that
+    # starts from a trained network (start_from) fills the buffer with its games before it learns, rather
+    # than fitting the first iteration's few thousand positions many times over
+    learn_after: int = 0
     batch_size: int = 256
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
@@ -71,6 +75,7 @@ COUNTS = {  # setting: (lowest, highest)
     "teacher_steps": (0, 10_000_000),
     "buffer": (1, 10_000_000),
     "train_steps": (0, 10_000_000),
+    "learn_after": (0, 10_000_000),
     "batch_size": (1, 65_536),
     "channels": (1, 1024),
     "blocks": (0, 64),

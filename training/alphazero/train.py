@@ -418,7 +418,8 @@ class AlphaZeroRun:
             batch = self.player.play(s.games_per_iteration, self.rng)
         self.buffer.add(batch.obs, batch.policies, batch.values)
         started = time.perf_counter()
-        losses = self.learner.train(self.buffer, s.train_steps, self.rng) if s.train_steps else {}
+        steps = s.train_steps if len(self.buffer) >= s.learn_after else 0  # alphazero.learn_after
+        losses = self.learner.train(self.buffer, steps, self.rng) if steps else {}
         if self.actors is not None:
             self.actors.publish(self.net)
         self.iteration += 1
