@@ -7,7 +7,8 @@ Copies the run's ``latest/`` network into the model folder (unless it is there a
 against its targets (``--games`` games each, default 200): MCTS-400 and the game's PPO model
 (``--ppo``), sides alternating. For each pair the card gives the score and the Elo difference it implies
 with a 95% bootstrap interval, and whether the target (+200 Elo) is met; ``<dir>/results.csv`` holds the
-games, and the exact ``boardgames evaluate`` commands reproduce them.
+games, and the exact ``boardgames evaluate`` commands reproduce them. ``--jobs N`` plays the pairs in N
+processes at once, each pair's games the same as in one process.
 """
 
 from __future__ import annotations
@@ -27,6 +28,43 @@ def elo_of_score(score: float) -> float:
     """The Elo difference a score (draws counted half) implies, capped at +-800 for perfect scores."""
     score = min(max(score, 1e-3), 1 - 1e-3)
     return max(-800.0, min(800.0, 400 * math.log10(score / (1 - score))))
+
+
+def card_matches(game, spec: str, opponents: list, args) -> list:
+    """The card's pairs, in its order: ``spec`` against random and greedy (``args.games_baselines`` games,
+    seed ``args.seed``), then against each of ``opponents`` (``args.games`` games, seeds ``args.seed + 1``
+    on), each pair seeded as ``boardgames evaluate --first-only`` seeds it so that the card's reproduce
+    commands replay it; ``args.jobs`` > 1 plays the pairs in that many processes at once."""
+    from boardgames.training.evaluation.evaluate import _play_pair, agent_name, round_robin
+
+    matches = [([spec, "random", "greedy"], args.games_baselines, args.seed)]
+    matches += [([spec, opp], args.games, args.seed + 1 + i) for i, opp in enumerate(opponents)]
+    opening = {"openings": args.openings} if args.openings else {}
+    if args.jobs <= 1:
+        results = []
+        for specs, games, seed in matches:
+            results += round_robin(game, specs, games, seed, first_only=True, **opening)[0]
+        return results
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from tqdm import tqdm
+
+    pairs = [(specs, j, games, seed) for specs, games, seed in matches for j in range(1, len(specs))]
+    context = multiprocessing.get_context("spawn")
+    with (
+        ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool,
+        tqdm(total=sum(p[2] for p in pairs), desc="evaluating", unit="game") as bar,
+    ):
+        futures = []
+        for specs, j, games, seed in pairs:
+            names = [agent_name(s) for s in specs]
+            futures.append(pool.submit(_play_pair, game, specs, names, 0, j, games, seed, 0, args.openings))
+        results = []
+        for future, (_, _, games, _) in zip(futures, pairs):
+            results.append(future.result())
+            bar.update(games)
+    return results
 
 
 def header_rows(run: dict, simulations: int, folder: str) -> list:
@@ -97,14 +135,17 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--extra", nargs="*", default=[], help="more opponents (agent specs), --games games each")
     p.add_argument("--seed", type=int, default=0)
     add_openings_argument(p)
+    p.add_argument("--jobs", type=int, default=1, help="pairs played at once in processes of their own")
     p.add_argument("--notes", default="", help="a paragraph for the card (text, or @file to read it from)")
     add_torch_threads_argument(p)
     args = p.parse_args(argv)
     apply_torch_threads(p, args)
     check_openings(p, args.openings)
+    if args.jobs < 1:
+        p.error(f"--jobs must be at least 1, not {args.jobs}")
 
     from boardgames.envs.registry import make_game
-    from boardgames.training.evaluation.evaluate import PairResult, fit_elo, format_table, round_robin, save_results
+    from boardgames.training.evaluation.evaluate import PairResult, fit_elo, format_table, save_results
     from boardgames.training.evaluation.leaderboard import board_key, bootstrap_elo
     from boardgames.training.storage.shipped import find_model
 
@@ -124,13 +165,7 @@ def main(argv: list | None = None) -> None:
     spec = str(d)
     me = d.name
     targets = ["mcts:400"] + ([ppo] if find_model(ppo.removeprefix("sample:")) else [])
-    results = []
-    opening = {"openings": args.openings} if args.openings else {}
-    base, _ = round_robin(game, [spec, "random", "greedy"], args.games_baselines, args.seed, first_only=True, **opening)
-    results += base
-    for i, opp in enumerate(targets + list(args.extra)):
-        r, _ = round_robin(game, [spec, opp], args.games, args.seed + 1 + i, first_only=True, **opening)
-        results += r
+    results = card_matches(game, spec, targets + list(args.extra), args)
     names = [me, "random", "greedy", *[x.a if x.a != me else x.b for x in results[2:]]]
     elo = fit_elo(names, results)
     save_results(d, results, elo, f"{me}: {args.games_baselines} games vs random/greedy, {args.games} vs the rest")
