@@ -166,6 +166,36 @@ def test_buffer_keeps_the_top_actions_ring_order_and_saves(tmp_path):
         ReplayBuffer(4, (1, 1, 2), 5, 2, 2).load(tmp_path / "b.npz")
 
 
+def test_buffer_saved_with_another_width_loads_the_same_policies(tmp_path):
+    # a run resumed with other simulations has a buffer of another width (simulations + 1)
+    buf = ReplayBuffer(3, (1, 1, 1), num_actions=6, num_seats=2, width=3)
+    pol = np.array(
+        [[0.5, 0.0, 0.3, 0.0, 0.2, 0.0], [0.0, 0.1, 0.0, 0.6, 0.0, 0.3], [0.0, 0.0, 0.0, 0.0, 1.0, 0.0]],
+        dtype=np.float32,
+    )
+    buf.add(np.zeros((3, 1, 1, 1), np.float32), pol, np.zeros((3, 2), np.float32))
+    buf.save(tmp_path / "b.npz")
+    rng = np.random.default_rng(0)
+
+    def dense(b):  # every sample's policy, in the buffer's order
+        out = np.zeros((3, 6), np.float32)
+        np.put_along_axis(out, b.policy_actions[:3], b.policy_shares[:3], axis=1)
+        return out / out.sum(axis=1, keepdims=True)
+
+    wider = ReplayBuffer(3, (1, 1, 1), 6, 2, width=5)
+    wider.load(tmp_path / "b.npz")
+    assert wider.policy_actions.shape == (3, 5)
+    assert np.allclose(dense(wider), pol)  # nothing lost, nothing added
+    assert np.allclose(wider.sample(8, rng)[1].sum(axis=1), 1.0)
+    narrower = ReplayBuffer(3, (1, 1, 1), 6, 2, width=2)
+    narrower.load(tmp_path / "b.npz")
+    # the two largest shares of each row, renormalised: (0.5, 0.3), (0.6, 0.3), (1.0 and a zero)
+    assert np.allclose(
+        dense(narrower),
+        [[5 / 8, 0, 3 / 8, 0, 0, 0], [0, 0, 0, 2 / 3, 0, 1 / 3], [0, 0, 0, 0, 1, 0]],
+    )
+
+
 def test_learner_fits_a_fixed_batch():
     game = make_game("dorix", num_players=2)
     net = small_net(game)

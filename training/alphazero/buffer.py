@@ -78,14 +78,35 @@ class ReplayBuffer:
         )
 
     def load(self, path: str | Path) -> None:
-        """Replace the contents with those saved at ``path`` (the newest ``capacity`` samples)."""
+        """Replace the contents with those saved at ``path`` (the newest ``capacity`` samples). A buffer
+        saved with another ``width`` (a run resumed with other ``simulations``) is fitted to this one's:
+        see :func:`fit_width`."""
         with np.load(path) as data:
-            if data["obs"].shape[1:] != self.obs.shape[1:] or data["policy_actions"].shape[1] != self.width:
+            if data["obs"].shape[1:] != self.obs.shape[1:] or data["values"].shape[1:] != self.values.shape[1:]:
                 raise ValueError(f"{path}: a buffer of other shapes than this run's")
             n = min(self.capacity, data["obs"].shape[0])
+            actions, shares = fit_width(data["policy_actions"][-n:], data["policy_shares"][-n:], self.width)
             self.obs[:n] = data["obs"][-n:]
-            self.policy_actions[:n] = data["policy_actions"][-n:]
-            self.policy_shares[:n] = data["policy_shares"][-n:]
+            self.policy_actions[:n] = actions
+            self.policy_shares[:n] = shares
             self.values[:n] = data["values"][-n:]
             self.size, self.next = n, n % self.capacity
             self.added = int(data["added"])
+
+
+def fit_width(actions: np.ndarray, shares: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sparse policies ``(N, w)`` made ``width`` wide, the policy each row stands for unchanged where it
+    fits: a wider row repeats its first entry (the same action with the same share, which
+    :meth:`ReplayBuffer.sample` writes twice to one place), a narrower one keeps its ``width`` largest
+    shares, as :meth:`ReplayBuffer.add` keeps the most visited actions (the sample renormalises them)."""
+    w = actions.shape[1]
+    if w == width:
+        return actions, shares
+    if w < width:
+        pad = width - w
+        return (
+            np.concatenate([actions, np.repeat(actions[:, :1], pad, axis=1)], axis=1),
+            np.concatenate([shares, np.repeat(shares[:, :1], pad, axis=1)], axis=1),
+        )
+    top = np.argpartition(-shares, width - 1, axis=1)[:, :width]
+    return np.take_along_axis(actions, top, axis=1), np.take_along_axis(shares, top, axis=1)
