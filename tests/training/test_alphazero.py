@@ -254,7 +254,8 @@ def test_command_line_trains_checkpoints_and_resumes(tmp_path, capsys):
     rows = (run / "strength.csv").read_text().splitlines()
     assert rows[0].startswith("iteration,opponent") and [r.split(",")[0] for r in rows[1:]] == ["0", "2"]
     added = info["samples_added"]
-    # resumed: goes on to 3 iterations, keeps the buffer, applies a new learning rate
+    # resumed: goes on to 3 iterations, keeps the buffer, applies a new learning rate and a deeper search
+    # (the buffer, saved 5 actions wide, is fitted to 9: simulations + 1)
     main(
         [
             "--game",
@@ -267,11 +268,12 @@ def test_command_line_trains_checkpoints_and_resumes(tmp_path, capsys):
             "3",
             "--no-progress",
             "--resume",
-            *_sets(["alphazero.learning_rate=0.005"]),
+            *_sets(["alphazero.learning_rate=0.005", "alphazero.simulations=8"]),
         ]
     )
     info = json.loads((run / "run.json").read_text())
     assert info["iterations"] == 3 and info["samples_added"] > added and info["settings"]["learning_rate"] == 0.005
+    assert info["settings"]["simulations"] == 8
     # run.json is rewritten after every iteration, each process's command once: the first run, then the resume
     assert len(info["commands"]) == 2 and "--resume" not in info["commands"][0] and "--resume" in info["commands"][1]
 
