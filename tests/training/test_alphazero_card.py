@@ -31,3 +31,12 @@ def test_card_refuses_jobs_below_one(capsys):
     with pytest.raises(SystemExit):
         main(["models/dorix_2p_az", "--run", "no-such-run", "--jobs", "0"])
     assert "--jobs must be at least 1" in capsys.readouterr().err
+
+
+def test_card_in_processes_refuses_a_bad_opponent_before_any_game():
+    game = make_game("dorix", num_players=2)
+    args = Namespace(games=4, games_baselines=2, seed=0, openings=0, jobs=2)
+    with pytest.raises(ValueError, match="unknown agent 'no-such-agent'") as caught:
+        card_matches(game, "mcts:8", ["mcts:4", "no-such-agent"], args)
+    # raised here, not in a worker (a worker's error comes back with its remote traceback as the cause)
+    assert caught.value.__cause__ is None

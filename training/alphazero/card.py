@@ -35,36 +35,22 @@ def card_matches(game, spec: str, opponents: list, args) -> list:
     seed ``args.seed``), then against each of ``opponents`` (``args.games`` games, seeds ``args.seed + 1``
     on), each pair seeded as ``boardgames evaluate --first-only`` seeds it so that the card's reproduce
     commands replay it; ``args.jobs`` > 1 plays the pairs in that many processes at once."""
-    from boardgames.training.evaluation.evaluate import _play_pair, agent_name, round_robin
+    from boardgames.training.evaluation.evaluate import agent_name, play_pairs_in_processes, round_robin
 
     matches = [([spec, "random", "greedy"], args.games_baselines, args.seed)]
     matches += [([spec, opp], args.games, args.seed + 1 + i) for i, opp in enumerate(opponents)]
-    opening = {"openings": args.openings} if args.openings else {}
     if args.jobs <= 1:
+        opening = {"openings": args.openings} if args.openings else {}
         results = []
         for specs, games, seed in matches:
             results += round_robin(game, specs, games, seed, first_only=True, **opening)[0]
         return results
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    from tqdm import tqdm
-
-    pairs = [(specs, j, games, seed) for specs, games, seed in matches for j in range(1, len(specs))]
-    context = multiprocessing.get_context("spawn")
-    with (
-        ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool,
-        tqdm(total=sum(p[2] for p in pairs), desc="evaluating", unit="game") as bar,
-    ):
-        futures = []
-        for specs, j, games, seed in pairs:
-            names = [agent_name(s) for s in specs]
-            futures.append(pool.submit(_play_pair, game, specs, names, 0, j, games, seed, 0, args.openings))
-        results = []
-        for future, (_, _, games, _) in zip(futures, pairs):
-            results.append(future.result())
-            bar.update(games)
-    return results
+    tasks = [
+        (specs, [agent_name(s) for s in specs], 0, j, games, seed)
+        for specs, games, seed in matches
+        for j in range(1, len(specs))
+    ]
+    return play_pairs_in_processes(game, tasks, args.jobs, openings=args.openings)
 
 
 def header_rows(run: dict, simulations: int, folder: str) -> list:

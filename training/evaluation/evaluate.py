@@ -366,29 +366,43 @@ def round_robin(
 def _round_robin_in_processes(
     game, specs, names, pairs, games, seed, show_progress, save_games, jobs, openings=0
 ) -> tuple:
-    """:func:`round_robin`'s pairs played by ``jobs`` worker processes (started afresh: no state shared
-    with this one), the results in the serial loop's order."""
+    """:func:`round_robin`'s pairs played by ``jobs`` worker processes (:func:`play_pairs_in_processes`),
+    the results in the serial loop's order."""
+    tasks = [(specs, names, i, j, games, seed) for i, j in pairs]
+    results = play_pairs_in_processes(game, tasks, jobs, show_progress, save_games, openings)
+    return results, fit_elo(names, results)
+
+
+def play_pairs_in_processes(
+    game: Game, tasks: list, jobs: int, show_progress: bool = True, save_games: int = 0, openings: int = 0
+) -> list:
+    """Matches played by ``jobs`` worker processes (started afresh: no state shared with this one), each
+    task ``(specs, names, i, j, games, seed)`` the pair ``i``, ``j`` of a round robin of ``specs`` seeded
+    ``seed`` (:func:`_play_pair`: the games one process plays); the results in the tasks' order."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     from tqdm import tqdm
 
-    for i, spec in enumerate(specs):  # a bad spec fails here, before any worker starts
-        make_agent(spec, game, seed=seed + i)
+    for specs in {id(task[0]): task[0] for task in tasks}.values():  # a bad spec fails here, before any
+        for i, spec in enumerate(specs):  # worker starts (a round robin's list made once, not per pair)
+            make_agent(spec, game, seed=i)
     context = multiprocessing.get_context("spawn")
+    total = sum(task[4] for task in tasks)
     with (
         ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool,
-        tqdm(total=games * len(pairs), desc="evaluating", unit="game", disable=not show_progress) as bar,
+        tqdm(total=total, desc="evaluating", unit="game", disable=not show_progress) as bar,
     ):
         futures = {
             pool.submit(_play_pair, game, specs, names, i, j, games, seed, save_games, openings): k
-            for k, (i, j) in enumerate(pairs)
+            for k, (specs, names, i, j, games, seed) in enumerate(tasks)
         }
-        results = [None] * len(pairs)
+        results = [None] * len(tasks)
         for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            bar.update(games)
-    return results, fit_elo(names, results)
+            k = futures[future]
+            results[k] = future.result()
+            bar.update(tasks[k][4])
+    return results
 
 
 def agent_name(spec) -> str:
