@@ -355,3 +355,50 @@ def test_gumbel_search_takes_a_win_in_one(case):
     with pytest.raises(ValueError, match="turn-based"):
         barc = make_game("barc")
         EvaluatorSearch(barc, _Uniform(barc)).run_gumbel(barc.new_initial_state(), 4)
+
+
+class _Behind:
+    """A dummy evaluator for two seats: uniform priors, and every unfinished position worth -0.1 to seat 0
+    and +0.1 to seat 1 (seat 0 thinks it is a little behind)."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def __call__(self, states, seats):
+        values = np.tile([-0.1, 0.1], (len(states), 1))
+        return np.ones((len(states), 1, self.game.info.num_actions)), values
+
+
+def test_contempt_makes_the_root_seat_play_on_rather_than_draw():
+    """ADIX's start with 29 quiet turns behind it (A11): 21 of the 23 legal moves (rotations) end the game
+    in a draw, the 2 others displace a cube and play on into positions the evaluator scores -0.1 for seat 0.
+    Without contempt the draw (0) beats -0.1 and takes nearly every visit; with contempt 0.3 a draw counts
+    -0.3 for the root seat, worse than -0.1, and the search plays on."""
+    game = make_game("adix")
+    state = game.from_text(game.new_initial_state().to_text().replace("quiet=0", "quiet=29"))
+    legal = state.legal_actions()
+    drawn = np.zeros(len(legal), dtype=bool)
+    for i, action in enumerate(legal):
+        after = state.clone()
+        after.apply(int(action))
+        drawn[i] = after.is_terminal() and after.end_reason == "draw"
+    assert (len(legal), int(drawn.sum())) == (23, 21)
+
+    def visits_to_draws(contempt):
+        result = EvaluatorSearch(game, _Behind(game), contempt=contempt).run(state, 800, seed=0)
+        counts = result.counts[0, 0, legal]
+        assert abs(result.values[0].sum()) < 1e-9  # contempt moves value between the seats, never adds any
+        return counts[drawn].sum() / counts.sum()
+
+    assert visits_to_draws(0.0) > 0.9
+    assert visits_to_draws(0.3) < 0.3
+
+
+def test_contempt_is_checked():
+    adix, barc = make_game("adix"), make_game("barc")
+    for bad in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="contempt must be a number from 0 to 1"):
+            EvaluatorSearch(adix, _Behind(adix), contempt=bad)
+    with pytest.raises(ValueError, match="contempt needs a turn-based game"):
+        EvaluatorSearch(barc, _Uniform(barc), contempt=0.2)
+    EvaluatorSearch(barc, _Uniform(barc), contempt=0.0)  # no contempt: any game

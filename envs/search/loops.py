@@ -10,13 +10,17 @@ over a :class:`boardgames.envs.search.tree.Tree` of ``B`` trees (tree ``b``'s ro
   compiled. With ``init`` every tree is first emptied and gets ``roots[b]`` (a position) as its root.
   Then tree ``b`` runs ``simulations - done[b]`` more simulations, fewer if its edge arrays fill up:
   ``done`` says how many ran (the caller grows the arrays and calls again without ``init``).
-* ``select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced)`` and
+* ``select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced, contempt)`` and
   ``expand_and_backup(t, leaves, count, priors, values)``: the evaluator form (PUCT), in two halves
   between which the caller evaluates the leaves of every tree in one call. ``select_leaves`` (after
   the same ``init``) runs one simulation per tree down to a leaf: a leaf where the game is over is
   backed up at once with the game's returns, the others are listed in ``leaves`` (tree, node) with
   their positions in ``leaf_states``; it returns their count. ``forced[b]`` >= 0 makes tree ``b``'s
   simulation take that root edge (Gumbel root selection, decided in Python), -1 leaves it to PUCT.
+  ``contempt`` > 0 scores a finished game that is a draw (every seat's return equal) ``contempt`` lower
+  for the seat to move at the root and ``contempt / (seats - 1)`` higher for the others (an engine's
+  contempt: the searching side plays on rather than settle for a draw); 0 leaves the returns as they
+  are, and a simultaneous game's roots (no seat to move) always do.
   ``expand_and_backup`` makes the evaluator's ``priors`` the leaves' edge priors (renormalised over
   the legal actions) and backs up its ``values``. A tree's root, not yet evaluated, is its first leaf.
 
@@ -257,6 +261,20 @@ def _make(kernels: GameKernels, simultaneous: bool) -> dict:
             node = parent
 
     @njit
+    def draw_contempt(value, root_seat, contempt):
+        """Where ``value`` (per seat) is a draw, every seat's the same: ``contempt`` off the root seat's,
+        the same amount shared among the others (the sum is kept); anything else, or no root seat, is
+        left as it is."""
+        n = value.shape[0]
+        if root_seat < 0 or n < 2:
+            return
+        for s in range(1, n):
+            if value[s] != value[0]:
+                return
+        for s in range(n):
+            value[s] += -contempt if s == root_seat else contempt / (n - 1)
+
+    @njit
     def rollout(row, scratch, limit, rng, b, mask, joint, ret, value):
         """Uniformly random decisions from ``row`` (copied into ``scratch``) to the end of the game, or
         to ``limit`` decisions (then 0 for every seat; ``limit`` < 0: no limit); the returns into
@@ -297,7 +315,7 @@ def _make(kernels: GameKernels, simultaneous: bool) -> dict:
                 done[b] += 1
 
     @njit
-    def select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced):
+    def select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced, contempt):
         kk = (t.nodes.shape[2] - SEAT_COLUMNS) // PER_SEAT
         seats = t.node_value.shape[2]
         mask = np.zeros(num_actions, dtype=np.bool_)
@@ -314,6 +332,8 @@ def _make(kernels: GameKernels, simultaneous: bool) -> dict:
                 returns(t.states[b, leaf], ret)
                 for s in range(seats):
                     value[s] = ret[s]
+                if contempt != 0.0:
+                    draw_contempt(value, t.nodes[b, 0, SEAT], contempt)
                 backup(t, b, leaf, value, kk)
             else:
                 leaves[count, 0] = b

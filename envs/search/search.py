@@ -12,6 +12,7 @@ per seat.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -192,11 +193,21 @@ class EvaluatorSearch(_Search):
         game: a game whose states are kernel arrays.
         evaluator: the leaf evaluator.
         c: PUCT's exploration constant.
+        contempt: how much worse than its returns a finished draw counts for the seat to move at the root
+            (the others gain it, shared; see :mod:`boardgames.envs.search.loops`): 0, the default, takes the
+            game's returns as they are; a small positive value (0.1 to 0.3) makes a stronger agent play
+            on where it would otherwise accept a draw. Turn-based games only.
     """
 
-    def __init__(self, game: Game, evaluator: Evaluator, c: float = 1.25):
+    def __init__(self, game: Game, evaluator: Evaluator, c: float = 1.25, contempt: float = 0.0):
         super().__init__(game, c)
         self.evaluator = evaluator
+        contempt = float(contempt)
+        if not math.isfinite(contempt) or not 0.0 <= contempt <= 1.0:
+            raise ValueError(f"contempt must be a number from 0 to 1, got {contempt}")
+        if contempt and self.acting != 1:
+            raise ValueError(f"{game.info.name}: contempt needs a turn-based game (a seat to move at the root)")
+        self.contempt = contempt
 
     def run(self, states, simulations: int, seed=None, root_noise: tuple | None = None) -> SearchResult:
         """``simulations`` simulations from each position of ``states`` (as :meth:`MCTS.run`).
@@ -232,7 +243,7 @@ class EvaluatorSearch(_Search):
             while i > 0 and (t.edges.shape[1] - t.sizes[:, 1]).min() < room:
                 t = self._grow()
             forced = choose_root(t, i - 1) if i > 0 and choose_root is not None else free
-            count = k["select_leaves"](t, roots, i == 0, self.c, rng, leaves, leaf_states, forced)
+            count = k["select_leaves"](t, roots, i == 0, self.c, rng, leaves, leaf_states, forced, self.contempt)
             if count:
                 priors, values = self._evaluate(t, leaves[:count], leaf_states[:count])
                 k["expand_and_backup"](t, leaves, count, priors, values)

@@ -498,3 +498,18 @@ def test_card_header_says_how_the_agent_was_made():
     text = "\n".join(header_rows(run, 400, "models/x"))
     assert "stopped" not in text and "warm start" not in text and "PUCT c=1.25, 64 simulations" in text
     assert "Dirichlet(0.3) x 0.25 at the root" in text
+
+
+def test_a_saved_model_carries_its_contempt(tmp_path):
+    """``"contempt"`` in a model's alphazero.json reaches the agent's search (absent: 0); a value out of
+    [0, 1] is refused when the model is loaded, naming the file and the value."""
+    from boardgames.training.alphazero.agent import load_agent
+
+    game = make_game("dorix", num_players=2)
+    save_network(small_net(game, "linear"), tmp_path / "plain", game="dorix", options={"num_players": 2})
+    assert load_agent(str(tmp_path / "plain"), game).search.contempt == 0.0
+    save_network(small_net(game, "linear"), tmp_path / "k", game="dorix", options={"num_players": 2}, contempt=0.2)
+    assert load_agent(str(tmp_path / "k"), game).search.contempt == 0.2
+    save_network(small_net(game, "linear"), tmp_path / "bad", game="dorix", options={"num_players": 2}, contempt=3)
+    with pytest.raises(ValueError, match=r"alphazero.json: contempt must be a number in \[0, 1\], got 3"):
+        load_agent(str(tmp_path / "bad"), game)

@@ -22,7 +22,9 @@ from boardgames.training.torch_threads import ensure_torch_threads
 
 
 class AlphaZeroAgent(Agent):
-    """Plays the most visited action of a PUCT search of ``simulations`` simulations guided by ``net``."""
+    """Plays the most visited action of a PUCT search of ``simulations`` simulations guided by ``net``;
+    ``c`` and ``contempt`` are the search's (:class:`boardgames.envs.search.EvaluatorSearch`), and a
+    model's ``alphazero.json`` may set both (``"c"``, ``"contempt"``)."""
 
     def __init__(
         self,
@@ -32,6 +34,7 @@ class AlphaZeroAgent(Agent):
         c: float = 1.25,
         name: str = "alphazero",
         seed: int | None = None,
+        contempt: float = 0.0,
     ):
         super().__init__(seed)
         if int(simulations) < 1:
@@ -39,7 +42,7 @@ class AlphaZeroAgent(Agent):
         self.game = game
         self.simulations = int(simulations)
         self.evaluator = NetworkEvaluator(game, net)
-        self.search = EvaluatorSearch(game, self.evaluator, c=c)
+        self.search = EvaluatorSearch(game, self.evaluator, c=c, contempt=contempt)
         self.name = name
         self.last_counts: np.ndarray | None = None  # the last search's root visits (K, NUM_ACTIONS)
 
@@ -120,4 +123,6 @@ def load_agent(spec: str, game: Game | None = None, seed: int | None = None) -> 
     check_model_version(meta, game, spec)
     sims = simulations or int(meta.get("simulations", 200))
     name = folder.name if simulations is None else f"{folder.name}@{sims}"
-    return AlphaZeroAgent(game, net, sims, c=float(meta.get("c", 1.25)), name=name, seed=seed)
+    return AlphaZeroAgent(
+        game, net, sims, c=float(meta.get("c", 1.25)), name=name, seed=seed, contempt=float(meta.get("contempt", 0.0))
+    )

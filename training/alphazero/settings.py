@@ -194,7 +194,7 @@ def check_network_config(config: dict, where: str = "network") -> None:
 def check_saved_network(file) -> None:
     """Check the ``alphazero.json`` of a saved network (``file``, its path) before anything is built from
     it: the network's configuration (:func:`check_network_config`) and the search settings it carries
-    (``simulations``, ``c``); SettingError naming the file and the value. A file that cannot be read or is
+    (``simulations``, ``c``, ``contempt``); SettingError naming the file and the value. A file that cannot be read or is
     not such a configuration is left to the loader to refuse."""
     import json
     from pathlib import Path
@@ -211,3 +211,5 @@ def check_saved_network(file) -> None:
         check_count(f"{file}: simulations", meta["simulations"], *COUNTS["play_simulations"])
     if "c" in meta:
         check_number(f"{file}: c", meta["c"], *NUMBERS["c"])
+    if "contempt" in meta:  # a play setting only (no training setting): the search's draw contempt
+        check_number(f"{file}: contempt", meta["contempt"], 0.0, 1.0)
