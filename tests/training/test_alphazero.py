@@ -513,3 +513,60 @@ def test_a_saved_model_carries_its_contempt(tmp_path):
     save_network(small_net(game, "linear"), tmp_path / "bad", game="dorix", options={"num_players": 2}, contempt=3)
     with pytest.raises(ValueError, match=r"alphazero.json: contempt must be a number in \[0, 1\], got 3"):
         load_agent(str(tmp_path / "bad"), game)
+
+
+def _half_everywhere_net(game):
+    """A small network whose value head says 0.5 for every seat in every position (zero weights, bias
+    atanh(0.5)), so that a search's root value is 0.5 unless the game's end (0) is in its tree."""
+    net = small_net(game, "square" if game.info.name == "adix" else "linear")
+    torch.nn.init.zeros_(net.value[-2].weight)
+    torch.nn.init.constant_(net.value[-2].bias, float(np.arctanh(0.5)))
+    return net
+
+
+@pytest.mark.parametrize("truncated_value", ["zero", "search"])
+def test_value_targets_of_games_cut_at_the_turn_limit(truncated_value):
+    """ADIX cut at 12 turns, searched 4 simulations a move: every game is truncated. "zero" gives its
+    samples 0 (a draw); "search" each sample's root value, 0.5 for both seats (the network's) where the
+    limit was beyond the search's tree, between 0 and 0.5 near the end, never the draw's 0 at the start."""
+    game = make_game("adix", max_turns=12)
+    settings = SearchSettings(simulations=4, temperature_moves=4, truncated_value=truncated_value)
+    player = SelfPlayer(game, NetworkEvaluator(game, _half_everywhere_net(game)), 2, settings)
+    batch = player.play(2, np.random.default_rng(0))
+    assert batch.outcomes == {"truncated": batch.games} and batch.lengths == [12] * batch.games
+    if truncated_value == "zero":
+        assert (batch.values == 0).all()
+        return
+    first = batch.values.reshape(batch.games, 12, 2)[:, :6]  # 4 simulations reach at most 4 turns ahead
+    assert np.allclose(first, 0.5)
+    assert ((batch.values >= 0) & (batch.values <= 0.5 + 1e-6)).all() and (batch.values < 0.5 - 1e-6).any()
+
+
+def test_games_in_flight_keep_their_root_values(tmp_path):
+    """A checkpoint's games in flight keep each decision's root value (a game cut at the limit after the
+    resume still has them); a file written before they were kept loads with 0."""
+    game = make_game("adix", max_turns=12)
+    settings = SearchSettings(simulations=4, truncated_value="search")
+    player = SelfPlayer(game, NetworkEvaluator(game, _half_everywhere_net(game)), 1, settings)
+    player.play(1, np.random.default_rng(0))  # both games cut at turn 12 together: no game in flight
+    assert player.pending == [[]]
+    obs, policy = np.zeros(game.info.observation_shape, np.float32), np.eye(game.info.num_actions)[7]
+    player.pending[0] = [
+        (0, obs, policy, np.array([0.25, 0.5], np.float32)),
+        (1, obs, policy, np.array([-1, 1], np.float32)),
+    ]
+    player.save(tmp_path / "games.npz")
+    again = SelfPlayer(game, NetworkEvaluator(game, _half_everywhere_net(game)), 1, settings)
+    again.load(tmp_path / "games.npz")
+    assert [e[3].tolist() for e in again.pending[0]] == [e[3].tolist() for e in player.pending[0]]
+    with np.load(tmp_path / "games.npz") as data:
+        old = {k: data[k] for k in data.files if k != "root_value"}
+    np.savez(tmp_path / "old.npz", **old)
+    again.load(tmp_path / "old.npz")
+    assert all((e[3] == 0).all() for e in again.pending[0]) and len(again.pending[0]) == len(player.pending[0])
+
+
+def test_truncated_value_setting_is_checked():
+    with pytest.raises(SettingError, match="alphazero.truncated_value is 'zero' or 'search', got 'draw'"):
+        make_settings({"truncated_value": "draw"})
+    assert SearchSettings.of(make_settings({"truncated_value": "search"})).truncated_value == "search"

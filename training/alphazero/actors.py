@@ -67,9 +67,7 @@ def actor_seed(run_seed: int, index: int, first_iteration: int, started_before: 
 
 def search_settings_of(s: AlphaZeroSettings) -> SearchSettings:
     """How self-play searches, from the run's settings (as the single-process loop does)."""
-    return SearchSettings(
-        s.simulations, s.c, s.noise_alpha, s.noise_fraction, s.temperature_moves, s.gumbel, s.max_considered
-    )
+    return SearchSettings.of(s)
 
 
 def shares(games: int, count: int) -> list[int]:

@@ -10,8 +10,10 @@ Dirichlet noise, no temperature), the move is the one it selects and the policy 
 policy. A finished game is replaced by a new one at once, so the batch stays full.
 
 Every decision gives one sample per acting seat: the seat's observation, its root visit shares (the
-policy target) and, once the game is over, the game's returns in that seat's frame (the value target;
-0 for every seat when the game was cut at its turn limit).
+policy target) and, once the game is over, the game's returns in that seat's frame (the value target).
+A game cut at its turn limit has no result: with ``truncated_value = "zero"`` its samples' value target is
+0 for every seat (a draw), with ``"search"`` each sample's own search's root value (in that seat's frame),
+which keeps a long game the network or the search judged won from teaching that long games are draws.
 """
 
 from __future__ import annotations
@@ -37,6 +39,12 @@ class SearchSettings:
     temperature_moves: int = 12
     gumbel: bool = False  # Gumbel root selection (turn-based games): its move and improved policy
     max_considered: int = 16
+    truncated_value: str = "zero"  # a cut game's value targets: "zero" or "search" (the module docstring)
+
+    @classmethod
+    def of(cls, settings) -> SearchSettings:
+        """How self-play searches, from a run's :class:`~boardgames.training.alphazero.settings.AlphaZeroSettings`."""
+        return cls(**{f: getattr(settings, f) for f in cls.__dataclass_fields__})
 
 
 @dataclass
@@ -74,7 +82,8 @@ class SelfPlayer:
         self.settings = settings
         self.search = EvaluatorSearch(game, evaluator, c=settings.c)
         self.slots = [game.new_initial_state() for _ in range(parallel)]
-        self.pending: list[list] = [[] for _ in self.slots]  # per slot: (seat, obs, policy) of its game so far
+        # per slot: (seat, obs, policy, root value in the seat's frame) of each decision of its game so far
+        self.pending: list[list] = [[] for _ in self.slots]
 
     def play(self, games: int, rng: np.random.Generator) -> SelfPlayBatch:
         """Play on until ``games`` games have finished; their samples (see the module docstring)."""
@@ -98,22 +107,24 @@ class SelfPlayer:
                 obs, _ = self.evaluator.observe(state.data[None], np.zeros(len(seats), np.int64), np.array(seats))
                 decision = {}
                 for k, seat in enumerate(seats):
+                    root = relative_values(result.values[j].astype(np.float32), seat)
                     if gumbel:
-                        self.pending[j].append((seat, obs[k], result.improved[j]))
+                        self.pending[j].append((seat, obs[k], result.improved[j], root))
                         decision[seat] = int(result.actions[j])
                         continue
                     counts = result.counts[j, k]
-                    self.pending[j].append((seat, obs[k], counts / counts.sum()))
+                    self.pending[j].append((seat, obs[k], counts / counts.sum(), root))
                     decision[seat] = _pick(counts, sample, rng)
                 state.apply_actions(decision, check=False)
                 batch.decisions += 1
                 if not state.is_terminal():
                     continue
                 returns = state.returns().astype(np.float32)
-                for seat, o, policy in self.pending[j]:
+                from_search = s.truncated_value == "search" and state.is_truncated()
+                for seat, o, policy, root in self.pending[j]:
                     out_obs.append(o)
                     out_pol.append(policy.astype(np.float32))
-                    out_val.append(relative_values(returns, seat))
+                    out_val.append(root if from_search else relative_values(returns, seat))
                     out_seat.append(seat)
                 batch.games += 1
                 batch.lengths.append(state.turn)
@@ -132,7 +143,7 @@ class SelfPlayer:
         """Write the games in flight (each slot's position and the samples its game has so far) to
         ``file`` (a path or a binary file object, ``.npz``), so that a resumed run plays them on
         (:meth:`load`) exactly as the interrupted one would have."""
-        entries = [(j, seat, obs, policy) for j, pending in enumerate(self.pending) for seat, obs, policy in pending]
+        entries = [(j, *entry) for j, pending in enumerate(self.pending) for entry in pending]
         shape = tuple(self.game.info.observation_shape)
         policies = [np.asarray(e[3]) for e in entries]
         index = [np.flatnonzero(p) for p in policies]
@@ -145,6 +156,7 @@ class SelfPlayer:
             policy_count=np.array([len(i) for i in index], dtype=np.int64),
             policy_index=np.concatenate(index) if entries else np.zeros(0, np.int64),
             policy_value=np.concatenate([p[i] for p, i in zip(policies, index)]) if entries else np.zeros(0),
+            root_value=np.stack([e[4] for e in entries]) if entries else np.zeros((0, self.game.info.num_seats)),
         )
 
     def load(self, file) -> None:
@@ -154,10 +166,14 @@ class SelfPlayer:
         with np.load(file) as data:
             states, slot, seat, obs = data["states"], data["slot"], data["seat"], data["obs"]
             count, index, value = data["policy_count"], data["policy_index"], data["policy_value"]
+            # files written before the root values were kept: 0, the value such a game's samples had then
+            seats = self.game.info.num_seats
+            root = data["root_value"] if "root_value" in data else np.zeros((slot.shape[0], seats), np.float32)
         if (
             states.ndim != 2
             or states.shape[1] != proto.data.shape[0]
             or obs.shape[1:] != tuple(self.game.info.observation_shape)
+            or root.shape != (slot.shape[0], seats)
         ):
             raise ValueError("games in flight of another game than this run's")
         parallel = len(self.slots)
@@ -172,7 +188,7 @@ class SelfPlayer:
                 continue
             policy = np.zeros(self.game.info.num_actions, dtype=value.dtype)
             policy[index[starts[k] : starts[k + 1]]] = value[starts[k] : starts[k + 1]]
-            self.pending[j].append((int(seat[k]), obs[k], policy))
+            self.pending[j].append((int(seat[k]), obs[k], policy, root[k].astype(np.float32)))
 
 
 def self_play(

@@ -26,6 +26,9 @@ class AlphaZeroSettings:
     temperature_moves: int = 12
     gumbel: bool = False  # Gumbel root selection in self-play (turn-based games; envs/search/gumbel.py)
     max_considered: int = 16  # root actions Gumbel considers
+    # the value targets of a game cut at its turn limit: "zero" (a draw) or "search" (each position's own
+    # search's root value), see training/alphazero/selfplay.py
+    truncated_value: str = "zero"
     # warm start (training/alphazero/teacher.py): a fresh run first learns from a teacher's games
     teacher: str = ""  # an agent spec, e.g. "sample:models/olix"; "" = none
     teacher_games: int = 200
@@ -127,6 +130,8 @@ def make_settings(values: dict) -> AlphaZeroSettings:
         raise SettingError(f"alphazero.start_from is an AlphaZero agent folder (a string), got {s.start_from!r}")
     if s.head not in ("linear", "square"):
         raise SettingError(f"alphazero.head is 'linear' or 'square', got {s.head!r}")
+    if s.truncated_value not in ("zero", "search"):
+        raise SettingError(f"alphazero.truncated_value is 'zero' or 'search', got {s.truncated_value!r}")
     if not isinstance(s.device, str) or not re.fullmatch(r"cpu|auto|cuda(:[0-9]{1,3})?", s.device):
         raise SettingError(f"alphazero.device is 'cpu', 'cuda' (or 'cuda:N') or 'auto', got {s.device!r}")
     opponents = s.eval_opponents

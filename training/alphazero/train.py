@@ -203,10 +203,7 @@ class AlphaZeroRun:
     # files ------------------------------------------------------------------------------------------
     def _new_player(self) -> SelfPlayer:
         s = self.settings
-        search = SearchSettings(
-            s.simulations, s.c, s.noise_alpha, s.noise_fraction, s.temperature_moves, s.gumbel, s.max_considered
-        )
-        return SelfPlayer(self.game, self.evaluator, s.parallel, search)
+        return SelfPlayer(self.game, self.evaluator, s.parallel, SearchSettings.of(s))
 
     def _commands(self) -> list:
         """The commands that built the run so far: the earlier processes', then this one's."""
