@@ -548,7 +548,7 @@ def test_games_in_flight_keep_their_root_values(tmp_path):
     game = make_game("adix", max_turns=12)
     settings = SearchSettings(simulations=4, truncated_value="search")
     player = SelfPlayer(game, NetworkEvaluator(game, _half_everywhere_net(game)), 1, settings)
-    player.play(1, np.random.default_rng(0))  # both games cut at turn 12 together: no game in flight
+    player.play(1, np.random.default_rng(0))  # its one game cut at turn 12: no game in flight
     assert player.pending == [[]]
     obs, policy = np.zeros(game.info.observation_shape, np.float32), np.eye(game.info.num_actions)[7]
     player.pending[0] = [

@@ -65,11 +65,6 @@ def actor_seed(run_seed: int, index: int, first_iteration: int, started_before: 
     return int(sequence.generate_state(1, np.uint32)[0])
 
 
-def search_settings_of(s: AlphaZeroSettings) -> SearchSettings:
-    """How self-play searches, from the run's settings (as the single-process loop does)."""
-    return SearchSettings.of(s)
-
-
 def shares(games: int, count: int) -> list[int]:
     """``games`` split over ``count`` actors as evenly as possible, at least one game each."""
     return [max(1, games // count + (k < games % count)) for k in range(count)]
@@ -104,7 +99,7 @@ class SelfPlayWorker:
         torch.manual_seed(seed)
         self.net = AlphaZeroNet(info.observation_shape, info.num_actions, info.num_seats, **s.network_kwargs())
         self.net.eval()
-        self.player = SelfPlayer(game, NetworkEvaluator(game, self.net), s.parallel, search_settings_of(s))
+        self.player = SelfPlayer(game, NetworkEvaluator(game, self.net), s.parallel, SearchSettings.of(s))
         self.rng = np.random.default_rng(seed)
 
     def play(self, weights: dict, games: int) -> tuple[SelfPlayBatch, str]:
