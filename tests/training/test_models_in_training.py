@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from boardgames.envs.registry import make_game
 from boardgames.training.alphazero.agent import load_agent
 from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
+from boardgames.training.storage.model_version import model_game
 
 FOLDER = Path(__file__).resolve().parents[2] / "models-in-training"
 NETWORKS = sorted(p.parent for p in FOLDER.glob("*/alphazero.json"))
@@ -31,7 +31,7 @@ def test_the_folder_explains_itself():
 @pytest.mark.parametrize("folder", NETWORKS, ids=[p.name for p in NETWORKS])
 def test_a_network_in_training_plays_and_can_be_started_from(folder, tmp_path):
     meta = json.loads((folder / "alphazero.json").read_text())
-    game = make_game(meta["game"], **meta.get("options", {}))
+    game = model_game(meta["game"], meta.get("options", {}), meta)  # at the version it was trained on
     agent = load_agent(f"{folder}@4", game, seed=0)
     state = game.new_initial_state()
     action = agent.act(state, state.current_seat)
