@@ -285,12 +285,12 @@ def az_problems(ref: Path, run: Path, same: bool, same_strength: bool) -> list:
 
     from boardgames.envs.registry import make_game
     from boardgames.training.agent_kinds import make_agent
-    from boardgames.training.alphazero.train import STRENGTH_FIELDS
+    from boardgames.training.alphazero.train import SET_FILES, STRENGTH_FIELDS
     from boardgames.training.storage.durable import CheckpointError, open_set
 
     problems = []
     try:
-        open_set(run, "checkpoint.json")
+        open_set(run, "checkpoint.json", SET_FILES)
     except CheckpointError as e:
         return [f"its checkpoint does not open: {e}"]
     state = torch.load(run / "checkpoint.pt", weights_only=True)

@@ -26,6 +26,7 @@ import torch
 from alphazero_tiny import as_flags, tiny_sets
 
 from boardgames.training.alphazero.__main__ import main as alphazero_main
+from boardgames.training.alphazero.train import SET_FILES
 from boardgames.training.storage import durable
 from boardgames.training.storage.durable import (
     CheckpointError,
@@ -175,7 +176,7 @@ def test_a_checkpoint_set_killed_anywhere_opens_whole_old_or_new(tmp_path):
     for k in range(1, len(points) + 1):
         commit("old")
         assert in_child(lambda _: commit("new"), [], kill=k) == -9
-        version = open_set(tmp_path, "set.json")["version"]  # rolls the renames forward after the manifest
+        version = open_set(tmp_path, "set.json", "ab")["version"]  # rolls the renames forward after the manifest
         assert version == ("old" if k <= 1 else "new"), k
         assert (tmp_path / "a").read_text() == f"a {version}" and (tmp_path / "b").read_text() == f"b {version}"
         durable.remove_stale_temps(tmp_path)
@@ -186,13 +187,13 @@ def test_a_damaged_or_missing_file_of_a_set_is_named(tmp_path):
     commit_set(tmp_path, "set.json", {"a": lambda f: f.write(b"1234"), "b": lambda f: f.write(b"5678")})
     (tmp_path / "b").write_bytes(b"5679")
     with pytest.raises(CheckpointError, match=r"/b: damaged \(4 bytes, not the 4 bytes and sha256 that .*set.json"):
-        open_set(tmp_path, "set.json")
+        open_set(tmp_path, "set.json", "ab")
     (tmp_path / "b").unlink()
     with pytest.raises(CheckpointError, match=r"/b: missing; .*set.json \(the checkpoint's manifest\) lists it"):
-        open_set(tmp_path, "set.json")
+        open_set(tmp_path, "set.json", "ab")
     (tmp_path / "set.json").write_text("")
     with pytest.raises(CheckpointError, match=r"set.json: the checkpoint's manifest cannot be read"):
-        open_set(tmp_path, "set.json")
+        open_set(tmp_path, "set.json", "ab")
 
 
 @needs_fork
@@ -262,7 +263,7 @@ def assert_same_alphazero_run(ref: Path, run: Path) -> None:
     assert (ref / "latest/alphazero.json").read_text() == (run / "latest/alphazero.json").read_text()
     info, want = json.loads((run / "run.json").read_text()), json.loads((ref / "run.json").read_text())
     assert (info["iterations"], info["samples_added"]) == (want["iterations"], want["samples_added"])
-    open_set(run, "checkpoint.json")
+    open_set(run, "checkpoint.json", SET_FILES)
     assert not leftovers(run)
 
 

@@ -71,6 +71,7 @@ from boardgames.training.storage.durable import (
     read_csv_rows,
     read_json,
     recover_folder,
+    refuse_links_out,
     remove_stale_temps,
     replace_folder,
     sha256_of,
@@ -85,6 +86,8 @@ BUFFER = "buffer.npz"
 GAMES = "games.npz"
 MANIFEST = "checkpoint.json"
 LATEST = "latest"
+SET_FILES = (CHECKPOINT, BUFFER, GAMES)
+"""The files a checkpoint set may list (its manifest names no other)."""
 MAX_SEED = 2**32 - 1
 MAX_BUFFER_BYTES = 64 * 2**30
 """The most memory the replay buffer may take (its arrays are sized for ``alphazero.buffer`` samples)."""
@@ -288,7 +291,8 @@ class AlphaZeroRun:
         path = self.run_dir / CHECKPOINT
         if not self.has_checkpoint():
             raise SettingError(f"no checkpoint to resume in {self.run_dir} (expected {path})")
-        files = open_set(self.run_dir, MANIFEST)["files"] if (self.run_dir / MANIFEST).is_file() else None
+        refuse_links_out(self.run_dir)
+        files = open_set(self.run_dir, MANIFEST, SET_FILES)["files"] if (self.run_dir / MANIFEST).is_file() else None
         try:
             state = torch.load(path, map_location="cpu", weights_only=True)
             game, options = state["game"], json.loads(state["options"])

@@ -65,6 +65,7 @@ from boardgames.training.storage.durable import (
     keep_csv_rows,
     number,
     read_json,
+    refuse_links_out,
     remove_stale_temps,
     replacing,
     write_json,
@@ -288,12 +289,15 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
         from boardgames.training.sb3.agent import model_path
 
         if str(resume).endswith(".zip"):  # a kill may have left the zip under its temporary name: put it in place
+            refuse_links_out(Path(resume).parent)  # nothing in a stranger's folder leads a write out of it
             checkpoint_manifest(resume)
         try:
             resume = model_path(resume)
         except FileNotFoundError as e:
             raise SettingError(f"--resume: {e}") from None
     run = Path(spec.run_dir or Path("runs") / run_name(game, game_options, seed))
+    if resume and run.is_dir():
+        refuse_links_out(run)
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
     # the checkpoint's manifest (a damaged zip is refused here, naming it), then what killed runs left
     manifest = checkpoint_manifest(resume) if resume else None

@@ -39,10 +39,8 @@ def checkpoint_manifest(zip_path: str | Path) -> dict | None:
     manifest = manifest_of(zip_path)
     if not manifest.is_file() or manifest == zip_path:
         return None
-    record = open_set(zip_path.parent, manifest.name)
-    if zip_path.name not in record["files"]:  # a JSON file of another kind that happens to share the stem
-        return None
-    return record
+    record = open_set(zip_path.parent, manifest.name, [zip_path.name])  # it may list that zip and nothing else
+    return record if zip_path.name in record["files"] else None
 
 
 class DurableCheckpoint(BaseCallback):

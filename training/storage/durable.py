@@ -288,19 +288,22 @@ def read_manifest(path: str | Path) -> dict:
     return record
 
 
-def open_set(folder: str | Path, manifest: str) -> dict:
+def open_set(folder: str | Path, manifest: str, names: Iterable[str]) -> dict:
     """Check the checkpoint set of ``folder`` named by its ``manifest`` and return the manifest: every
     file must have the size and sha256 recorded; a file still under its temporary name (a kill between
-    the manifest and the renames) is renamed into place first. :class:`CheckpointError` naming the first
-    missing or damaged file otherwise."""
+    the manifest and the renames) is renamed into place first. ``names`` are the file names the project
+    itself writes in such a set: the manifest may list only those, and the only rename ever made is of
+    ``<name>.tmp-<pid>`` to ``<name>`` for one of them (:func:`checked_entries`), every entry checked before
+    anything is renamed. :class:`CheckpointError` naming the manifest and the entry for a name that is not
+    one of them, and naming the first missing or damaged file otherwise."""
     folder = Path(folder)
     record = read_manifest(folder / manifest)
-    for name, want in record["files"].items():
+    entries = checked_entries(folder, manifest, record["files"], names)
+    for name, want, pending in entries:
         path = folder / name
         if _matches(path, want):
             continue
-        pending = folder / str(want.get("pending", ""))
-        if want.get("pending") and pending.is_file() and _matches(pending, want):
+        if pending is not None and _matches(pending, want):
             os.replace(pending, path)
             fsync_dir(folder)
             continue
@@ -314,6 +317,90 @@ def open_set(folder: str | Path, manifest: str) -> dict:
             f"sha256 that {folder / manifest} records); the checkpoint cannot be resumed"
         )
     return record
+
+
+def checked_entries(folder: Path, manifest: str, files: dict, names: Iterable[str]) -> list:
+    """``[(name, record, pending path or None)]`` of a manifest's ``files``, each checked before anything is
+    opened, renamed or deleted: its name one of ``names`` (plain file names the project writes, so never
+    absolute, never with ``..`` or a folder), its record a table, its ``pending`` name, when given, exactly
+    ``<name>.tmp-<pid>``, and neither file a link (the project writes none, and one could lead out of the
+    folder). :class:`CheckpointError` naming the manifest and the first entry refused; nothing is changed."""
+    allowed = set(names)
+    where = folder / manifest
+    entries = []
+    for name, want in files.items():
+        _check_member(where, name, allowed)
+        if not isinstance(want, dict):
+            raise CheckpointError(f"{where}: the entry of {name} is not a record of a file; cannot be resumed")
+        pending = _checked_pending(where, name, want.get("pending"))
+        pending_path = folder / pending if pending else None
+        for path in (folder / name, pending_path):
+            if path is not None and path.is_symlink():
+                raise CheckpointError(
+                    f"{path}: a symbolic link, listed by {where}; a checkpoint's files are never links (one could "
+                    "lead out of the folder); refused, nothing changed"
+                )
+        entries.append((name, want, pending_path))
+    return entries
+
+
+def _check_member(where: Path, name, allowed: set) -> None:
+    if name not in allowed or not is_plain_name(name):
+        raise CheckpointError(
+            f"{where}: lists the file {_shown(name)}, which is not one this checkpoint is made of "
+            f"({', '.join(sorted(allowed))}); refused, nothing changed (a checkpoint folder names only its own files)"
+        )
+
+
+def _checked_pending(where: Path, name: str, pending) -> str | None:
+    """``pending`` when it is None or exactly a temporary name of ``name`` (``<name>.tmp-<pid>``)."""
+    if pending is None or (isinstance(pending, str) and re.fullmatch(re.escape(name) + r"\.tmp-\d{1,10}", pending)):
+        return pending
+    raise CheckpointError(
+        f"{where}: names {_shown(pending)} as the temporary file of {name}, which is not a temporary name "
+        f"of it ({name}.tmp-<pid>); refused, nothing changed"
+    )
+
+
+def is_plain_name(name) -> bool:
+    """Whether ``name`` is one plain file name: a non-empty string with no folder separator, not ``.`` or
+    ``..``, no NUL, at most 255 characters (what a name read from a file must be before it is joined to a
+    folder)."""
+    return (
+        isinstance(name, str)
+        and 0 < len(name) <= 255
+        and name not in (".", "..")
+        and not any(c in name for c in "/\\\0")
+        and not re.match(r"^[A-Za-z]:", name)
+    )
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def refuse_links_out(folder: str | Path) -> None:
+    """Before a run folder is resumed (written into): :class:`CheckpointError` naming the first symbolic
+    link in it, at any depth, that leads out of it, since what the trainer writes through such a link would
+    land outside the folder. Links that stay inside are left alone; nothing is changed."""
+    folder = Path(folder)
+    root = folder.resolve()
+    for here, dirs, files in os.walk(folder, followlinks=False):
+        for name in dirs + files:
+            path = Path(here) / name
+            if path.is_symlink() and not _inside(path, root):
+                raise CheckpointError(
+                    f"{path}: a symbolic link that leads out of {folder} (to {_shown(os.readlink(path))}); a run "
+                    "folder being resumed writes only inside itself, so it is refused; nothing changed"
+                )
+
+
+def _inside(link: Path, root: Path) -> bool:
+    try:
+        return link.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a loop of links
+        return False
 
 
 def _matches(path: Path, want: dict) -> bool:
@@ -362,7 +449,10 @@ def recover_folder(folder: str | Path) -> bool:
     folder = Path(folder)
     if folder.exists():
         return False
-    aside = sorted(folder.parent.glob(f"{glob_escape(folder.name)}.old-*"), key=lambda p: p.stat().st_mtime)
+    aside = sorted(
+        (p for p in folder.parent.glob(f"{glob_escape(folder.name)}.old-*") if p.is_dir() and not p.is_symlink()),
+        key=lambda p: p.stat().st_mtime,
+    )
     if not aside:
         return False
     os.replace(aside[-1], folder)
