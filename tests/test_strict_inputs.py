@@ -180,3 +180,12 @@ def test_adix_moves_with_foreign_digits_are_refused():
     for foreign in ("e١L", "e¹L", "e١-e٢"):
         with pytest.raises(IllegalActionError, match="cannot read"):
             state.text_to_action(foreign)
+
+
+@pytest.mark.parametrize("value", ["[" * 100_000, "9" * 100_000])
+def test_a_huge_option_value_is_refused_naming_the_flag(value):
+    """``--option max_turns=`` with 100,000 characters gave a raw MemoryError from the literal parser."""
+    from boardgames.envs.core.options import parse_options
+
+    with pytest.raises(SystemExit, match=r"--option max_turns=\.\.\.: the value has 100000 characters, more than 1000"):
+        parse_options([f"max_turns={value}"])

@@ -140,7 +140,7 @@ def load_network(path: str | Path) -> tuple[AlphaZeroNet, dict]:
     such a network, or whose weights file holds other objects than tensors and plain data, raises
     :class:`~boardgames.training.storage.safe_load.ModelFileError` (a ``ValueError``) saying why."""
     from boardgames.training.alphazero.settings import check_saved_network
-    from boardgames.training.storage.safe_load import ModelFileError, load_weights
+    from boardgames.training.storage.safe_load import ModelFileError, load_weights, read_model_json
 
     folder = Path(path)
     if folder.name == CONFIG:
@@ -148,7 +148,7 @@ def load_network(path: str | Path) -> tuple[AlphaZeroNet, dict]:
     check_saved_network(folder / CONFIG)  # every size in range before anything is built from the file
     not_a_network = f"{folder} is not an AlphaZero network of this project"
     try:
-        meta = json.loads((folder / CONFIG).read_text())
+        meta = read_model_json(folder / CONFIG)
         net = AlphaZeroNet(**meta["network"])
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
         raise ModelFileError(f"{not_a_network} ({type(e).__name__}: {e})") from None

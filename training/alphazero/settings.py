@@ -201,12 +201,13 @@ def check_saved_network(file) -> None:
     it: the network's configuration (:func:`check_network_config`) and the search settings it carries
     (``simulations``, ``c``, ``contempt``); SettingError naming the file and the value. A file that cannot be read or is
     not such a configuration is left to the loader to refuse."""
-    import json
     from pathlib import Path
+
+    from boardgames.training.storage.safe_load import read_model_json
 
     file = Path(file)
     try:
-        meta = json.loads(file.read_text())
+        meta = read_model_json(file)
     except (OSError, ValueError, RecursionError):
         return
     if not isinstance(meta, dict) or not isinstance(meta.get("network"), dict):

@@ -14,7 +14,6 @@ file that would need unpickling is refused with a :class:`ModelFileError` saying
 from __future__ import annotations
 
 import inspect
-import json
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +21,7 @@ import numpy as np
 from boardgames.envs.agents import Agent
 from boardgames.envs.core.game import Game, State
 from boardgames.training.storage.model_version import check_model_version
-from boardgames.training.storage.safe_load import ModelFileError
+from boardgames.training.storage.safe_load import ModelFileError, read_model_json
 from boardgames.training.storage.shipped import find_model, shipped_models
 from boardgames.training.torch_threads import ensure_torch_threads
 
@@ -128,7 +127,7 @@ def model_metadata(path: Path) -> dict:
             file = folder / name
             if file.is_file():
                 try:
-                    data = json.loads(file.read_text())
+                    data = read_model_json(file)
                 except (OSError, ValueError, RecursionError):
                     continue
                 if isinstance(data, dict) and "game" in data:

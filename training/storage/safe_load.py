@@ -29,6 +29,12 @@ What is rebuilt (the keys SB3 2.x writes for PPO and MaskablePPO):
 * the state of an unfinished rollout (``_last_obs``, ``_last_original_obs``, ``_last_episode_starts``,
   ``ep_info_buffer``, ``ep_success_buffer``): dropped; training resets the environments first anyway.
 
+Only checked plain values reach SB3 (:mod:`boardgames.training.storage.sb3_data`: an allow-list with types and
+ranges; ``env`` refuses the file, unknown keys are ignored with a warning), and the cost of a load is bounded
+before anything is inflated or built: the file's size, each archive entry's declared size (zip bombs), the
+network against the weights the file holds, the rollout buffer (:func:`archive_size_reason`,
+:func:`torch_archive_reason`).
+
 The shipped models and every model ``boardgames.training.sb3.train`` writes load this way as they are: no conversion.
 """
 
@@ -44,8 +50,31 @@ import re
 import zipfile
 from pathlib import Path
 
+from boardgames.training.storage.sb3_data import (
+    CONV_KWARGS,
+    MAX_ROLLOUT_VALUES,
+    MAX_WEIGHTS,
+    network_weights,
+    vetted_data,
+)
+
 MAX_SPACE_SIZE = 10**7
 """The most entries an observation or action space read from a file may have (its bounds are allocated)."""
+
+MAX_FILE_BYTES = 2**30
+"""The largest model file (an SB3 zip, a torch weights file) a loader reads: 1 GiB."""
+
+MAX_ENTRY_BYTES = 2**30
+"""The most bytes one entry of a model archive may inflate to (SB3's zip, torch's own zip format)."""
+
+MAX_DATA_BYTES = 16 * 2**20
+"""The most bytes the ``data`` entry (JSON) of an SB3 zip may inflate to."""
+
+MAX_ARCHIVE_BYTES = 2 * 2**30
+"""The most bytes all the entries of one model archive may inflate to together."""
+
+MAX_ENTRIES = 10_000
+"""The most entries a model archive may list."""
 
 NEVER_UNPICKLED = "unpickling runs code chosen by the file, and model files are never unpickled here"
 """Why a file that needs unpickling is refused (every refusal says it)."""
@@ -103,6 +132,9 @@ def weights_or_reason(source) -> tuple[object, str | None]:
 
     if isinstance(source, (bytes, bytearray)):
         source = io.BytesIO(source)
+    reason = torch_archive_reason(source)
+    if reason is not None:
+        return None, reason
     try:
         return torch.load(source, map_location="cpu", weights_only=True), None
     except pickle.UnpicklingError as e:
@@ -117,6 +149,48 @@ def weights_or_reason(source) -> tuple[object, str | None]:
         return None, f"its weights cannot be read ({type(e).__name__})"
 
 
+def torch_archive_reason(source) -> str | None:
+    """Why ``source`` (a path or a seekable binary file) cannot be a torch file this project wrote, read in
+    bounded time and memory, or None: torch's zip format (every ``torch.save`` since 1.6 writes it; the
+    older format declares storage sizes that are allocated before they can be checked) within the size
+    limits (:data:`MAX_FILE_BYTES`, :data:`MAX_ENTRY_BYTES`, :data:`MAX_ARCHIVE_BYTES`), checked on the
+    sizes the archive declares before anything is inflated."""
+    try:
+        if isinstance(source, (str, os.PathLike)):
+            size = os.path.getsize(source)
+            if size > MAX_FILE_BYTES:
+                return f"it is {size} bytes, more than the {MAX_FILE_BYTES} bytes a model file may have"
+            with zipfile.ZipFile(source) as archive:
+                return archive_size_reason(archive)
+        position = source.tell()
+        try:
+            with zipfile.ZipFile(source) as archive:
+                return archive_size_reason(archive)
+        finally:
+            source.seek(position)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError):
+        return "its weights cannot be read: not in torch's zip format (torch.save since 1.6), the only one read here"
+    except OSError as e:
+        return f"it cannot be read ({type(e).__name__})"
+
+
+def archive_size_reason(archive: zipfile.ZipFile, limits: dict | None = None) -> str | None:
+    """Why the zip ``archive`` is too large to read, from the sizes its entries declare (the reader never
+    inflates an entry past its declared size), or None; ``limits`` gives some entries a smaller limit than
+    :data:`MAX_ENTRY_BYTES`."""
+    infos = archive.infolist()
+    if len(infos) > MAX_ENTRIES:
+        return f"its archive lists {len(infos)} entries, more than {MAX_ENTRIES}"
+    for info in infos:
+        limit = (limits or {}).get(info.filename, MAX_ENTRY_BYTES)
+        if info.file_size > limit:
+            return f"its entry {info.filename[:80]!r} inflates to {info.file_size} bytes, more than the {limit} allowed"
+    total = sum(info.file_size for info in infos)
+    if total > MAX_ARCHIVE_BYTES:
+        return f"its entries inflate to {total} bytes in all, more than the {MAX_ARCHIVE_BYTES} allowed"
+    return None
+
+
 def load_weights(source, label: str, error: type[ModelFileError] = ModelFileError):
     """What ``source`` holds, read by torch in weights-only mode (tensors, numbers, strings and containers
     of them); anything else raises ``error`` with ``label`` (what the file should be) and the reason."""
@@ -126,49 +200,151 @@ def load_weights(source, label: str, error: type[ModelFileError] = ModelFileErro
     return value
 
 
+def read_model_json(path: str | Path):
+    """The JSON of a model folder's settings file (``alphazero.json``, ``meta.json``...), read only when it
+    is at most :data:`MAX_DATA_BYTES`: :class:`ModelFileError` (a ``ValueError``) naming it otherwise."""
+    path = Path(path)
+    size = path.stat().st_size
+    if size > MAX_DATA_BYTES:
+        raise ModelFileError(f"{path}: {size} bytes, more than the {MAX_DATA_BYTES} a model's settings file may have")
+    return json.loads(path.read_text())
+
+
 # ----- Stable-Baselines3 archives ---------------------------------------------------------------------
 
 
 def load_sb3(model_class, path: str | Path, env=None, device: str = "cpu", **kwargs):
     """The SB3 model saved at ``path`` as an instance of ``model_class`` (on ``env`` when given, with the
-    attributes of ``kwargs`` replacing the saved ones), read without unpickling (see the module docstring).
+    attributes of ``kwargs`` replacing the saved ones), read without unpickling and without letting the file
+    set anything but checked plain values (see the module docstring).
 
-    Raises :class:`ModelFileError` for a file that is not such a model or that only unpickling could read,
-    and :class:`WrongAlgorithmError` for a model saved by another algorithm."""
+    Raises :class:`ModelFileError` for a file that is not such a model, that only unpickling could read, or
+    that asks for more than a model of this project may (sizes, ranges), and :class:`WrongAlgorithmError` for
+    a model saved by another algorithm."""
     path = Path(path)
     not_a_model = f"{path} is not a model of this project ({SB3_MODEL})"
-    raw = path.read_bytes()
+    raw = _model_bytes(path, not_a_model)
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
-    except zipfile.BadZipFile:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError):
         raise ModelFileError(f"{not_a_model}: it is not a zip archive") from None
     with archive:
-        names = archive.namelist()
-        missing = [n for n in ("data", "policy.pth") if n not in names]
-        if missing:
-            raise ModelFileError(f"{not_a_model}: the archive has no {' and no '.join(missing)}")
-        try:
-            data = json.loads(archive.read("data").decode())
-        except (UnicodeDecodeError, ValueError, zipfile.BadZipFile, OSError, EOFError, RecursionError) as e:
-            raise ModelFileError(f"{not_a_model}: its data entry is not JSON ({type(e).__name__})") from None
-        if not isinstance(data, dict):
-            raise ModelFileError(f"{not_a_model}: its data entry is not a JSON object")
-        if not isinstance(data.get("policy_kwargs", {}), dict):
-            raise ModelFileError(f"{not_a_model}: its policy_kwargs are not a table of settings")
+        data = _sb3_data(archive, not_a_model)
         custom_objects = rebuild_serialized(data, model_class, env, not_a_model)
-        for info in archive.infolist():  # what SB3 reads with torch.load: weights-only readable, or refused
-            if os.path.splitext(info.filename)[1] == ".pth":
-                try:
-                    entry = archive.read(info)
-                except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as e:
-                    raise ModelFileError(
-                        f"{not_a_model}: its {info.filename} entry cannot be read ({type(e).__name__})"
-                    ) from None
-                _, reason = weights_or_reason(entry)
-                if reason is not None:
-                    raise ModelFileError(f"{not_a_model}: {reason} (in {info.filename})")
-    # every serialized key of `data` is in custom_objects, so SB3 unpickles nothing; same bytes as checked
-    return model_class.load(io.BytesIO(raw), env=env, device=device, custom_objects=custom_objects, **kwargs)
+        absent = [k for k in ("policy_class", "observation_space", "action_space") if k not in custom_objects]
+        if absent:
+            raise ModelFileError(f"{not_a_model}: its data entry records no {' and no '.join(absent)}")
+        data = vetted_data(data, set(custom_objects), not_a_model, ModelFileError)
+        weights = _checked_weights(archive, not_a_model)
+        _check_cost(data, custom_objects, env, kwargs, weights, not_a_model)
+        vetted = _archive_with(archive, data)
+    # every serialized key of `data` is in custom_objects, so SB3 unpickles nothing; its plain keys are vetted
+    return model_class.load(io.BytesIO(vetted), env=env, device=device, custom_objects=custom_objects, **kwargs)
+
+
+SB3_ENTRIES = ("data", "policy.pth", "policy.optimizer.pth", "pytorch_variables.pth", "_stable_baselines3_version")
+"""The entries of an SB3 zip that are passed on to SB3's load (the others are not read)."""
+
+
+def _model_bytes(path: Path, not_a_model: str) -> bytes:
+    """The bytes of the model file ``path``, refused past :data:`MAX_FILE_BYTES` before they are read."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise ModelFileError(f"{not_a_model}: it is {size} bytes, more than the {MAX_FILE_BYTES} a model file may have")
+    return path.read_bytes()
+
+
+def _sb3_data(archive: zipfile.ZipFile, not_a_model: str) -> dict:
+    """The parsed ``data`` entry of an SB3 zip, once the archive's declared sizes are within the limits."""
+    reason = archive_size_reason(archive, {"data": MAX_DATA_BYTES})
+    if reason is not None:
+        raise ModelFileError(f"{not_a_model}: {reason}; refused before reading it")
+    names = archive.namelist()
+    missing = [n for n in ("data", "policy.pth") if n not in names]
+    if missing:
+        raise ModelFileError(f"{not_a_model}: the archive has no {' and no '.join(missing)}")
+    try:
+        data = json.loads(archive.read("data").decode())
+    except (UnicodeDecodeError, ValueError, zipfile.BadZipFile, OSError, EOFError, RecursionError) as e:
+        raise ModelFileError(f"{not_a_model}: its data entry is not JSON ({type(e).__name__})") from None
+    if not isinstance(data, dict):
+        raise ModelFileError(f"{not_a_model}: its data entry is not a JSON object")
+    if not isinstance(data.get("policy_kwargs", {}), dict):
+        raise ModelFileError(f"{not_a_model}: its policy_kwargs are not a table of settings")
+    return data
+
+
+def _checked_weights(archive: zipfile.ZipFile, not_a_model: str) -> int:
+    """Read every ``.pth`` entry of the archive in weights-only mode (what SB3 reads with torch.load: weights
+    or refused); returns how many numbers ``policy.pth`` holds."""
+    weights = 0
+    for info in archive.infolist():
+        if os.path.splitext(info.filename)[1] != ".pth":
+            continue
+        try:
+            entry = archive.read(info)
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as e:
+            why = type(e).__name__
+            raise ModelFileError(f"{not_a_model}: its {info.filename} entry cannot be read ({why})") from None
+        value, reason = weights_or_reason(entry)
+        if reason is not None:
+            raise ModelFileError(f"{not_a_model}: {reason} (in {info.filename})")
+        if info.filename == "policy.pth":
+            weights = _numbers_in(value)
+    return weights
+
+
+def _numbers_in(value) -> int:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return value.numel()
+    if isinstance(value, dict):
+        return sum(_numbers_in(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(_numbers_in(v) for v in value)
+    return 0
+
+
+def _check_cost(data: dict, objects: dict, env, kwargs: dict, weights: int, not_a_model: str) -> None:
+    """Refuse a file whose network or rollout buffer would cost more to build than a model of this project
+    may (:data:`~boardgames.training.storage.sb3_data.MAX_WEIGHTS`, ``MAX_ROLLOUT_VALUES``), or whose network
+    needs more weights than its ``policy.pth`` holds: found before SB3 builds (and initialises) anything."""
+    import gymnasium
+
+    obs_space = objects.get("observation_space")
+    act_space = objects.get("action_space")
+    if obs_space is None or not isinstance(act_space, gymnasium.spaces.Discrete):
+        return  # SB3 refuses it itself (no spaces), before building anything
+    obs_size, actions = int(math.prod(obs_space.shape)), int(act_space.n)
+    policy_kwargs = data.get("policy_kwargs", {})
+    convolutional = objects["policy_class"].__name__ == "BoardPolicy"  # of POLICY_CLASSES: the convolutional one
+    if not convolutional and any(key in policy_kwargs for key in CONV_KWARGS):
+        raise ModelFileError(f"{not_a_model}: its policy_kwargs hold settings of the convolutional policy only")
+    need = network_weights(policy_kwargs, obs_size, actions, convolutional)
+    if need > MAX_WEIGHTS or need > weights:
+        raise ModelFileError(
+            f"{not_a_model}: its policy_kwargs describe a network of at least {need} weights, but its policy.pth "
+            f"holds {weights} (at most {MAX_WEIGHTS} are loaded); refused before building it"
+        )
+    n_envs = env.num_envs if env is not None and hasattr(env, "num_envs") else data.get("n_envs", 1)
+    steps = kwargs.get("n_steps", data.get("n_steps", 1)) * n_envs
+    if steps * (obs_size + actions + 8) > MAX_ROLLOUT_VALUES:
+        raise ModelFileError(
+            f"{not_a_model}: its rollout buffer (n_steps x n_envs = {steps} steps of {obs_size} observation numbers "
+            f"and {actions} mask entries) would hold more than {MAX_ROLLOUT_VALUES} numbers; refused"
+        )
+
+
+def _archive_with(archive: zipfile.ZipFile, data: dict) -> bytes:
+    """A new SB3 zip in memory: the vetted ``data`` and the archive's other entries that SB3 reads."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as new:
+        new.writestr("data", json.dumps(data))
+        for name in SB3_ENTRIES[1:]:
+            if name in archive.namelist():
+                new.writestr(name, archive.read(name))
+    return out.getvalue()
 
 
 def is_serialized(value) -> bool:
@@ -278,7 +454,10 @@ def _space(value: dict, env_space=None):
 
     kind = value.get(":type:")
     if kind == "<class 'gymnasium.spaces.discrete.Discrete'>":
-        return gymnasium.spaces.Discrete(int(value["n"]), start=int(value.get("start", 0)))
+        n, start = int(value["n"]), int(value.get("start", 0))
+        if not 0 < n <= MAX_SPACE_SIZE or abs(start) > 2**31:
+            raise ValueError(f"a Discrete space of {str(n)[:20]} actions (1..{MAX_SPACE_SIZE})")
+        return gymnasium.spaces.Discrete(n, start=start)
     if kind == "<class 'gymnasium.spaces.box.Box'>":
         dtype = value.get("dtype")
         shape = value.get("_shape")
