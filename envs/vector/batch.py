@@ -30,6 +30,8 @@ of byte ``a // 8``; :mod:`boardgames.envs.vector.packed`: an eighth of the bytes
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from boardgames.envs.adapters.illegal import (
@@ -45,8 +47,8 @@ from boardgames.envs.compiled.sampling import (
     sample_listed,
     seed_rng,
 )
-from boardgames.envs.core.errors import IllegalActionError
-from boardgames.envs.core.game import Game
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError
+from boardgames.envs.core.game import Game, is_integer
 from boardgames.envs.core.game_kernels import kernels_of
 from boardgames.envs.vector.loops import batch_loops, list_width
 from boardgames.envs.vector.memory import batch_tile, batch_zeros, readonly_view
@@ -134,8 +136,79 @@ def legal_check(masks: np.ndarray, actions: np.ndarray, num_actions: int) -> int
 
 
 def as_bool_masks(masks: np.ndarray, num_actions: int) -> np.ndarray:
-    """A batch's ``masks`` as bool masks: themselves, or unpacked (a new array) when packed."""
+    """A batch's ``masks`` as bool masks: themselves, or unpacked (a new array) when packed. The batches
+    call it on their own arrays; what they hand out is :func:`handed_bool_masks`."""
     return unpack_masks(masks, num_actions) if masks.dtype == np.uint8 else masks
+
+
+def handed_bool_masks(masks: np.ndarray, view: np.ndarray, num_actions: int) -> np.ndarray:
+    """What a batch's ``bool_masks()`` hands out for its own ``masks`` and their read-only ``view``: the
+    view itself (bool masks), or a new array of them unpacked (packed masks). Never the batch's own array:
+    writing it would change what the step checks the actions against."""
+    return unpack_masks(masks, num_actions) if masks.dtype == np.uint8 else view
+
+
+MAX_GAMES = 1 << 24
+"""The most games a batch holds, 2**24 = 16,777,216 (the benchmarks measure up to 4,096): with the rule
+of :func:`check_batch_memory` on the memory they take, a size that is a mistake is refused before anything
+is allocated, whatever the machine."""
+
+
+def physical_memory() -> int | None:
+    """Bytes of the machine's physical memory (all of it, not what is free now); None where the platform
+    does not say (then only :data:`MAX_GAMES` bounds a batch)."""
+    try:
+        pages, page = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return pages * page if pages > 0 and page > 0 else None
+
+
+def _gib(nbytes: int) -> str:
+    return f"{nbytes / 2**30:,.1f} GiB"
+
+
+def check_num_games(num_games) -> int:
+    """The ``num_games`` argument of a batch as an int; :class:`GameOptionError` naming it unless it is an
+    integer (a Python or numpy integer, not a bool, a float or a string) in 1..:data:`MAX_GAMES`."""
+    if not is_integer(num_games) or num_games < 1:
+        raise GameOptionError(f"num_games must be a whole number >= 1, got {num_games!r} (range 1..{MAX_GAMES})")
+    if num_games > MAX_GAMES:
+        raise GameOptionError(
+            f"num_games must be a whole number <= {MAX_GAMES} (2**24), got {num_games!r} (range 1..{MAX_GAMES})"
+        )
+    return int(num_games)
+
+
+def check_batch_memory(num_games: int, bytes_per_game: int) -> None:
+    """:class:`GameOptionError` when ``num_games`` games of ``bytes_per_game`` bytes of arrays each would take
+    more than the machine's :func:`physical_memory`; called before the batch allocates them."""
+    need, have = num_games * bytes_per_game, physical_memory()
+    if have is not None and need > have:
+        raise GameOptionError(
+            f"num_games={num_games}: the batch's arrays would take {_gib(need)} ({bytes_per_game:,} bytes a game), "
+            f"more than this machine's {_gib(have)} of memory (at most {have // bytes_per_game:,} games here)"
+        )
+
+
+def batch_bytes_per_game(info, large: int) -> int:
+    """The bytes of a batch's arrays per game: ``large``, those of its states, observations, masks and lists
+    of legal actions, and those of its flags, rewards, actions and generators (at most 64 bytes and 32 per
+    seat of ``info``'s game)."""
+    return int(large) + 64 + 32 * int(info.num_seats)
+
+
+def check_game_index(i, num_games: int) -> int:
+    """``i`` as an int; ValueError unless it is one of a batch's games ``0..num_games-1``: a negative index
+    is refused, not counted from the end, and so are bools, floats and strings."""
+    if type(i) is int and 0 <= i < num_games:  # the common case, first
+        return i
+    if not is_integer(i) or not 0 <= i < num_games:
+        raise ValueError(
+            f"{i!r} is not a game of this batch of {num_games} (games 0..{num_games - 1}; "
+            "a negative index is refused, not counted from the end)"
+        )
+    return int(i)
 
 
 def check_obs_dtype(obs_dtype) -> type:
@@ -179,6 +252,13 @@ def obs_space(batch):
 
 class BatchedGames:
     """``num_games`` self-play games of ``game`` as one ``(num_games, STATE_SIZE)`` array.
+
+    ``num_games``: an integer (not a bool or a float) in 1..:data:`MAX_GAMES` (2**24) whose batch fits in
+    the machine's physical memory: ``num_games`` times the bytes of a game's arrays (its state,
+    observations, masks and list of legal actions, and at most 64 bytes plus 32 per seat of flags,
+    rewards and generators: about 5 KB for DORIX, 19 KB for OLIX, 22 KB for ADIX with float32
+    observations, :func:`batch_bytes_per_game`) at most :func:`physical_memory`, all of it (not what is
+    free now). Anything else is refused with GameOptionError, before anything is allocated.
 
     After construction and after every :meth:`step`:
 
@@ -225,13 +305,19 @@ class BatchedGames:
         self.illegal_action = check_illegal_action_mode(illegal_action)
         obs_type = check_obs_dtype(obs_dtype)
         self.packed_masks = check_packed_masks(packed_masks)
+        self.num_games = n = check_num_games(num_games)
         info = self.game.info
         self.acting = info.acting_seats  # actions per game and step: 1, or one per seat
-        self.num_games = n = int(num_games)
         self.num_seats = info.num_seats
         self.num_actions = info.num_actions
         packed_actions = info.num_actions if self.packed_masks else 0
         kernels = kernels_of(self.game, "batching")
+        self.template = self.game.new_initial_state().data.copy()
+        mask_width = packed_width(info.num_actions) if self.packed_masks else info.num_actions
+        obs_bytes = int(np.prod(info.observation_shape)) * np.dtype(obs_type).itemsize if observe else 0
+        lists_bytes = 2 * list_width(kernels)  # uint16 entries
+        large = self.template.nbytes + self.acting * (obs_bytes + mask_width + lists_bytes)
+        check_batch_memory(n, batch_bytes_per_game(info, large))
         self.k = batch_loops(kernels, self.acting, info.observation_shape, obs_type is np.uint8, packed_actions)
         self.threads = resolve_threads(threads, n)  # 1: the serial loops
         self._chooser = ThreadChooser(n) if threads == AUTO and self.threads > 1 else None
@@ -241,7 +327,6 @@ class BatchedGames:
             (sample_packed, sample_packed_threaded) if self.packed_masks else (sample_actions, sample_actions_threaded)
         )
         self._sample = self._threaded(serial, threaded, timed=False)
-        self.template = self.game.new_initial_state().data.copy()
         self.states = batch_tile(self.template, n)  # the large arrays on huge pages (boardgames.envs.vector.memory)
         self.observe = bool(observe)
         per_game = (n,) if self.acting == 1 else (n, self.acting)
@@ -301,7 +386,7 @@ class BatchedGames:
             self.forfeited[:] = False
             self._any_forfeited = False
         if legal_check(masks, actions.reshape(-1), self.num_actions) >= 0:  # the slow path: what is wrong, the mode
-            masks = self.bool_masks().reshape(-1, self.num_actions)
+            masks = as_bool_masks(self._masks, self.num_actions).reshape(-1, self.num_actions)
             refuse_out_of_range(actions, masks.shape[1])
             if self.illegal_action == "raise":
                 check_actions(masks, actions.reshape(-1), "game", self.acting)
@@ -390,9 +475,12 @@ class BatchedGames:
         return self._actions
 
     def bool_masks(self) -> np.ndarray:
-        """``masks`` as bool masks: ``masks`` itself, or with ``packed_masks=True`` a new array of them
-        unpacked (shape ``(N, A)``, or ``(N, seats, A)`` where all seats act at once)."""
-        return as_bool_masks(self._masks, self.num_actions)
+        """``masks`` as bool masks, shape ``(N, A)``, or ``(N, seats, A)`` where all seats act at once: ``masks``
+        itself, a read-only view of the batch's masks (writing it raises ValueError; the next step refreshes
+        it in place, so copy it to keep it), or with ``packed_masks=True`` a new array of them unpacked, the
+        caller's own (writing it changes nothing in the batch). Either way the step checks the actions
+        against the batch's own masks, which only the rules kernels write."""
+        return handed_bool_masks(self._masks, self.masks, self.num_actions)
 
     def random_playouts(self, turns: int) -> int:
         """Play ``turns`` uniformly random steps in every game inside one compiled loop (no arrays
@@ -402,8 +490,10 @@ class BatchedGames:
         return int(ended)
 
     def state(self, i: int):
-        """Game ``i`` as a State of the engine (a copy of its row)."""
-        return type(self.game.new_initial_state())(self.game, self.states[i].copy())
+        """Game ``i`` (an integer in ``0..N-1``: ValueError for a negative one, which is not counted from the
+        end, one out of range, a bool, a float...) as a State of the engine (a copy of its row)."""
+        row = self.states[check_game_index(i, self.num_games)]
+        return type(self.game.new_initial_state())(self.game, row.copy())
 
 
 class LearnerBatch:
@@ -411,13 +501,16 @@ class LearnerBatch:
 
     Args:
         game: registered game name or a Game.
-        num_games: batch size N.
+        num_games: batch size N, an integer in 1..:data:`MAX_GAMES` whose arrays (states, observations and
+            final observations, masks) fit in the machine's physical memory, as for :class:`BatchedGames`
+            (GameOptionError otherwise, before anything is allocated).
         game_options: options for :func:`boardgames.envs.registry.make_game`.
         opponent: ``"random"`` (compiled uniform random legal play) or a batch callback
             ``policy(obs, masks) -> actions`` (obs float32 ``(M, *shape)`` and bool masks ``(M, A)`` of the
             M seats to play, each seen from its own seat; returns M actions). Partners in team games are
             played by the same policy, as in SingleAgentEnv's default.
-        learner_seat: fixed seat of the learner, or None for a random seat each episode.
+        learner_seat: fixed seat of the learner, or None for a random seat each episode (GameOptionError
+            for anything but one of the game's seats).
         seed: seeds the learner seats and the random opponents.
         illegal_action: what a learner action the mask forbids does (:mod:`boardgames.envs.adapters.illegal`):
             ``"lose"`` (default: that game ends, reward -1, ``terminated``, flagged in ``forfeited``,
@@ -429,7 +522,8 @@ class LearnerBatch:
         obs_dtype: ``"float32"`` or ``"uint8"`` (``obs`` and ``final_obs`` times 255, see the module
             docstring); an opponent callback is always given float32 observations.
         packed_masks: False (bool ``masks``) or True (``masks`` packed eight actions to a byte, see the
-            module docstring and :meth:`bool_masks`); an opponent callback is always given bool masks.
+            module docstring and :meth:`bool_masks`); an opponent callback is always given bool masks, its
+            own copy (what it writes there changes nothing: its actions are checked against the batch's).
 
     With ``opponent="random"`` a step is one compiled call (the learner's action, the opponents'
     replies, rewards, restarts, masks and observations, game by game) writing into the same arrays.
@@ -458,22 +552,25 @@ class LearnerBatch:
         self.illegal_action = check_illegal_action_mode(illegal_action)
         self.obs_dtype = check_obs_dtype(obs_dtype)
         self.packed_masks = check_packed_masks(packed_masks)
-        self.threads = resolve_threads(threads, num_games)
-        self._chooser = ThreadChooser(int(num_games)) if threads == AUTO and self.threads > 1 else None
+        self.num_games = n = check_num_games(num_games)
+        self.threads = resolve_threads(threads, n)
+        self._chooser = ThreadChooser(n) if threads == AUTO and self.threads > 1 else None
         info = self.game.info
-        if learner_seat is not None and not 0 <= learner_seat < info.num_seats:
-            raise ValueError(f"learner_seat must be in 0..{info.num_seats - 1}, got {learner_seat}")
+        if learner_seat is not None and not (is_integer(learner_seat) and 0 <= learner_seat < info.num_seats):
+            raise GameOptionError(f"learner_seat must be a seat in 0..{info.num_seats - 1}, got {learner_seat!r}")
         if not (opponent == "random" or callable(opponent)):
             raise TypeError(f"opponent is 'random' or a callable policy(obs, masks) -> actions, got {opponent!r}")
         self.opponent = opponent
         self.acting = info.acting_seats
-        self.num_games = n = int(num_games)
         self.num_seats = info.num_seats
         self.num_actions = info.num_actions
         self.obs_shape = tuple(info.observation_shape)
         self.fixed_seat = -1 if learner_seat is None else int(learner_seat)
         self._load_kernels()
         self.template = self.game.new_initial_state().data.copy()
+        mask_width = packed_width(info.num_actions) if self.packed_masks else info.num_actions
+        obs_bytes = int(np.prod(self.obs_shape)) * np.dtype(self.obs_dtype).itemsize  # twice: obs and final_obs
+        check_batch_memory(n, batch_bytes_per_game(info, self.template.nbytes + 2 * obs_bytes + mask_width))
         self.states = batch_tile(self.template, n)  # the large arrays on huge pages (boardgames.envs.vector.memory)
         self.learner = np.zeros(n, dtype=np.int64)
         self._masks = mask_zeros((n,), info.num_actions, self.packed_masks)
@@ -566,7 +663,7 @@ class LearnerBatch:
         before = None
         if legal_check(self._masks, actions, self.num_actions) >= 0:  # the slow path: what is wrong, the mode
             refuse_out_of_range(actions, self.num_actions)
-            masks = self.bool_masks()
+            masks = as_bool_masks(self._masks, self.num_actions)
             if self.illegal_action == "raise":
                 check_actions(masks, actions)
             bad = forbidden_rows(masks, actions)
@@ -651,9 +748,11 @@ class LearnerBatch:
         return out
 
     def bool_masks(self) -> np.ndarray:
-        """The learners' ``masks`` as bool ``(N, A)``: ``masks`` itself, or unpacked (a new array) with
-        ``packed_masks=True``."""
-        return as_bool_masks(self._masks, self.num_actions)
+        """The learners' ``masks`` as bool ``(N, A)``: ``masks`` itself, a read-only view of the batch's masks
+        (writing it raises ValueError; the next step refreshes it in place), or with ``packed_masks=True`` a
+        new array of them unpacked, the caller's own (writing it changes nothing in the batch), as
+        :meth:`BatchedGames.bool_masks`."""
+        return handed_bool_masks(self._masks, self.masks, self.num_actions)
 
     def _forfeit(self, bad: np.ndarray, last_obs: np.ndarray) -> None:
         """``illegal_action="lose"``: the games of ``bad`` end as lost by the learner (reward -1,
@@ -715,9 +814,16 @@ class LearnerBatch:
             masks = np.zeros((m, self.num_actions), dtype=np.bool_)
             obs = np.zeros((m,) + self.obs_shape, dtype=np.float32)
             self.k.observe_pairs(self.states, rows, seats, masks, obs)
-            acts = batch_actions(self.opponent(obs, masks), (m,), self.num_actions, "opponent callback, row")
-            check_actions(masks, acts, "opponent callback, row")
-            self.k.apply_pairs(self.states, rows, acts)
+            self.k.apply_pairs(self.states, rows, self._opponent_actions(obs, masks))
+
+    def _opponent_actions(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The opponent callback's actions for the M rows of ``obs`` and ``masks``, checked against ``masks``
+        (IllegalActionError): the callback is given its own copy of them, so that writing what it is given
+        cannot make its illegal actions pass."""
+        acts = self.opponent(obs, masks.copy())
+        acts = batch_actions(acts, (masks.shape[0],), self.num_actions, "opponent callback, row")
+        check_actions(masks, acts, "opponent callback, row")
+        return acts
 
     def _ask_opponents_joint(self, sitting: np.ndarray | None = None) -> None:
         """Simultaneous games: the callback chooses every other seat's action from the same state (not asked
@@ -732,7 +838,6 @@ class LearnerBatch:
         masks = np.zeros((len(rows), self.num_actions), dtype=np.bool_)
         obs = np.zeros((len(rows),) + self.obs_shape, dtype=np.float32)
         self.k.observe_pairs(self.states, rows, seats, masks, obs)
-        acts = batch_actions(self.opponent(obs, masks), (len(rows),), self.num_actions, "opponent callback, row")
-        check_actions(masks, acts, "opponent callback, row")
+        acts = self._opponent_actions(obs, masks)
         self._opp_actions[:] = 0
         self._opp_actions[rows, seats] = acts
