@@ -1,6 +1,8 @@
 """The web server keeps what users play: a game in progress is never dropped to make room. Past the
-server's limit, games without a request for the idle timeout go first, then finished games; when every
-held game is being played, a new one is refused with 503 and a message the page shows. Checked on the
+server's limit, games without a request for the idle timeout go first (finished ones: for the time they
+are kept), then the finished games of the player asking; when every held game is being played (or is a
+finished game kept for another player), a new one is refused with 503 and a message the page shows
+(the time a finished game is kept: ``test_web_finished.py``). Checked on the
 registry with a clock the test moves, through the HTTP API, under many concurrent creations while games
 are played, and by a short run of the load benchmark (``benchmarks/web_load.py``)."""
 
@@ -109,13 +111,13 @@ def test_finished_games_make_room_when_none_is_abandoned_abandoned_ones_first():
     registry, clock = _registry(limit=3, idle=600)
     live, won = _table(), _table(WIN_IN_ONE)
     a = registry.add(_session(live))
-    f1 = registry.add(_session(won, finished=True))
+    f1 = registry.add(_session(won, finished=True), player="p")
     clock.now += 1
-    f2 = registry.add(_session(won, finished=True))
+    f2 = registry.add(_session(won, finished=True), player="p")
     clock.now += 1
     registry.get("play", f1)  # f1 viewed after f2: f2 is the longest idle
     assert set(registry.plays) == {a, f1, f2}
-    d = registry.add(_session(live))
+    d = registry.add(_session(live), player="p")  # their player's next game: its finished games may go
     assert set(registry.plays) == {a, f1, d}
     clock.now += 601  # every game idle past the timeout; a game in progress too
     registry.get("play", f1)

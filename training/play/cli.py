@@ -227,6 +227,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="minutes without a request after which a game counts as abandoned (default 30)",
     )
     web.add_argument(
+        "--finished-minutes",
+        type=float,
+        default=10.0,
+        help="minutes a finished game stays readable after its last request (default 10), unless the "
+        "browser that played it starts another game on a full server",
+    )
+    web.add_argument(
         "--replay",
         action="append",
         default=[],
@@ -305,6 +312,7 @@ def _serve(args, game: Game, start: State | None) -> int:
             allow_remote=args.allow_remote,
             max_games=args.max_games,
             idle_minutes=args.idle_minutes,
+            finished_minutes=args.finished_minutes,
         )
     except (GameOptionError, MoveRefused, OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -15,8 +15,9 @@ orders are sent, then both seats' orders are revealed together.
 The server listens on 127.0.0.1 (or another loopback address: ``--host ::1``); any other ``--host``
 needs ``--allow-remote``, prints a warning, and then asks every request for the token in the URL it
 prints. Every request that changes something carries the server's token (the page has it), so other web
-sites cannot play here; a game in progress is never dropped to make room (``--max-games``,
-``--idle-minutes``); see :mod:`boardgames.training.play.web.app`.
+sites cannot play here; a game in progress is never dropped to make room, and a finished one stays
+readable for 10 minutes after its last request (``--max-games``, ``--idle-minutes``,
+``--finished-minutes``); see :mod:`boardgames.training.play.web.app`.
 
 Modules: :mod:`boardgames.training.play.web.board` (what is drawn, framework-free),
 :mod:`boardgames.training.play.web.session` (the
@@ -73,6 +74,7 @@ def serve(
     allow_remote: bool = False,
     max_games: int | None = None,
     idle_minutes: float | None = None,
+    finished_minutes: float | None = None,
 ) -> None:
     """Serve the page for ``game`` (the human at ``seat``, every other seat played by ``opponent``) and
     the ``replay_files`` (move lists) until interrupted; prints the URL once the port is bound (``port``
@@ -80,19 +82,22 @@ def serve(
 
     ``host`` must be a loopback address (127.0.0.1 by default; ``::1`` and ``localhost`` too) unless
     ``allow_remote``: then a warning naming the risk goes to stderr, and every request must carry the
-    server's token (the URL printed holds it). ``max_games`` and ``idle_minutes``: how many games the
-    server holds and after how long without a request a game in progress counts as abandoned
-    (:class:`boardgames.training.play.web.session.Registry`). ValueError for a remote host without ``allow_remote``,
+    server's token (the URL printed holds it). ``max_games``, ``idle_minutes`` and ``finished_minutes``:
+    how many games the server holds, after how long without a request a game in progress counts as
+    abandoned, and how long after its last request a finished game is kept for its player
+    (:class:`boardgames.training.play.web.session.Registry`). Each game let go to make room is one line on
+    stderr. ValueError for a remote host without ``allow_remote``,
     OSError when the address cannot be bound. An agent that searches or runs a network gets ready
     (compiles its search, makes its network's first call) before the URL is printed, saying so, so that
     its first move in the page takes the time of any other."""
+    import copy
     import socket
 
     import uvicorn
 
     from boardgames.training.play.moves import get_ready
     from boardgames.training.play.web.app import make_app, url_host
-    from boardgames.training.play.web.session import IDLE_TIMEOUT, MAX_GAMES, ReplaySession, Table
+    from boardgames.training.play.web.session import FINISHED_GRACE, IDLE_TIMEOUT, MAX_GAMES, ReplaySession, Table
     from boardgames.training.torch_threads import ensure_torch_threads
 
     host = host.strip().strip("[]")
@@ -116,6 +121,7 @@ def serve(
         allowed_hosts(host),
         remote=remote,
         idle_timeout=IDLE_TIMEOUT if idle_minutes is None else 60.0 * idle_minutes,
+        finished_grace=FINISHED_GRACE if finished_minutes is None else 60.0 * finished_minutes,
     )
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -141,5 +147,8 @@ def serve(
         import webbrowser
 
         webbrowser.open(f"{url}replay{query}#{app.state.replay_ids[0]}" if replays else url + query)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)  # uvicorn's, plus the games let go (INFO)
+    ours = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    log_config["loggers"]["boardgames.training.play.web"] = ours
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", log_config=log_config)
     uvicorn.Server(config).run(sockets=[sock])

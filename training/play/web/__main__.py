@@ -1,7 +1,8 @@
 """``boardgames web``: serve the game (and replays) in the browser; see :mod:`boardgames.training.play.web`.
 
 It is ``boardgames play ... --web`` (the same options, with the browser ones: ``--replay``,
-``--host``, ``--allow-remote``, ``--port``, ``--max-games``, ``--idle-minutes``); with only
+``--host``, ``--allow-remote``, ``--port``, ``--max-games``, ``--idle-minutes``,
+``--finished-minutes``); with only
 ``--replay FILE``, the game is the one the file's first line names."""
 
 from __future__ import annotations

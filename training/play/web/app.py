@@ -31,15 +31,24 @@ What keeps it safe to leave running:
   malformed request (broken or deeply nested JSON, wrong types, huge numbers, a bad position index) is
   answered 4xx with a message. The only thing a request can change is the game it names, by one move the
   engine accepts.
-* Games in progress are never let go to make room (:class:`boardgames.training.play.web.session.Registry`): past the
-  limit, abandoned and finished games go first, and a new game is refused (503) when every held game is
-  being played.
+* Games in progress are never let go to make room (:class:`boardgames.training.play.web.session.Registry`), and a
+  finished game stays readable (its view, its move list) for ``finished_grace`` seconds after its last
+  request (10 minutes, ``--finished-minutes``): past the limit, the games let go are abandoned games and
+  finished games past that time (the longest without a request first), else a finished game of the
+  browser asking for the new game (the ``boardgames_player`` cookie, :data:`PLAYER_COOKIE`, set when it
+  starts its first game); when none may go, a new game is refused (503). A request for a game let go is
+  answered 404 saying when and why; each game let go is one line of the server's log (logger
+  ``boardgames.training.play.web.session``, shown by :func:`boardgames.training.play.web.serve`).
+* A client that disconnects while its request body is read (a broken chunked body the HTTP layer
+  refused, a closed connection) ends the request quietly: nothing is answered, a debug line is logged,
+  no traceback.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import secrets
 import threading
@@ -48,12 +57,13 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from boardgames.training.play.web.session import (
+    FINISHED_GRACE,
     IDLE_TIMEOUT,
     MAX_GAMES,
     MoveRefused,
@@ -79,6 +89,13 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+PLAYER_COOKIE = "boardgames_player"
+"""The cookie naming the browser that starts games (a random value set with its first game): when the
+server is full, a new game of that browser may take the place of its own finished games."""
+PLAYER_VALUE = re.compile(r"[A-Za-z0-9_-]{22}")
+"""A valid :data:`PLAYER_COOKIE` value (what ``secrets.token_urlsafe(16)`` draws); any other is replaced."""
+
+log = logging.getLogger(__name__)
 
 
 def host_of(header: str) -> str:
@@ -98,7 +115,9 @@ def _answer(scope, receive, send, status: int, message: str, headers: dict | Non
 
 class BodyLimit:
     """ASGI middleware answering 413 to a request whose body is larger than ``limit`` bytes (by its
-    Content-Length, or while it streams in without one), 400 to a Content-Length that is no number."""
+    Content-Length, or while it streams in without one), 400 to a Content-Length that is no number; a
+    request whose client disconnected while its body was read (``ClientDisconnect``) ends with nothing
+    answered and a debug line logged."""
 
     def __init__(self, app, limit: int = MAX_BODY):
         self.app, self.limit = app, limit
@@ -127,6 +146,9 @@ class BodyLimit:
             return await self.app(scope, limited, send)
         except MoveRefused as e:  # a body streamed in without a length: nothing was answered yet
             return await _answer(scope, receive, send, e.status, str(e))
+        except ClientDisconnect:  # nobody to answer (the HTTP layer may have answered 400 already)
+            log.debug("%s %s: the client disconnected while its body was read", scope["method"], scope["path"][:80])
+            return None
 
 
 class HostCheck:
@@ -264,6 +286,7 @@ def make_app(
     allowed_hosts: list | None = None,
     *,
     idle_timeout: float = IDLE_TIMEOUT,
+    finished_grace: float = FINISHED_GRACE,
     token: str | None = None,
     remote: bool = False,
     clock=None,
@@ -271,12 +294,16 @@ def make_app(
     """The Starlette app playing ``table`` (and showing the ``replays``, ReplaySessions opened at start:
     their ids are in ``app.state.replay_ids``, and they are never let go).
 
-    ``limit`` and ``idle_timeout``: how many games it holds and after how many seconds without a request
-    a game in progress counts as abandoned (:class:`Registry`; ``clock`` its time source, for tests).
+    ``limit``, ``idle_timeout`` and ``finished_grace``: how many games it holds, after how many seconds
+    without a request a game in progress counts as abandoned, and how many seconds after its last
+    request a finished game is kept for its player (:class:`Registry`; ``clock`` its time source, for
+    tests).
     ``allowed_hosts``: the Host headers answered (default the loopback names, with any port). ``token``:
     the server's token (``app.state.token``; drawn here by default), required on every request that
     changes something, and on every request when ``remote`` (a server open to the network)."""
-    registry = Registry(limit=limit, idle_timeout=idle_timeout, **({"clock": clock} if clock else {}))
+    registry = Registry(
+        limit=limit, idle_timeout=idle_timeout, finished_grace=finished_grace, **({"clock": clock} if clock else {})
+    )
     token = token or secrets.token_urlsafe(32)
     template = (STATIC / "index.html").read_text()
     if TOKEN_META not in template:
@@ -299,6 +326,7 @@ def make_app(
                 "replays": list(app.state.replay_ids),
                 "max_games": registry.limit,
                 "idle_minutes": registry.idle_timeout / 60,
+                "finished_minutes": registry.finished_grace / 60,
             }
         )
 
@@ -310,10 +338,16 @@ def make_app(
                 n = table.game.info.num_seats
                 if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
                     raise MoveRefused(f"seat must be an integer in 0..{n - 1}, got {short(seat)}", 400)
-            registry.check_room()  # before the agents play their first moves
+            player = request.cookies.get(PLAYER_COOKIE, "")
+            known = bool(PLAYER_VALUE.fullmatch(player))
+            player = player if known else secrets.token_urlsafe(16)
+            registry.check_room(player)  # before the agents play their first moves
             session = await _in_thread(PlaySession, table, seat)
-            sid = registry.add(session)
-            return JSONResponse({"id": sid, **await _in_thread(session.view)})
+            sid = registry.add(session, player=player)
+            answer = JSONResponse({"id": sid, **await _in_thread(session.view)})
+            if not known:
+                answer.set_cookie(PLAYER_COOKIE, player, path="/", httponly=True, samesite="strict")
+            return answer
         except MoveRefused as e:
             return _error(e)
 

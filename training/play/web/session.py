@@ -8,11 +8,27 @@ notation, is checked by the engine (``legal_mask``, ``text_to_action``) and play
 ``apply_actions``; a refused move raises :class:`MoveRefused` (HTTP 4xx with the engine's message) and
 leaves the game as it was. The agents' seats are chosen when the server starts (``--opponent``), never
 by a request.
+
+When a new game needs room (``limit`` games held), the :class:`Registry` lets one go, in this order:
+
+1. a game nobody plays any more: one in progress without a request for ``idle_timeout`` (30 minutes,
+   ``--idle-minutes``: abandoned), or a finished one without a request for ``finished_grace``
+   (:data:`FINISHED_GRACE`, 10 minutes, ``--finished-minutes``), the longest without a request first;
+2. else a finished game of the browser asking for the new game (its player has moved on: the same
+   ``player``, the page's cookie), the longest without a request first;
+3. else none: the new game is refused (503) with a message saying why.
+
+So a game in progress with a recent request is never let go, and a finished game stays readable (its
+final view and move list) for ``finished_grace`` after its last request, unless its own player starts
+another game on a full server. A game let go is logged (one line, logger
+``boardgames.training.play.web.session``) and remembered (:data:`LET_GO_MEMORY` ids) so that a request
+for it is answered 404 saying when and why it was let go.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import reprlib
 import secrets
 import threading
@@ -33,11 +49,28 @@ THINKING_TOP = 8
 MAX_MOVE_TEXT = 64
 """The longest move in notation a request may send (every game's moves are far shorter)."""
 MAX_GAMES = 64
-"""How many games a server holds at once by default (games in progress, and finished ones until room is
-needed)."""
+"""How many games a server holds at once by default (games in progress, and finished ones: see
+:data:`FINISHED_GRACE`)."""
 IDLE_TIMEOUT = 30 * 60.0
 """Seconds without a request after which a game in progress counts as abandoned and may be let go to
 make room (by default; ``--idle-minutes``)."""
+FINISHED_GRACE = 10 * 60.0
+"""Seconds a finished game stays readable (its final view and move list) after its last request, however
+busy the server (by default; ``--finished-minutes``): within them it is let go only to make room for a new
+game of the browser that played it. Past them it goes as readily as an abandoned game."""
+LET_GO_MEMORY = 4096
+"""How many games let go the server remembers (id, time, reason: a few hundred bytes each), to say so when
+one is asked for; past it the oldest are forgotten (and answered as unknown)."""
+
+log = logging.getLogger(__name__)
+
+
+def duration_text(seconds: float) -> str:
+    """A duration in words: "30 minutes", "1 minute", "45 seconds"."""
+    if seconds >= 60:
+        minutes = seconds / 60
+        return "1 minute" if minutes == 1 else f"{minutes:g} minutes"
+    return "1 second" if seconds == 1 else f"{seconds:g} seconds"
 
 
 class MoveRefused(Exception):
@@ -319,15 +352,20 @@ class ReplaySession:
 @dataclass
 class Registry:
     """The sessions of one server under random ids, and what keeps it bounded without losing a game
-    someone is playing.
+    someone is playing or has just finished.
 
-    At most ``limit`` play sessions are held. When a new game needs room, the one let go is, in order: a
-    game without a request for ``idle_timeout`` seconds (abandoned; the longest idle first), else a
-    finished game (the longest idle first). A game in progress with a request in the last
-    ``idle_timeout`` seconds is never let go: when every held game is such a game, a new one is refused
-    with 503 and a message saying so. Replays (which nobody plays: they can be opened again from their
-    move list) are kept up to ``limit`` too, the least recently viewed let go first; the ``pinned`` ones
-    (the server's ``--replay`` files) never. ``clock`` gives the time in seconds (``time.monotonic``)."""
+    At most ``limit`` play sessions are held. When a new game needs room, the one let go is, in order:
+    a game without a request for ``idle_timeout`` seconds when in progress (abandoned) or for
+    ``finished_grace`` seconds when finished (the longest without a request first); else a finished game
+    of the ``player`` asking for the new game (the longest without a request first). A game in progress
+    with a request in the last ``idle_timeout`` seconds, and another player's finished game with one in
+    the last ``finished_grace`` seconds, are never let go: when only such games are held, a new one is
+    refused with 503 and a message saying so. Each game let go is logged and its id kept (the last
+    ``let_go_memory``) with the time (``wall``) and the reason, which the 404 for it states.
+
+    Replays (which nobody plays: they can be opened again from their move list) are kept up to ``limit``
+    too, the least recently viewed let go first; the ``pinned`` ones (the server's ``--replay`` files)
+    never. ``clock`` gives the time in seconds (``time.monotonic``)."""
 
     limit: int = MAX_GAMES
     idle_timeout: float = IDLE_TIMEOUT
@@ -337,58 +375,114 @@ class Registry:
     pinned: set = field(default_factory=set)
     seen: dict = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    finished_grace: float = FINISHED_GRACE
+    wall: Callable[[], float] = time.time
+    let_go_memory: int = LET_GO_MEMORY
+    players: dict = field(default_factory=dict)
+    """``{id: player}`` of the play sessions started by a known player (the page's cookie)."""
+    let_go: OrderedDict = field(default_factory=OrderedDict)
+    """``{id: (wall time, reason)}`` of the last ``let_go_memory`` games let go, the oldest first."""
 
     def __post_init__(self):
         if self.limit < 1:
             raise ValueError(f"a server holds at least 1 game, got limit={self.limit}")
         if not self.idle_timeout > 0:
             raise ValueError(f"the idle timeout is a positive number of seconds, got {self.idle_timeout}")
+        if not self.finished_grace >= 0:
+            raise ValueError(f"the time a finished game is kept is a number of seconds >= 0, got {self.finished_grace}")
 
     @property
     def idle_text(self) -> str:
         """The idle timeout in words ("30 minutes")."""
-        minutes = self.idle_timeout / 60
-        return "1 minute" if minutes == 1 else f"{minutes:g} minutes"
+        return duration_text(self.idle_timeout)
+
+    @property
+    def grace_text(self) -> str:
+        """The time a finished game is kept in words ("10 minutes")."""
+        return duration_text(self.finished_grace)
 
     def _full(self) -> MoveRefused:
+        live = sum(not s.finished for s in self.plays.values())
+        kept = len(self.plays) - live
+        held = []
+        if live:
+            held.append(
+                f"{live} game{'s' * (live != 1)} in progress, {'each ' * (live != 1)}played or viewed in the last "
+                f"{self.idle_text}"
+            )
+        if kept:
+            held.append(
+                f"{kept} finished game{'s' * (kept != 1)}, {'each ' * (kept != 1)}kept {self.grace_text} after "
+                "its last request for its player to read"
+            )
+        frees = f"a game left alone for {self.idle_text}" + (
+            f", or a finished one for {self.grace_text}," if kept else ""
+        )
         return MoveRefused(
-            f"this server is full: it holds {self.limit} games in progress, each played or viewed in the last "
-            f"{self.idle_text}, and drops none of them. Try again in a few minutes (a game left alone for "
-            f"{self.idle_text} makes room), or finish a game of yours first.",
+            f"this server is full: it holds {', and '.join(held)}, and drops none of them. Try again in a few "
+            f"minutes ({frees} makes room), or finish a game of yours first (its place goes to your next game).",
             503,
         )
 
-    def _room_for_play(self) -> None:
+    def _to_let_go(self, player: str | None) -> tuple[str, str] | None:
+        """``(id, reason)`` of the play session to let go for a new game of ``player``, by the order of
+        the class's rule; None when none may go (lock held)."""
+        now = self.clock()
+        stale = []
+        for sid, session in self.plays.items():
+            idle = now - self.seen[sid]
+            if idle > (self.finished_grace if session.finished else self.idle_timeout):
+                stale.append((self.seen[sid], sid, "finished" if session.finished else "abandoned"))
+        if not stale and player is not None:
+            stale = [
+                (self.seen[sid], sid, "moved on")
+                for sid, session in self.plays.items()
+                if session.finished and self.players.get(sid) == player
+            ]
+        return min(stale)[1:] if stale else None
+
+    def _reason_text(self, reason: str) -> str:
+        return {
+            "abandoned": f"it was in progress but left alone for {self.idle_text}, so counted as abandoned",
+            "finished": f"it was finished and left alone for {self.grace_text}, the time a finished game is kept",
+            "moved on": "it was finished, and the browser that played it started another game",
+        }[reason]
+
+    def _room_for_play(self, player: str | None) -> None:
         """Let one play session go when ``limit`` are held (lock held); MoveRefused (503) when none may go."""
         if len(self.plays) < self.limit:
             return
-        now = self.clock()
-        idle = [(self.seen[sid], sid) for sid in self.plays if now - self.seen[sid] > self.idle_timeout]
-        if not idle:
-            idle = [(self.seen[sid], sid) for sid, s in self.plays.items() if s.finished]
-        if not idle:
+        chosen = self._to_let_go(player)
+        if chosen is None:
             raise self._full()
-        _, sid = min(idle)
+        sid, reason = chosen
         del self.plays[sid]
         del self.seen[sid]
+        self.players.pop(sid, None)
+        self.let_go[sid] = (self.wall(), reason)
+        while len(self.let_go) > self.let_go_memory:
+            self.let_go.popitem(last=False)
+        log.info("let go game %s to make room for a new game: %s", sid, self._reason_text(reason))
 
-    def check_room(self) -> None:
-        """MoveRefused (503) when a new game would be refused now (before the work of starting one)."""
+    def check_room(self, player: str | None = None) -> None:
+        """MoveRefused (503) when a new game of ``player`` would be refused now (before the work of
+        starting one)."""
         with self.lock:
-            if len(self.plays) >= self.limit:
-                now = self.clock()
-                if not any(now - self.seen[sid] > self.idle_timeout or s.finished for sid, s in self.plays.items()):
-                    raise self._full()
+            if len(self.plays) >= self.limit and self._to_let_go(player) is None:
+                raise self._full()
 
-    def add(self, session, pinned: bool = False) -> str:
-        """Keep ``session`` (a PlaySession or a ReplaySession); returns its new id. MoveRefused (503) for a
-        PlaySession when the server is full of games in progress."""
+    def add(self, session, pinned: bool = False, player: str | None = None) -> str:
+        """Keep ``session`` (a PlaySession or a ReplaySession); returns its new id. For a PlaySession,
+        ``player`` names who started it (None: unknown); MoveRefused (503) when the server is full of
+        games in progress and finished games kept for their players."""
         sid = secrets.token_hex(8)
         with self.lock:
             if isinstance(session, PlaySession):
-                self._room_for_play()
+                self._room_for_play(player)
                 self.plays[sid] = session
                 self.seen[sid] = self.clock()
+                if player is not None:
+                    self.players[sid] = player
                 return sid
             self.replays[sid] = session
             if pinned:
@@ -398,26 +492,39 @@ class Registry:
                 del self.replays[unpinned.pop(0)]
         return sid
 
+    def _unknown_play(self, sid: str) -> str:
+        """Why there is no play session ``sid``: when and why it was let go, or that it is unknown (lock held)."""
+        shown = repr(sid[:40])
+        gone = self.let_go.get(sid)
+        if gone is None:
+            return (
+                f"no play session {shown} on this server: no game was started under this id since the server "
+                f"started, or it was let go long ago (the server remembers the last {self.let_go_memory} games "
+                "it let go). Start a new one"
+            )
+        when, reason = gone
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(when))
+        return f"game {shown} was let go at {stamp} to make room for a new game: {self._reason_text(reason)}"
+
     def get(self, kind: str, sid: str):
         """The session ``sid`` of ``kind`` ("play" or "replay"), marked as just used; MoveRefused (404)
-        when there is none."""
+        when there is none, saying when and why it was let go if it was."""
         with self.lock:
             if kind == "play":
                 session = self.plays.get(sid)
                 if session is not None:
                     self.seen[sid] = self.clock()
+                else:
+                    message = self._unknown_play(sid)
             else:
                 session = self.replays.get(sid)
                 if session is not None:
                     self.replays.move_to_end(sid)
+                else:
+                    message = (
+                        f"no replay session {sid[:40]!r} on this server (it may have been let go to make room "
+                        "for newer ones: open the move list again)"
+                    )
         if session is None:
-            raise MoveRefused(
-                f"no {kind} session {sid[:40]!r} on this server (a server lets a finished game, or one "
-                f"left alone for {self.idle_text}, go when it needs room: "
-                "start a new one)"
-                if kind == "play"
-                else f"no replay session {sid[:40]!r} on this server (it may have been let go to make room "
-                "for newer ones: open the move list again)",
-                404,
-            )
+            raise MoveRefused(message, 404)
         return session
