@@ -22,7 +22,12 @@ policy ``<out>/policy.pt`` (plain torch, :mod:`boardgames.training.rllib.policy_
 boardgames.training.evaluation.evaluate --agents rllib:<out> random greedy``) and ``<out>/run.json``.
 
 ``--resume DIR`` restores ``DIR/checkpoint`` with the settings of ``DIR/run.json`` and trains on
-until ``--iterations`` (a total, not a count of more iterations). ``--address auto`` (or
+until ``--iterations`` (a total, not a count of more iterations). Restoring a Ray checkpoint unpickles
+it, which runs any code its author put there, so every checkpoint a run writes is signed with a key kept
+in the user's configuration folder (:mod:`boardgames.training.storage.run_signature`), and ``--resume``
+restores only a checkpoint signed with this user's key and unchanged since, checked before Ray sees it;
+any other is refused, saying why (status 2). ``--trust-checkpoint`` restores it anyway: for a run the user
+wrote before checkpoints were signed, or on another account or machine. ``--address auto`` (or
 ``HOST:PORT``) runs on an existing Ray cluster (``ray start --head`` / KubeRay / ``ray up``; see
 docs/scale-out.md); without it a Ray instance is started on this machine. ``--set KEY=VALUE``
 changes a setting of :class:`boardgames.training.rllib.config.RLlibSettings` (``train_batch``, ``lr``,
@@ -39,6 +44,7 @@ of iterations past the checkpoint (measured again as the run goes on).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
 import sys
 import time
@@ -66,12 +72,12 @@ from boardgames.training.storage.durable import (
     read_json,
     recover_folder,
     remove_stale_temps,
-    replace_folder,
     write_csv,
     write_json,
     write_with,
 )
 from boardgames.training.storage.model_version import version_record
+from boardgames.training.storage.run_signature import TRUST_FLAG, replace_signed_folder, restorable, run_key
 from boardgames.training.torch_threads import use_torch_threads
 
 STRENGTH_FIELDS = ["iteration", "env_steps", "opponent", "games", "wins", "draws", "losses", "win_rate"]
@@ -117,6 +123,13 @@ def parse_args(argv=None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
         help="an existing Ray cluster: 'auto' or HOST:PORT (default: start Ray on this machine)",
     )
     p.add_argument("--resume", default=None, metavar="DIR", help="continue the run saved in DIR")
+    p.add_argument(
+        TRUST_FLAG,
+        action="store_true",
+        help="with --resume: restore DIR/checkpoint even when it is not signed with this user's key (restoring "
+        "unpickles it, which runs any code its author put there: only for a run you wrote yourself, before "
+        "checkpoints were signed or on another account or machine)",
+    )
     p.add_argument("--out", default=None, metavar="DIR", help="run folder (default runs/rllib/<game>[_<n>p]_s<seed>)")
     p.add_argument("--seed", type=int, default=None, help="seed (default 0)")
     p.add_argument(
@@ -241,11 +254,12 @@ def measure(algo, game, game_name: str, options: dict, opponents: dict, games: i
     }
 
 
-def save(algo, out: Path, run: dict) -> None:
-    """The checkpoint, the exported policy and run.json of the run in ``out``."""
+def save(algo, out: Path, run: dict, key: bytes | None = None) -> None:
+    """The checkpoint (signed with ``key``, this user's key when None), the exported policy and run.json of
+    the run in ``out``."""
     from boardgames.training.rllib.league import trained_module
 
-    replace_folder(out / "checkpoint", lambda tmp: algo.save_to_path(str(tmp.resolve())))
+    replace_signed_folder(out / "checkpoint", lambda tmp: algo.save_to_path(str(tmp.resolve())), key)
     write_with(
         out / "policy.pt",
         lambda tmp: export_module(
@@ -296,6 +310,17 @@ def load_run(args: argparse.Namespace) -> tuple[str, dict, dict | None, Path]:
 def run(args: argparse.Namespace) -> None:
     game_name, options, saved, out = load_run(args)
     settings = make_settings(args, saved)
+    key = run_key()  # made on the first run; a key others may read is refused before anything runs
+    with contextlib.ExitStack() as stack:
+        checkpoint = None
+        if saved is not None:  # checked (and copied aside) before Ray is imported: refused here unless signed
+            checkpoint = stack.enter_context(restorable(out / "checkpoint", args.trust_checkpoint, key))
+        train(args, game_name, options, settings, out, key, checkpoint, release=stack.close)
+
+
+def train(args, game_name: str, options: dict, settings, out: Path, key: bytes, checkpoint=None, release=None) -> None:
+    """Build the algorithm, restore ``checkpoint`` when given (the checked copy of the one ``--resume`` names;
+    ``release()`` then removes the copy) and train to ``--iterations``."""
     import ray
     import torch
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
@@ -313,13 +338,15 @@ def run(args: argparse.Namespace) -> None:
         algo = config.build_algo()
         make_random_player(algo)
         out.mkdir(parents=True, exist_ok=True)
-        if saved is not None:
+        if checkpoint is not None:
             try:
-                algo.restore_from_path(str((out / "checkpoint").resolve()))
+                algo.restore_from_path(str(checkpoint.resolve()))
             except Exception as e:  # RLlib raises many kinds on a damaged folder: the project's error, naming it
                 raise SettingError(
                     f"--resume {out}: {out / 'checkpoint'} cannot be restored ({type(e).__name__}: {str(e)[:300]})"
                 ) from None
+            if release is not None:
+                release()  # the checked copy is no longer needed
             print(f"resumed {out} at iteration {algo.iteration}")
             keep_csv_rows(out / "strength.csv", STRENGTH_FIELDS, lambda r: number(r["iteration"]) <= algo.iteration)
         print(
@@ -337,7 +364,7 @@ def run(args: argparse.Namespace) -> None:
             "wall_s": 0.0,
             "torch_threads": torch.get_num_threads(),
         }
-        if saved is not None:
+        if checkpoint is not None:
             previous = read_json(out / "run.json", {})
             run_info["wall_s"] = previous.get("wall_s", 0.0)
             run_info["env_steps"] = previous.get("env_steps", 0)
@@ -360,7 +387,7 @@ def run(args: argparse.Namespace) -> None:
                 write_strength(out / "strength.csv", it, steps, results)
             run_info["wall_s"] = round(time.perf_counter() - started, 1)
             if it % args.checkpoint_every == 0 or it == args.iterations:
-                save(algo, out, run_info)
+                save(algo, out, run_info, key)
                 line += "  (checkpoint)"
             print(line, flush=True)
         print(
