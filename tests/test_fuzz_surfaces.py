@@ -1,18 +1,23 @@
 """The short version of the surfaces campaign (benchmarks/fuzz/surfaces.py, docs/reliability.md) that CI
 runs: a few seeded tries of every kind over model files, training run folders and the web server, with
 no failure but the known findings listed below, and faults planted in a loader, a trainer's resume and
-the server that the campaign must report."""
+the server that the campaign must report (a payload unpickled, temporary files left, a module imported,
+a file outside a resumed folder replaced, 500 answers)."""
 
 from __future__ import annotations
 
+import io
+import json
 import shutil
 import time
+import zipfile
+import zlib
 
 import numpy as np
 import pytest
 
-from boardgames.benchmarks.fuzz import model_files, run_folders, surfaces, web_server
-from boardgames.benchmarks.fuzz.child import run_in_child
+from boardgames.benchmarks.fuzz import bombs, model_files, run_folders, run_names, surfaces, web_server
+from boardgames.benchmarks.fuzz.child import plant_module, run_in_child
 
 pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[web-test]')")
 needs_fork = pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the campaign forks its tries")
@@ -94,6 +99,38 @@ def test_a_malformed_request_replays():
     assert surfaces.replay("server", "request@dorix-num_players2", 12345) == 0
 
 
+@needs_fork
+@pytest.mark.parametrize(
+    "kind, layer, seeds",
+    [
+        ("sb3", "plain", (1, 5, 6, 16, 26)),
+        ("sb3", "bomb", (1, 2, 18)),
+        ("alphazero", "bomb", (4, 6)),
+        ("rllib", "bomb", (2, 6)),
+    ],
+)
+def test_plain_values_and_bombs_find_nothing(sources, tmp_path, kind, layer, seeds):
+    """SB3's plain data values (code-naming env, unknown keys, policy_kwargs) and zip bombs: refused or loaded,
+    nothing imported, within the child's bounds."""
+    for seed in seeds:
+        outcome, problems, plan = model_files.run_try(kind, seed, sources, tmp_path, layer=layer)
+        assert not problems, (seed, outcome, problems, plan["mutations"])
+
+
+def test_bombs_are_what_they_say():
+    """The fuzzer's bombs are real: an entry inflates to the size it declares, with its CRC, and one that
+    declares less holds more."""
+    raw = bombs.raw_zip([bombs.as_is("a", b"plain"), bombs.real_bomb("b", 2)])
+    assert len(raw) < 64 * 1024
+    with zipfile.ZipFile(io.BytesIO(raw)) as z:
+        assert z.read("a") == b"plain"
+        assert z.getinfo("b").file_size == 2 * bombs.BLOCK and z.read("b") == bytes(2 * bombs.BLOCK)
+    assert len(zlib.decompressobj(-15).decompress(bombs.deflated_zeros(3))) == 3 * bombs.BLOCK
+    lying = bombs.raw_zip([("c", bombs.deflated_zeros(2), bombs.DEFLATED, bombs.zeros_crc(1000), 1000)])
+    with zipfile.ZipFile(io.BytesIO(lying)) as z:
+        assert z.getinfo("c").file_size == 1000 and z.open("c").read(4096) == bytes(1000)
+
+
 # ----- planted faults ---------------------------------------------------------------------------------
 @needs_fork
 def test_a_loader_that_unpickles_is_caught(sources, tmp_path, monkeypatch):
@@ -171,3 +208,47 @@ def test_request_building_is_seeded():
         a, b = web_server.build_request(seed, ctx), web_server.build_request(seed, ctx)
         assert a["head"] == b["head"] and a["body"] == b["body"] and a["chunks"] == b["chunks"]
         assert a["category"] in web_server.CATEGORIES
+
+
+@needs_fork
+def test_a_loader_that_makes_the_env_it_names_is_caught(sources, tmp_path, monkeypatch):
+    """An SB3 loader that passes the data's plain values on unchecked (as before issue 45): SB3 makes the env
+    the file names, Gymnasium imports the planted module, and the campaign reports the import."""
+    from boardgames.training.storage import safe_load
+
+    monkeypatch.setattr(safe_load, "vetted_data", lambda data, *args, **kwargs: data)
+    folder = tmp_path / "dorix_2p"
+    shutil.copytree(sources.folder("dorix_2p"), folder)
+    entries = model_files.read_zip((folder / "model.zip").read_bytes())
+    raw, what = model_files.change_data(
+        entries, lambda data: (json.dumps({**json.loads(data), "env": "evilmod:X-v0"}).encode(), "env = evilmod:X-v0")
+    )
+    (folder / "model.zip").write_bytes(raw)
+    plant_module(tmp_path)
+    plan = {
+        "kind": "sb3",
+        "folder": str(folder),
+        "spec": str(folder / "model.zip"),
+        "game": sources.games["dorix_2p"],
+        "with_game": False,
+        "marker": str(tmp_path / "marker"),
+        "modules": str(tmp_path),
+        "mutations": [what],
+    }
+    result = run_in_child(model_files.load_and_play, plan, timeout=model_files.LOAD_TIMEOUT)
+    outcome, problems = model_files.judge(plan, result, False)
+    assert [p for check, p in problems if check == "imported" and "evilmod" in p], (outcome, problems)
+
+
+@needs_fork
+@pytest.mark.parametrize("kind", ["alphazero-names", "ppo-names"])
+def test_a_resume_without_the_name_check_is_caught(refs, tmp_path, monkeypatch, kind):
+    """``open_set`` without its check of the names a manifest lists (as before issue 45): the payload the
+    folder's author planted is renamed over the canary's file, which the campaign reports."""
+    from boardgames.training.storage import durable
+
+    monkeypatch.setattr(durable, "_check_member", lambda where, name, allowed: None)
+    monkeypatch.setattr(durable, "_checked_pending", lambda where, name, pending: pending)
+    outcome, problems, what = run_names.names_try(kind, 2, refs, tmp_path, forced=("name outside",))
+    checks = [check for check, _ in problems]
+    assert "canary touched" in checks and "hostile name accepted" in checks, (outcome, problems, what)

@@ -137,6 +137,68 @@ def run_in_child(
     return ChildResult(status, answer, time.monotonic() - started)
 
 
+# ----- imports -----------------------------------------------------------------------------------------
+WATCHED_MODULES = ("evilmod", "this", "antigravity")
+"""Modules a file may name but no load may import (``evilmod`` is planted by :func:`plant_module`; the
+others are the standard library's modules with side effects)."""
+IMPORTED_ENV = "BOARDGAMES_FUZZ_IMPORTED"
+EVIL_MODULE = f"""# planted by the surfaces campaign: importing it is a failure of the loader that did
+import os
+
+_marker = os.environ.get({IMPORTED_ENV!r})
+if _marker:
+    with open(_marker, "a") as f:
+        f.write(__name__ + "\\n")
+"""
+
+
+def plant_module(folder) -> None:
+    """Write ``evilmod.py`` into ``folder``: a module that records its import in the file named by the
+    environment variable :data:`IMPORTED_ENV`."""
+    path = os.path.join(folder, "evilmod.py")
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            f.write(EVIL_MODULE)
+
+
+def _allowed_roots() -> tuple:
+    import site
+    import sysconfig
+
+    roots = {sysconfig.get_path(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    roots.update(site.getsitepackages() + [site.getusersitepackages()])
+    roots.update(p for p in sys.path if p.endswith(("site-packages", "dist-packages")))
+    roots.add(REPO)
+    return tuple(os.path.realpath(p) + os.sep for p in roots if p)
+
+
+class ImportWatch:
+    """In a child about to load a file: ``folder`` (holding :func:`plant_module`'s module) made the working
+    folder and the first place imports look, imports recorded in ``marker``, and the modules already
+    imported noted; :meth:`imported` then names the modules imported since that a load must not import: a
+    watched one (:data:`WATCHED_MODULES`), or one from outside the package, the standard library and the
+    installed packages."""
+
+    def __init__(self, folder, marker: str):
+        self.folder = os.path.realpath(folder) + os.sep
+        os.environ[IMPORTED_ENV] = marker
+        sys.path.insert(0, folder)
+        os.chdir(folder)
+        self.roots = _allowed_roots()
+        self.before = set(sys.modules)
+
+    def imported(self) -> list:
+        found = []
+        for name in sorted(set(sys.modules) - self.before):
+            module = sys.modules.get(name)
+            file = getattr(module, "__file__", None)
+            where = os.path.realpath(file) if isinstance(file, str) else None
+            outside = where is not None and (where.startswith(self.folder) or not where.startswith(self.roots))
+            if name.split(".")[0] in WATCHED_MODULES or outside:
+                found.append(f"{name} ({file})" if file else name)
+        return found
+
+
 # ----- classifying an exception ------------------------------------------------------------------------
 def hit_memory_bound(error: BaseException) -> bool:
     """Whether ``error`` (or an exception it was raised from or while handling) is an allocation that

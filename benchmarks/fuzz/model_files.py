@@ -22,14 +22,25 @@ added, everything recompressed; in the JSON (``alphazero.json``, ``meta.json``, 
 entry) a field set to an out-of-range, wrong-typed, huge, deeply nested or non-finite value, removed or
 added, ``env_version`` changed, the whole document replaced; in the torch files' content (the AlphaZero
 weights, the RLlib policy's layers, weights and metadata) keys dropped or added, tensors of another shape
-or type, values of another kind, layer sizes out of range.
+or type, values of another kind, layer sizes out of range; the plain values of the SB3 zip's ``data``
+(:func:`mutate_plain`): any key the model holds unserialized, ``env``, keys it does not hold, and the
+settings of ``policy_kwargs`` (``net_arch`` of 8192 x 8192 or 10^9, extractor, activation and optimizer
+classes named by strings) set to huge, wrongly typed, code-naming (``os:system``, ``evilmod:X-v0``,
+``this:X-v0``, ``subprocess:Popen``) or nested values; entry sizes in every zip (the SB3 zip, the torch
+files, a torch zip inside the SB3 zip): real and lying zip bombs, too many entries
+(:mod:`boardgames.benchmarks.fuzz.bombs`).
+
+The child loads from a working folder holding ``evilmod.py`` (first on ``sys.path``), a module that records
+its import (:class:`~boardgames.benchmarks.fuzz.child.ImportWatch`).
 
 A try passes when the model loads and its agent plays a legal move, or when every call that refuses it
 raises one of the project's errors (a ``ValueError`` of the project's own ``raise``: ``ModelFileError``,
 ``PolicyFileError``, ``SettingError``, ``ModelVersionError``, ``GameOptionError``...) with a message. It
 fails on any other exception, on a ``ValueError`` that escaped from Python or a library, on an allocation
-past the child's memory bound, on a hang, on a child that died, on an illegal move, and whenever the
-marker file exists afterwards (a payload ran).
+past the child's memory bound, on a hang, on a child that died, on an illegal move, whenever the
+marker file exists afterwards (a payload ran), and when the load imported a module it must not
+(``imported``: ``evilmod``, ``this``, ``antigravity``, or any module from outside the package, the standard
+library and the installed packages).
 """
 
 from __future__ import annotations
@@ -48,7 +59,9 @@ from pathlib import Path
 
 import numpy as np
 
-from boardgames.benchmarks.fuzz.child import describe_error, judge_error, run_in_child
+from boardgames.benchmarks.fuzz.bombs import bomb, read_zip
+from boardgames.benchmarks.fuzz.child import ImportWatch, describe_error, judge_error, plant_module, run_in_child
+from boardgames.training.storage.safe_load import is_serialized
 
 KINDS = ("sb3", "alphazero", "rllib")
 SOURCES = {
@@ -62,6 +75,8 @@ MOVE_SIMULATIONS = 8
 """An AlphaZero agent's move is searched with at most this many simulations (any count in range is
 accepted by design; the move only shows that the agent plays)."""
 LOAD_TIMEOUT = 60.0
+IMPORTED = ".imported"
+"""The suffix of the file (beside the marker) in which the planted module records its import."""
 
 DEEP = "__deep__"
 BIG = "__big__"
@@ -346,6 +361,140 @@ def _show(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# ----- the plain values of SB3's data ------------------------------------------------------------------
+CODE_NAMES = [
+    "os:system",
+    "evilmod:X-v0",
+    "this:X-v0",
+    "subprocess:Popen",
+    "evilmod",
+    "evilmod:Env",
+    "evilmod.sub:Env-v0",
+    "antigravity:X-v0",
+    "builtins:eval",
+    "__import__('evilmod')",
+    "<class 'evilmod.Policy'>",
+    "evilmod.Policy",
+    "gymnasium.envs.classic_control:CartPole-v1",
+]
+"""Strings that name code: a module to import (``evilmod`` is planted where the loading child looks for
+modules; ``this`` prints the Zen of Python), a callable, a class."""
+HUGE = [10**9, 2**31, 2**63, 2**64, -(2**63), 10**30, 1e308, -1e308, 1e-320, "A" * 10_000, "9" * 5_000, BIG, SPECIAL]
+WRONG_TYPES = ["256", "0.99", [256], [], {}, {"value": 1}, True, False, None, 0.5, -1, 0, "", "nan", DEEP]
+NESTED = [
+    {"env": "evilmod:X-v0"},
+    {":type:": "<class 'evilmod.X'>", "__module__": "evilmod"},
+    {"__class__": "os.system", "args": ["touch evil"]},
+    {"a": {"b": {"c": ["evilmod:X-v0"]}}},
+    [{"env": "this:X-v0"}],
+    {":serialized:": "not base64 at all"},
+    {":type:": "<class 'function'>", ":serialized:": ""},
+]
+PLAIN_KINDS = {"huge": HUGE, "wrong type": WRONG_TYPES, "code name": CODE_NAMES, "nested": NESTED}
+UNKNOWN_KEYS = [
+    "env_id",
+    "_evil",
+    "policy",
+    "device",
+    "__dict__",
+    "__class__",
+    "learn",
+    "_vec_normalize_env",
+    "replay_buffer",
+    "_logger",
+    "_custom_logger",
+    "eval_env",
+    "x" * 300,
+    "",
+    "evilmod:X-v0",
+]
+"""Keys a model of this project does not hold (SB3 would set each on the model)."""
+POLICY_KWARGS = {
+    "net_arch": [
+        [8192, 8192],
+        [10**9],
+        [65536] * 64,
+        [1] * 100,
+        {"pi": [10**6], "vf": [10**6]},
+        [{"pi": [8192, 8192], "vf": [8192]}],
+        [],
+        [0],
+        [-1],
+        ["64"],
+        {"pi": "evilmod"},
+        {"pi": [64], "qf": [64]},
+    ],
+    "features_extractor_class": [*CODE_NAMES, "torch.nn.Flatten"],
+    "activation_fn": [*CODE_NAMES, "torch.nn.Tanh"],
+    "optimizer_class": [*CODE_NAMES, "torch.optim.SGD"],
+    "features_extractor_kwargs": [
+        {"channels": 10**6, "dilations": [1, 2]},
+        {"channels": 65536, "dilations": [1] * 64},
+        {"channels": 32, "dilations": [64] * 64},
+        {"channels": "evilmod", "dilations": [1]},
+        {},
+    ],
+    "optimizer_kwargs": [{"lr": 1e308}, {"eps": "evilmod"}, {"foreach": True}],
+    "head": ["square", "linear", "evilmod:X", 7],
+    "ortho_init": [True, "yes", 1],
+    "normalize_images": [False, "evilmod"],
+    "share_features_extractor": [False, None],
+    "log_std_init": [1e308],
+    "squash_output": [True],
+    "device": ["cuda:9", "evilmod"],
+}
+"""Settings a ``policy_kwargs`` may name, each with values to try (besides those of :data:`PLAIN_KINDS`)."""
+
+
+def plain_value(r) -> tuple[object, str]:
+    """A value of one of :data:`PLAIN_KINDS`, and which."""
+    kind = str(r.choice(list(PLAIN_KINDS)))
+    values = PLAIN_KINDS[kind]
+    return values[int(r.integers(len(values)))], kind
+
+
+def mutate_plain(raw: bytes, r) -> tuple[bytes, str]:
+    """SB3's ``data`` JSON with one to three of its plain keys changed: a key it holds that is not
+    serialized, ``env``, a key it does not hold, or a setting of ``policy_kwargs``; set to a huge, wrongly
+    typed, code-naming or nested value (a setting of ``policy_kwargs`` often to one of its own
+    :data:`POLICY_KWARGS` values). The description."""
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError):
+        return raw, "data already broken: left as is"
+    if not isinstance(obj, dict):
+        return raw, "data is no table: left as is"
+    plain = sorted(k for k, v in obj.items() if not is_serialized(v) and k != "policy_kwargs")
+    done = []
+    for _ in range(int(r.choice([1, 1, 2, 3]))):
+        pick = r.random()
+        value, kind = plain_value(r)
+        if pick < 0.3 and plain:
+            key = plain[int(r.integers(len(plain)))]
+        elif pick < 0.5:
+            key = "env"
+            if r.random() < 0.7:
+                value, kind = CODE_NAMES[int(r.integers(len(CODE_NAMES)))], "code name"
+        elif pick < 0.65:
+            key = UNKNOWN_KEYS[int(r.integers(len(UNKNOWN_KEYS)))]
+        else:
+            kwargs = obj.get("policy_kwargs")
+            if not isinstance(kwargs, dict) or r.random() < 0.08:
+                obj["policy_kwargs"] = value
+                done.append(f"policy_kwargs = {_show(value)} ({kind})")
+                continue
+            setting = str(r.choice(list(POLICY_KWARGS)))
+            if r.random() < 0.7:
+                own = POLICY_KWARGS[setting]
+                value, kind = own[int(r.integers(len(own)))], "a setting's value"
+            kwargs[setting] = value
+            done.append(f"policy_kwargs[{setting!r}] = {_show(value)} ({kind})")
+            continue
+        obj[key] = value
+        done.append(f"[{_show(key)}] = {_show(value)} ({kind})")
+    return dump_json(obj, r), "; ".join(done)
+
+
 # ----- bytes and zips ----------------------------------------------------------------------------------
 def mutate_bytes(raw: bytes, r) -> tuple[bytes | None, str]:
     """A byte-level mutation of a file's content (None: the file deleted); the description."""
@@ -375,15 +524,6 @@ def mutate_bytes(raw: bytes, r) -> tuple[bytes | None, str]:
     return b"", "emptied"
 
 
-def read_zip(raw: bytes) -> list | None:
-    """The entries of a zip archive, ``[(name, bytes)]`` in order; None when it is not one."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(raw)) as z:
-            return [(i.filename, z.read(i)) for i in z.infolist()]
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, RuntimeError):
-        return None
-
-
 def write_zip(entries: list, compression=zipfile.ZIP_STORED) -> bytes:
     buffer = io.BytesIO()
     with warnings.catch_warnings():
@@ -405,11 +545,9 @@ def mutate_zip(raw: bytes, file: str, r, marker) -> tuple[bytes, str]:
     op = str(r.choice(["remove", "duplicate", "random", "trap", "trap", "add", "rename", "compress", "json"]))
     torch_file = file != "model.zip"
     if op == "json" and not torch_file:
-        j = next((k for k, (n, _) in enumerate(entries) if n == "data"), None)
-        if j is not None:
-            changed, what = mutate_json(entries[j][1], "data", r, marker)
-            entries[j] = ("data", changed)
-            return write_zip(entries), f"entry 'data': {what}"
+        changed = change_data(entries, lambda data: mutate_json(data, "data", r, marker))
+        if changed is not None:
+            return changed
     if op == "json":
         op = "trap"
     if op == "remove":
@@ -446,6 +584,17 @@ def mutate_zip(raw: bytes, file: str, r, marker) -> tuple[bytes, str]:
         entries[i] = (new or "renamed", data)
         return write_zip(entries), f"entry {name!r} renamed {new!r}"
     return write_zip(entries, zipfile.ZIP_DEFLATED), "every entry recompressed (deflate)"
+
+
+def change_data(entries: list, change) -> tuple[bytes, str] | None:
+    """The SB3 zip of ``entries`` with its ``data`` entry replaced by ``change(data)`` (which returns the new
+    bytes and a description); None when there is no ``data`` entry."""
+    j = next((k for k, (n, _) in enumerate(entries) if n == "data"), None)
+    if j is None:
+        return None
+    changed, what = change(entries[j][1])
+    entries[j] = ("data", changed)
+    return write_zip(entries), f"entry 'data': {what}"
 
 
 def _trap_for(name: str, torch_file: bool, r, marker, original: bytes | None = None) -> bytes:
@@ -617,9 +766,16 @@ def mutate_torch_content(path: Path, kind: str, r) -> str:
 
 
 # ----- one try -----------------------------------------------------------------------------------------
-def prepare(kind: str, seed: int, sources: Sources, work: Path) -> dict:
-    """Copy a source model of ``kind`` into ``work`` and mutate it as seed ``seed`` says; what the load
-    needs (the spec, the game, the marker file) and the mutations done."""
+LAYERS = ("bytes", "zip", "json", "content", "plain", "bomb")
+"""The kinds of mutation: of a file's bytes, of a zip's entries, of a JSON document's fields, of a torch
+file's content, of the plain values of an SB3 zip's ``data`` (:func:`mutate_plain`), of a zip's entry sizes
+(:func:`boardgames.benchmarks.fuzz.bombs.bomb`)."""
+
+
+def prepare(kind: str, seed: int, sources: Sources, work: Path, layer: str | None = None) -> dict:
+    """Copy a source model of ``kind`` into ``work`` and mutate it as seed ``seed`` says (the first mutation of
+    the kind ``layer`` when given: one of :data:`LAYERS`, of the kind's zip file for ``plain`` and ``bomb``);
+    what the load needs (the spec, the game, the marker file) and the mutations done."""
     r = np.random.default_rng(seed)
     names = sources.names[kind]
     name = names[int(r.integers(len(names)))]
@@ -629,19 +785,26 @@ def prepare(kind: str, seed: int, sources: Sources, work: Path) -> dict:
     marker = work / f"marker-{seed}"
     marker.unlink(missing_ok=True)
     done = []
+    forced, bombed = layer, False
     for _ in range(int(r.choice([1, 1, 1, 2, 3]))):
         file = FILES[kind][int(r.integers(len(FILES[kind])))]
+        if forced in ("plain", "bomb") and not done:
+            file = next(f for f in FILES[kind] if not f.endswith(".json"))
         path = folder / file
         if not path.exists():
             continue
         raw = path.read_bytes()
         pick = r.random()
-        if file.endswith(".json"):
+        if forced and not done:
+            layer = forced
+        elif bombed and not file.endswith(".json"):
+            layer = "bytes"  # a bomb is not read again here (the fuzzer's own memory and time)
+        elif file.endswith(".json"):
             layer = "json" if pick < 0.7 else "bytes"
         elif file == "model.zip":
-            layer = "zip" if pick < 0.7 else "bytes"
+            layer = "plain" if pick < 0.3 else "bomb" if pick < 0.42 else "zip" if pick < 0.8 else "bytes"
         else:
-            layer = "content" if pick < 0.4 else "zip" if pick < 0.75 else "bytes"
+            layer = "content" if pick < 0.35 else "bomb" if pick < 0.47 else "zip" if pick < 0.8 else "bytes"
         if layer == "bytes":
             data, what = mutate_bytes(raw, r)
             if data is None and kind != "alphazero" and file != "meta.json":
@@ -650,6 +813,11 @@ def prepare(kind: str, seed: int, sources: Sources, work: Path) -> dict:
             data, what = mutate_zip(raw, file, r, marker)
         elif layer == "json":
             data, what = mutate_json(raw, file, r, marker)
+        elif layer == "plain":
+            data, what = change_data(read_zip(raw) or [], lambda d: mutate_plain(d, r)) or (raw, "no data entry")
+        elif layer == "bomb":
+            data, what = bomb(raw, file != "model.zip", r)
+            data, bombed = (raw, bombed) if data is None else (data, True)
         else:
             what = mutate_torch_content(path, kind, r)
             data = path.read_bytes()
@@ -674,6 +842,7 @@ def prepare(kind: str, seed: int, sources: Sources, work: Path) -> dict:
         "game": game,
         "with_game": with_game,
         "marker": str(marker),
+        "modules": str(work / "modules"),
         "mutations": done,
     }
 
@@ -687,6 +856,7 @@ def load_and_play(plan: dict, verbose: bool = False) -> dict:
     name, options = plan["game"]
     game = make_game(name, **options)
     steps = []
+    watch = ImportWatch(plan["modules"], plan["marker"] + IMPORTED) if plan.get("modules") else None
 
     def attempt(call, fn):
         try:
@@ -727,7 +897,7 @@ def load_and_play(plan: dict, verbose: bool = False) -> dict:
                 return bool(state.legal_mask(seat)[int(agent(state, seat))])
 
             legal = attempt("move", move)
-    return {"steps": steps, "legal": legal}
+    return {"steps": steps, "legal": legal, "imported": watch.imported() if watch else []}
 
 
 def judge(plan: dict, result, marker_exists: bool) -> tuple[str, list]:
@@ -736,6 +906,11 @@ def judge(plan: dict, result, marker_exists: bool) -> tuple[str, list]:
     problems = []
     if marker_exists:
         problems.append(("payload ran", "the marker file exists: something in the file was unpickled and run"))
+    imported = list((result.answer or {}).get("imported") or [])
+    if plan.get("modules") and os.path.exists(plan["marker"] + IMPORTED):
+        imported.append("evilmod (its marker file exists)")
+    if imported:
+        problems.append(("imported", f"the load imported a module it must not: {', '.join(imported[:5])}"))
     if result.timed_out:
         return "hang", [*problems, ("hang", f"no answer in {LOAD_TIMEOUT:.0f} s")]
     if result.answer is None:
@@ -756,9 +931,14 @@ def judge(plan: dict, result, marker_exists: bool) -> tuple[str, list]:
     return outcome, problems
 
 
-def run_try(kind: str, seed: int, sources: Sources, work: Path, verbose: bool = False) -> tuple[str, list, dict]:
-    """One try: prepare, load in a child, judge; ``(outcome, problems, plan)``. The copy is removed after."""
-    plan = prepare(kind, seed, sources, work)
+def run_try(
+    kind: str, seed: int, sources: Sources, work: Path, verbose: bool = False, layer: str | None = None
+) -> tuple[str, list, dict]:
+    """One try: prepare (``layer``: see :func:`prepare`), load in a child, judge; ``(outcome, problems,
+    plan)``. The copy is removed after."""
+    (work / "modules").mkdir(exist_ok=True)
+    plant_module(work / "modules")
+    plan = prepare(kind, seed, sources, work, layer)
     output = str(work / f"output-{seed}.txt") if verbose else None
     result = run_in_child(load_and_play, plan, verbose, timeout=LOAD_TIMEOUT, output=output)
     marker = Path(plan["marker"])
@@ -767,6 +947,7 @@ def run_try(kind: str, seed: int, sources: Sources, work: Path, verbose: bool = 
         print(Path(output).read_text()[-6000:])
     with contextlib.suppress(OSError):
         marker.unlink(missing_ok=True)
+        Path(plan["marker"] + IMPORTED).unlink(missing_ok=True)
         if output:
             os.unlink(output)
     shutil.rmtree(plan["folder"], ignore_errors=True)

@@ -40,7 +40,7 @@ import numpy as np
 
 from boardgames.benchmarks.fuzz.child import run_in_child
 
-KINDS = ("alphazero-damage", "alphazero-kill", "ppo-damage", "ppo-kill")
+KINDS = ("alphazero-damage", "alphazero-kill", "ppo-damage", "ppo-kill", "alphazero-names", "ppo-names")
 AZ_TINY = [
     "alphazero.games_per_iteration=2",
     "alphazero.parallel=3",
@@ -518,4 +518,8 @@ def kill_try(kind: str, seed: int, refs: References, work: Path, point: int | No
 
 def run_try(kind: str, seed: int, refs: References, work: Path) -> tuple[str, list, str]:
     """One try of ``kind`` (see :data:`KINDS`): ``(outcome, problems, what was done)``."""
+    if kind.endswith("names"):
+        from boardgames.benchmarks.fuzz.run_names import names_try
+
+        return names_try(kind, seed, refs, work)
     return (kill_try if kind.endswith("kill") else damage_try)(kind, seed, refs, work)

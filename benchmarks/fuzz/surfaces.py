@@ -4,9 +4,13 @@ bound (``python -m boardgames.benchmarks.fuzz --surfaces --seconds 300``).
 Three parts, each with its kinds of try (docs/reliability.md lists what each covers and its figures):
 
 * ``models`` (:mod:`boardgames.benchmarks.fuzz.model_files`): ``sb3``, ``alphazero``, ``rllib``: a shipped model's
-  copy mutated, loaded by its loader and by ``make_agent`` in a bounded child, one move played;
+  copy mutated (bytes, zip entries, JSON fields, torch content, SB3's plain ``data`` values, entry sizes:
+  :mod:`boardgames.benchmarks.fuzz.bombs`), loaded by its loader and by ``make_agent`` in a bounded child that
+  watches what it imports, one move played;
 * ``runs`` (:mod:`boardgames.benchmarks.fuzz.run_folders`): ``alphazero-damage``, ``alphazero-kill``, ``ppo-damage``,
-  ``ppo-kill``: tiny training runs damaged or killed at a write point, then resumed;
+  ``ppo-kill``: tiny training runs damaged or killed at a write point, then resumed; ``alphazero-names``,
+  ``ppo-names`` (:mod:`boardgames.benchmarks.fuzz.run_names`): run folders whose manifests and links name things
+  outside them, resumed beside a canary folder that must stay untouched;
 * ``server`` (:mod:`boardgames.benchmarks.fuzz.web_server`): ``requests`` and ``games``: malformed requests sent to
   a loopback server while live games are played on it.
 
@@ -39,7 +43,7 @@ from boardgames.benchmarks.fuzz.report import MAX_EXAMPLES, PER_KIND, Failure
 
 PARTS = {
     "models": ("sb3", "alphazero", "rllib"),
-    "runs": ("alphazero-damage", "alphazero-kill", "ppo-damage", "ppo-kill"),
+    "runs": ("alphazero-damage", "alphazero-kill", "ppo-damage", "ppo-kill", "alphazero-names", "ppo-names"),
     "server": ("requests", "games"),
 }
 SHARES = {"models": 0.35, "runs": 0.4, "server": 0.25}

@@ -278,7 +278,7 @@ def read_manifest(path: str | Path) -> dict:
     path = Path(path)
     try:
         record = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:  # RecursionError: JSON nested too deeply
         raise CheckpointError(
             f"{path}: the checkpoint's manifest cannot be read ({type(e).__name__}: {e}); the "
             "checkpoint cannot be resumed"

@@ -191,6 +191,15 @@ def archive_size_reason(archive: zipfile.ZipFile, limits: dict | None = None) ->
     return None
 
 
+def read_entry(archive: zipfile.ZipFile, member) -> bytes:
+    """The bytes of the entry ``member`` (a name or a ``ZipInfo``) of ``archive``, inflated a megabyte at a
+    time, so that no more than the size the entry declares is ever produced (checked by
+    :func:`archive_size_reason`): ``ZipFile.read`` inflates all of an entry's compressed data in one call,
+    which an entry declaring 1,000 bytes can make gigabytes of zeros."""
+    with archive.open(member) as entry:
+        return b"".join(iter(lambda: entry.read(1 << 20), b""))
+
+
 def load_weights(source, label: str, error: type[ModelFileError] = ModelFileError):
     """What ``source`` holds, read by torch in weights-only mode (tensors, numbers, strings and containers
     of them); anything else raises ``error`` with ``label`` (what the file should be) and the reason."""
@@ -264,7 +273,7 @@ def _sb3_data(archive: zipfile.ZipFile, not_a_model: str) -> dict:
     if missing:
         raise ModelFileError(f"{not_a_model}: the archive has no {' and no '.join(missing)}")
     try:
-        data = json.loads(archive.read("data").decode())
+        data = json.loads(read_entry(archive, "data").decode())
     except (UnicodeDecodeError, ValueError, zipfile.BadZipFile, OSError, EOFError, RecursionError) as e:
         raise ModelFileError(f"{not_a_model}: its data entry is not JSON ({type(e).__name__})") from None
     if not isinstance(data, dict):
@@ -282,7 +291,7 @@ def _checked_weights(archive: zipfile.ZipFile, not_a_model: str) -> int:
         if os.path.splitext(info.filename)[1] != ".pth":
             continue
         try:
-            entry = archive.read(info)
+            entry = read_entry(archive, info)
         except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as e:
             why = type(e).__name__
             raise ModelFileError(f"{not_a_model}: its {info.filename} entry cannot be read ({why})") from None
@@ -343,7 +352,7 @@ def _archive_with(archive: zipfile.ZipFile, data: dict) -> bytes:
         new.writestr("data", json.dumps(data))
         for name in SB3_ENTRIES[1:]:
             if name in archive.namelist():
-                new.writestr(name, archive.read(name))
+                new.writestr(name, read_entry(archive, name))
     return out.getvalue()
 
 
