@@ -5,7 +5,7 @@
                               [--jobs 1] [--chunk 20000] [--out fuzz.json [--resume]] [--no-progress]
     python -m boardgames.benchmarks.fuzz --replay <config> <path> <seed>     # one game again, failures printed
     python -m boardgames.benchmarks.fuzz --surfaces [--seconds 300] [--parts models runs server] [--seed 0] [--out
-    f.json]
+    f.json] [--kinds sb3 alphazero-names ...]
     python -m boardgames.benchmarks.fuzz --replay <part> <kind> <seed>       # one try of the surfaces campaign again
 
 ``--turns`` decisions per config through the engine path, ``--api-turns`` (default ``--turns`` / 10)
@@ -256,6 +256,11 @@ def main(argv=None) -> int:
     p.add_argument("--surfaces", action="store_true", help="fuzz model files, run folders and the web server")
     p.add_argument("--seconds", type=float, default=300.0, help="--surfaces: the campaign's time bound")
     p.add_argument("--parts", nargs="*", choices=["models", "runs", "server"], help="--surfaces: the parts to run")
+    p.add_argument(
+        "--kinds",
+        nargs="*",
+        help="--surfaces: only these kinds of model and run-folder tries (sb3 alphazero rllib alphazero-names ...)",
+    )
     args = p.parse_args(argv)
     for name, value in (("--turns", args.turns), ("--chunk", args.chunk), ("--jobs", args.jobs)):
         if value < 1:

@@ -305,7 +305,8 @@ def no_name(site: Site):
         record = value if value not in (None, {}) else [record]
     site.write(None, json.dumps(record).replace(json.dumps(deep), deep))
     shown = "JSON nested 100,000 deep" if value is deep else _show(value)
-    return f"{site.manifest}: {where if where != 'entry' else name + ' entry'} = {shown}", REFUSE
+    must = EITHER if where == "pending" and value is None else REFUSE  # no pending: a set already in place
+    return f"{site.manifest}: {where if where != 'entry' else name + ' entry'} = {shown}", must
 
 
 def links(site: Site):

@@ -15,7 +15,8 @@ Three parts, each with its kinds of try (docs/reliability.md lists what each cov
   a loopback server while live games are played on it.
 
 ``--seconds`` bounds the whole campaign (the parts share it: models 35%, runs 40%, server 25%, their
-set-up included; every kind gets at least one try). Each try has its own seed, drawn from ``--seed``, the
+set-up included; every kind gets at least one try); ``--kinds`` narrows the models and runs parts to some
+of their kinds. Each try has its own seed, drawn from ``--seed``, the
 part and the kind, printed with its failures: ``python -m boardgames.benchmarks.fuzz --replay <part> <kind> <seed>``
 does that try again and prints what happened (for the server the kind names the config too:
 ``request@barc``, ``game@barc``, or ``session@barc`` for what a whole session checks). The counts per part
@@ -290,11 +291,31 @@ def save(out: str, tallies: list, settings: dict) -> None:
     os.replace(out + ".tmp", out)
 
 
+def narrowed(parts, kinds) -> tuple[list | None, dict]:
+    """``(parts, options)`` of :func:`surfaces` for ``--parts`` and ``--kinds`` (kinds of the models and runs
+    parts; without ``--parts``, the parts those kinds are of)."""
+    if not kinds:
+        return parts, {}
+    from boardgames.benchmarks.fuzz import model_files, run_folders
+
+    known = model_files.KINDS + run_folders.KINDS
+    unknown = [k for k in kinds if k not in known]
+    if unknown:
+        raise SystemExit(f"--kinds: unknown {' '.join(unknown)}; kinds: {' '.join(known)}")
+    options = {}
+    if any(k in model_files.KINDS for k in kinds):
+        options["sources"] = {k: model_files.SOURCES[k] for k in kinds if k in model_files.KINDS}
+    if any(k in run_folders.KINDS for k in kinds):
+        options["run_kinds"] = [k for k in kinds if k in run_folders.KINDS]
+    return parts or [p for p in PARTS if any(k in PARTS[p] for k in kinds)], options
+
+
 def main(args) -> int:
     """``python -m boardgames.benchmarks.fuzz --surfaces`` (the arguments parsed by
     :func:`boardgames.benchmarks.fuzz.run.main`)."""
     start = time.perf_counter()
-    tallies = surfaces(args.parts, args.seconds, args.seed, progress=not args.no_progress)
+    parts, options = narrowed(args.parts, getattr(args, "kinds", None))
+    tallies = surfaces(parts, args.seconds, args.seed, progress=not args.no_progress, options=options)
     wall = time.perf_counter() - start
     print(format_table(tallies))
     print(f"wall time {wall:.0f} s (seed {args.seed}, --seconds {args.seconds:g})")
@@ -307,7 +328,8 @@ def main(args) -> int:
     for text in notes:
         print(f"note: {text}")
     if args.out:
-        save(args.out, tallies, {"seed": args.seed, "seconds": args.seconds, "wall_seconds": round(wall, 1)})
+        settings = {"seed": args.seed, "seconds": args.seconds, "wall_seconds": round(wall, 1)}
+        save(args.out, tallies, {**settings, **({"kinds": args.kinds} if getattr(args, "kinds", None) else {})})
     failures = [f for t in tallies for f in t.examples]
     if failures:
         print(f"\n{sum(t.failures for t in tallies)} failures; the first of each kind:")
