@@ -13,6 +13,7 @@ declares an entry's size, which the file's author chooses. :func:`bomb` rewrites
 * an entry **declares a huge size** (2^31 to 4 GiB) while its data is small;
 * three entries inflate to 896 MiB each (each under the limit per entry, together over the 2 GiB limit);
 * the archive lists more entries than the loaders allow (10,001 or 60,000);
+* an entry's CRC does not match its data (a header that lies about the content rather than the size);
 * a ``.pth`` entry of an SB3 zip is itself a torch zip holding such a bomb (**nested**).
 
 The streams are built from one deflated block of 16 MiB of zeros repeated (a full flush makes each block
@@ -118,7 +119,7 @@ def bomb(raw: bytes, torch_file: bool, r, nested: bool = True) -> tuple[bytes | 
     name, data = entries[i]
     honest = [as_is(n, d) for n, d in entries]
     pth = [k for k, n in enumerate(names) if n.endswith(".pth")]
-    how = str(r.choice(["real", "real", "small", "huge", "sum", "many", "nested"]))
+    how = str(r.choice(["real", "real", "small", "huge", "sum", "many", "nested", "crc"]))
     if how == "nested" and (torch_file or not pth or not nested):
         how = "real"
     if how == "real":
@@ -140,6 +141,9 @@ def bomb(raw: bytes, torch_file: bool, r, nested: bool = True) -> tuple[bytes | 
         prefix = name.rsplit("/", 1)[0] + "/" if torch_file and "/" in name else ""
         extra = [real_bomb(f"{prefix}extra{k}.pth" if not torch_file else f"{prefix}data/9{k}", 56) for k in range(3)]
         return raw_zip(honest + extra), f"3 entries added, each inflating to {56 * BLOCK} bytes"
+    if how == "crc":
+        honest[i] = (name, data, STORED, zlib.crc32(data) ^ 0x5A5A, len(data))
+        return raw_zip(honest), f"entry {name!r} given a CRC that does not match its data"
     if how == "many":
         count = int(r.choice([10_001, 60_000]))
         prefix = name.rsplit("/", 1)[0] + "/" if torch_file and "/" in name else ""

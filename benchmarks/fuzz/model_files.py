@@ -717,7 +717,7 @@ def mutate_policy(data, r) -> tuple[object, str]:
         if pick == 1:
             data["layers"] = [*layers, *([{"type": "tanh"}] * int(r.choice([1, 100, 5000])))]
             return data, "activation layers appended"
-        if pick == 2:
+        if pick == 2 and layers:
             data["layers"] = [layers[-1], *layers[:-1]]
             return data, "layers reordered"
         if pick == 3:

@@ -4,7 +4,9 @@
   unreadable manifest is refused naming it (``--replay runs alphazero-names 66`` in the exploratory runs);
 * a zip entry declaring 1,000 bytes whose data inflates to 3 GiB passed the declared-size check, then
   ``ZipFile.read`` inflated all of it at once: 2.3 GB for a 3 MB SB3 model (``--replay models sb3 301``:
-  ``pytorch_variables.pth`` declaring 1,000 bytes; here ``policy.pth``).
+  ``pytorch_variables.pth`` declaring 1,000 bytes; here ``policy.pth``);
+* an SB3 zip whose ``_stable_baselines3_version`` entry does not match its CRC raised zipfile's
+  ``BadZipFile`` from ``safe_load`` (found reading the code; the campaign's bombs now break CRCs too).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 import tracemalloc
 import zipfile
+import zlib
 
 import pytest
 
@@ -46,3 +49,16 @@ def test_an_entry_that_inflates_past_its_declared_size_costs_no_more_than_it_dec
     finally:
         tracemalloc.stop()
     assert peak < 256 * 2**20, f"{peak / 2**20:.0f} MiB allocated for a 1,000-byte entry"
+
+
+def test_an_entry_whose_crc_does_not_match_is_refused_naming_it(tmp_path):
+    with zipfile.ZipFile(SHIPPED_MODELS / "dorix_2p" / "model.zip") as z:
+        entries = [(i.filename, z.read(i)) for i in z.infolist()]
+    path = tmp_path / "model.zip"
+    lie = [
+        (n, d, bombs.STORED, zlib.crc32(d) ^ 1, len(d)) if n == "_stable_baselines3_version" else bombs.as_is(n, d)
+        for n, d in entries
+    ]
+    path.write_bytes(bombs.raw_zip(lie))
+    with pytest.raises(ModelFileError, match=r"its _stable_baselines3_version entry cannot be read \(BadZipFile\)"):
+        load_model(path)

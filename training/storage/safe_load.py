@@ -246,7 +246,7 @@ def load_sb3(model_class, path: str | Path, env=None, device: str = "cpu", **kwa
         data = vetted_data(data, set(custom_objects), not_a_model, ModelFileError)
         weights = _checked_weights(archive, not_a_model)
         _check_cost(data, custom_objects, env, kwargs, weights, not_a_model)
-        vetted = _archive_with(archive, data)
+        vetted = _archive_with(archive, data, not_a_model)
     # every serialized key of `data` is in custom_objects, so SB3 unpickles nothing; its plain keys are vetted
     return model_class.load(io.BytesIO(vetted), env=env, device=device, custom_objects=custom_objects, **kwargs)
 
@@ -290,12 +290,7 @@ def _checked_weights(archive: zipfile.ZipFile, not_a_model: str) -> int:
     for info in archive.infolist():
         if os.path.splitext(info.filename)[1] != ".pth":
             continue
-        try:
-            entry = read_entry(archive, info)
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as e:
-            why = type(e).__name__
-            raise ModelFileError(f"{not_a_model}: its {info.filename} entry cannot be read ({why})") from None
-        value, reason = weights_or_reason(entry)
+        value, reason = weights_or_reason(_entry(archive, info, not_a_model))
         if reason is not None:
             raise ModelFileError(f"{not_a_model}: {reason} (in {info.filename})")
         if info.filename == "policy.pth":
@@ -345,14 +340,24 @@ def _check_cost(data: dict, objects: dict, env, kwargs: dict, weights: int, not_
         )
 
 
-def _archive_with(archive: zipfile.ZipFile, data: dict) -> bytes:
+def _entry(archive: zipfile.ZipFile, member, not_a_model: str) -> bytes:
+    """:func:`read_entry`, or :class:`ModelFileError` naming the entry when it cannot be read (damaged data,
+    a CRC that does not match)."""
+    try:
+        return read_entry(archive, member)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as e:
+        name = getattr(member, "filename", member)
+        raise ModelFileError(f"{not_a_model}: its {name} entry cannot be read ({type(e).__name__})") from None
+
+
+def _archive_with(archive: zipfile.ZipFile, data: dict, not_a_model: str) -> bytes:
     """A new SB3 zip in memory: the vetted ``data`` and the archive's other entries that SB3 reads."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as new:
         new.writestr("data", json.dumps(data))
         for name in SB3_ENTRIES[1:]:
             if name in archive.namelist():
-                new.writestr(name, read_entry(archive, name))
+                new.writestr(name, _entry(archive, name, not_a_model))
     return out.getvalue()
 
 
