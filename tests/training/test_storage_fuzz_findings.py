@@ -62,3 +62,27 @@ def test_an_entry_whose_crc_does_not_match_is_refused_naming_it(tmp_path):
     path.write_bytes(bombs.raw_zip(lie))
     with pytest.raises(ModelFileError, match=r"its _stable_baselines3_version entry cannot be read \(BadZipFile\)"):
         load_model(path)
+
+
+def test_an_alphazero_json_without_its_game_is_refused_naming_it(tmp_path):
+    """``--replay models alphazero 8526920``: ``game`` removed from alphazero.json gave KeyError: 'game'."""
+    import shutil
+
+    from boardgames.envs.registry import make_game
+    from boardgames.training.agent_kinds import make_agent
+
+    folder = tmp_path / "net"
+    shutil.copytree(SHIPPED_MODELS / "dorix_2p_az", folder)
+    meta = json.loads((folder / "alphazero.json").read_text())
+    del meta["game"]
+    (folder / "alphazero.json").write_text(json.dumps(meta))
+    for game in (None, make_game("dorix", num_players=2)):
+        with pytest.raises(ModelFileError, match=r"net is not an AlphaZero network .*names no game"):
+            make_agent(str(folder), game)
+
+
+def test_a_run_file_nested_too_deeply_reads_as_unreadable(tmp_path):
+    from boardgames.training.storage.durable import read_json
+
+    (tmp_path / "run.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert read_json(tmp_path / "run.json", {"unreadable": True}) == {"unreadable": True}

@@ -113,6 +113,10 @@ def load_agent(spec: str, game: Game | None = None, seed: int | None = None) -> 
     folder, simulations = parse_spec(spec)
     net, meta = load_network(folder)
     from boardgames.training.storage.model_version import check_model_version, model_game
+    from boardgames.training.storage.safe_load import ModelFileError
+
+    if not isinstance(meta.get("game"), str):
+        raise ModelFileError(f"{folder} is not an AlphaZero network of this project: its alphazero.json names no game")
 
     if game is None:
         game = model_game(meta["game"], meta.get("options", {}), meta)

@@ -175,7 +175,7 @@ def read_json(path: str | Path, default=None):
     in place by an older version and cut short)."""
     try:
         return json.loads(Path(path).read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deeply
         return default
 
 
