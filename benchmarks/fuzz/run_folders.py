@@ -517,9 +517,6 @@ def kill_try(kind: str, seed: int, refs: References, work: Path, point: int | No
 
 
 def run_try(kind: str, seed: int, refs: References, work: Path) -> tuple[str, list, str]:
-    """One try of ``kind`` (see :data:`KINDS`): ``(outcome, problems, what was done)``."""
-    if kind.endswith("names"):
-        from boardgames.benchmarks.fuzz.run_names import names_try
-
-        return names_try(kind, seed, refs, work)
+    """One try of a damage or kill kind (see :data:`KINDS`; the names kinds are
+    :func:`boardgames.benchmarks.fuzz.run_names.names_try`): ``(outcome, problems, what was done)``."""
     return (kill_try if kind.endswith("kill") else damage_try)(kind, seed, refs, work)

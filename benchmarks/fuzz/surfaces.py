@@ -110,6 +110,16 @@ class SurfaceTally:
         return {**asdict(self), "examples": [asdict(f) for f in self.examples]}
 
 
+def run_folder_try(kind: str, seed: int, refs, work: Path) -> tuple[str, list, str]:
+    """One try of a run-folder kind: the names kinds in :mod:`~boardgames.benchmarks.fuzz.run_names` (which
+    builds on :mod:`~boardgames.benchmarks.fuzz.run_folders`), the others in ``run_folders``."""
+    from boardgames.benchmarks.fuzz import run_folders, run_names
+
+    if kind.endswith("names"):
+        return run_names.names_try(kind, seed, refs, work)
+    return run_folders.run_try(kind, seed, refs, work)
+
+
 def _short(text: str, limit: int = 400) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -198,7 +208,7 @@ def runs_part(root: Path, deadline: float, seed: int, tries, tallies, progress, 
     work.mkdir(parents=True, exist_ok=True)
 
     def one(tally, try_seed):
-        outcome, problems, what = run_folders.run_try(tally.kind, try_seed, refs, work)
+        outcome, problems, what = run_folder_try(tally.kind, try_seed, refs, work)
         tally.count(outcome)
         trainer = (
             "boardgames.training.alphazero" if tally.kind.startswith("alphazero") else "boardgames.training.sb3.train"
@@ -369,7 +379,7 @@ def replay(part: str, kind: str, seed: int) -> int:
             refs = run_folders.References(root / "refs", (kind,))
             work = root / "work"
             work.mkdir()
-            outcome, problems, what = run_folders.run_try(kind, seed, refs, work)
+            outcome, problems, what = run_folder_try(kind, seed, refs, work)
             print(f"runs / {kind} / seed {seed}: {what}: {outcome}")
             for out in work.glob("*.out"):
                 print(out.read_text(errors="replace")[-3000:])

@@ -377,7 +377,7 @@ def is_plain_name(name) -> bool:
 
 def _shown(value) -> str:
     text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def refuse_links_out(folder: str | Path) -> None:
