@@ -8,9 +8,11 @@ or a :class:`boardgames.envs.core.game.Game` whose states are :class:`boardgames
   restart at once. Masks, observations (of the seat to move), seat to move, rewards per seat and
   terminated/truncated flags are numpy arrays refreshed in place by the same compiled call.
 * :class:`LearnerBatch`, one learning seat per game: the other seats are played inside the batch by
-  ``opponent`` (``"random"``: uniformly random legal actions, in compiled code; or a batch callback
+  ``opponent`` (``"random"``: uniformly random legal actions, in compiled code; a batch callback
   ``policy(obs, masks) -> actions`` given the observations and masks of the seats to play, each from
-  its own seat's point of view). It follows the rules of
+  its own seat's point of view; or an object of the :class:`BatchOpponent` protocol, told which games
+  restart and asked, with each pair's game and seat, for the moves: an opponent chosen per game and
+  episode, e.g. from a pool). It follows the rules of
   :class:`boardgames.envs.adapters.single_agent.SingleAgentEnv` (reward at the end, on the learner's last action;
   turn limit = truncation) and is what :mod:`boardgames.envs.vector.gym_vector` and :mod:`boardgames.envs.vector.sb3`
   wrap.
@@ -31,6 +33,7 @@ of byte ``a // 8``; :mod:`boardgames.envs.vector.packed`: an eighth of the bytes
 from __future__ import annotations
 
 import os
+from typing import Protocol
 
 import numpy as np
 
@@ -209,6 +212,11 @@ def check_game_index(i, num_games: int) -> int:
             "a negative index is refused, not counted from the end)"
         )
     return int(i)
+
+
+def row_state(game: Game, row: np.ndarray):
+    """A State of ``game``'s engine holding a copy of ``row``, one game's row of a batch's ``states``."""
+    return type(game.new_initial_state())(game, row.copy())
 
 
 def check_obs_dtype(obs_dtype) -> type:
@@ -492,8 +500,43 @@ class BatchedGames:
     def state(self, i: int):
         """Game ``i`` (an integer in ``0..N-1``: ValueError for a negative one, which is not counted from the
         end, one out of range, a bool, a float...) as a State of the engine (a copy of its row)."""
-        row = self.states[check_game_index(i, self.num_games)]
-        return type(self.game.new_initial_state())(self.game, row.copy())
+        return row_state(self.game, self.states[check_game_index(i, self.num_games)])
+
+
+class BatchOpponent(Protocol):
+    """The protocol of an opponent *object* of :class:`LearnerBatch`: one that knows which game and seat each
+    move is for, so that it can play a different agent in each game (drawn per episode from a pool, a
+    partner at team games...) and see the positions themselves (``batch.state(i)``).
+
+    Both methods get ``rng``, the batch's numpy Generator for its opponents (``opponent_rng``, seeded by the
+    batch's ``seed`` at each :meth:`LearnerBatch.reset`; the compiled per-game generators of the learner
+    seats are not touched), so that a seeded batch plays the same games.
+    """
+
+    def assign(self, batch: LearnerBatch, rows: np.ndarray, rng: np.random.Generator) -> None:
+        """Games ``rows`` (int64 indices) of ``batch`` have just (re)started: their learner seats are drawn
+        (``batch.learner[rows]``) and nobody has moved yet. Choose who plays their other seats this
+        episode. Called by :meth:`LearnerBatch.reset` for every game, then whenever games restart."""
+
+    def actions(
+        self,
+        batch: LearnerBatch,
+        rows: np.ndarray,
+        seats: np.ndarray,
+        obs: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+    ) -> np.ndarray:
+        """The M actions of seat ``seats[k]`` in game ``rows[k]`` (never the learner's seat), given their
+        float32 observations ``obs`` ``(M, *shape)`` and bool ``masks`` ``(M, A)``, each from that seat's
+        point of view (the caller's own copies; ``batch.state(rows[k])`` is the position as a State). They
+        are checked against the masks: an illegal one raises IllegalActionError."""
+
+
+def is_batch_opponent(opponent) -> bool:
+    """Whether ``opponent`` is an object of the :class:`BatchOpponent` protocol (``assign`` and ``actions``),
+    rather than ``"random"`` or a plain callback (checked at every round of moves: two attribute look-ups)."""
+    return callable(getattr(opponent, "assign", None)) and callable(getattr(opponent, "actions", None))
 
 
 class LearnerBatch:
@@ -505,13 +548,16 @@ class LearnerBatch:
             final observations, masks) fit in the machine's physical memory, as for :class:`BatchedGames`
             (GameOptionError otherwise, before anything is allocated).
         game_options: options for :func:`boardgames.envs.registry.make_game`.
-        opponent: ``"random"`` (compiled uniform random legal play) or a batch callback
+        opponent: ``"random"`` (compiled uniform random legal play), a batch callback
             ``policy(obs, masks) -> actions`` (obs float32 ``(M, *shape)`` and bool masks ``(M, A)`` of the
-            M seats to play, each seen from its own seat; returns M actions). Partners in team games are
-            played by the same policy, as in SingleAgentEnv's default.
+            M seats to play, each seen from its own seat; returns M actions; partners in team games are
+            played by the same policy, as in SingleAgentEnv's default), or a :class:`BatchOpponent` object
+            (``assign`` at each restart, ``actions`` with each pair's game and seat: an opponent per game
+            and episode, partners of their own; :class:`boardgames.training.sb3.selfplay.PoolOpponent`).
         learner_seat: fixed seat of the learner, or None for a random seat each episode (GameOptionError
             for anything but one of the game's seats).
-        seed: seeds the learner seats and the random opponents.
+        seed: seeds the learner seats and the random opponents (and ``opponent_rng``, the generator given
+            to a :class:`BatchOpponent`).
         illegal_action: what a learner action the mask forbids does (:mod:`boardgames.envs.adapters.illegal`):
             ``"lose"`` (default: that game ends, reward -1, ``terminated``, flagged in ``forfeited``,
             and restarts), ``"raise"`` (IllegalActionError, nothing played) or ``"random"`` (a random
@@ -558,8 +604,11 @@ class LearnerBatch:
         info = self.game.info
         if learner_seat is not None and not (is_integer(learner_seat) and 0 <= learner_seat < info.num_seats):
             raise GameOptionError(f"learner_seat must be a seat in 0..{info.num_seats - 1}, got {learner_seat!r}")
-        if not (opponent == "random" or callable(opponent)):
-            raise TypeError(f"opponent is 'random' or a callable policy(obs, masks) -> actions, got {opponent!r}")
+        if not (opponent == "random" or callable(opponent) or is_batch_opponent(opponent)):
+            raise TypeError(
+                "opponent is 'random', a callable policy(obs, masks) -> actions or a BatchOpponent "
+                f"(assign and actions), got {opponent!r}"
+            )
         self.opponent = opponent
         self.acting = info.acting_seats
         self.num_seats = info.num_seats
@@ -592,6 +641,7 @@ class LearnerBatch:
         self._seed = seed
         self._interrupted = False
         self.rng = seed_rng(seed, n)
+        self.opponent_rng = _opponent_generator(seed)
 
     def __getstate__(self) -> dict:
         """Pickling and deep copies: the game's kernels and their compiled loops are found again on loading."""
@@ -605,6 +655,7 @@ class LearnerBatch:
         self.__dict__.setdefault("threads", 1)
         self.__dict__.setdefault("_chooser", None)
         self.__dict__.setdefault("packed_masks", False)
+        self.__dict__.setdefault("opponent_rng", _opponent_generator(None))
         self.__dict__.setdefault("_no_skip", np.zeros(self.num_games, dtype=np.bool_))
         if "_masks" not in self.__dict__:  # pickled when the masks were handed out as they are
             self._masks = np.array(self.__dict__.pop("masks"))
@@ -626,10 +677,12 @@ class LearnerBatch:
     def reset(self) -> np.ndarray:
         """Restart every game (learner seats drawn, opponents play until each learner acts); the obs."""
         self.rng = seed_rng(self._seed, self.num_games)
+        self.opponent_rng = _opponent_generator(self._seed)
         self._seed = None if self._seed is None else self._seed + 1  # the next reset differs
         self._interrupted = False
         everyone = np.ones(self.num_games, dtype=np.bool_)
         self.k.restart(self.states, everyone, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats)
+        self._assign(np.arange(self.num_games))
         self._play_others()
         self._restart_ended(np.arange(self.num_games))
         self.rewards[:] = 0.0
@@ -747,6 +800,11 @@ class LearnerBatch:
         (sample_packed if self.packed_masks else sample_actions)(self._masks, self.rng, out)
         return out
 
+    def state(self, i: int):
+        """Game ``i`` as a State of the engine (a copy of its row), as :meth:`BatchedGames.state`: what a
+        :class:`BatchOpponent` that needs the position (the greedy agent) plays on."""
+        return row_state(self.game, self.states[check_game_index(i, self.num_games)])
+
     def bool_masks(self) -> np.ndarray:
         """The learners' ``masks`` as bool ``(N, A)``: ``masks`` itself, a read-only view of the batch's masks
         (writing it raises ValueError; the next step refreshes it in place), or with ``packed_masks=True`` a
@@ -768,6 +826,7 @@ class LearnerBatch:
         self._any_forfeited = True
         self.final_obs[rows] = last_obs
         self.k.restart(self.states, bad, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats)
+        self._assign(rows)
         self._play_others()
         self._restart_ended(rows)
 
@@ -788,8 +847,10 @@ class LearnerBatch:
             self.restarted,
         )
         if n:
+            restarted = np.flatnonzero(self.restarted)
+            self._assign(restarted)
             self._play_others()
-            self._restart_ended(np.flatnonzero(self.restarted))
+            self._restart_ended(restarted)
 
     def _restart_ended(self, rows: np.ndarray) -> None:
         """Restart (again) the games among ``rows`` that ended before their learner acted."""
@@ -799,10 +860,17 @@ class LearnerBatch:
             if not again.any():
                 return
             self.k.restart(self.states, again, self.learner, self.template, self.rng, self.fixed_seat, self.num_seats)
+            self._assign(np.flatnonzero(again))
             self._play_others()
         raise RuntimeError(f"{self.game.info.name}: games keep ending before the learner has a move")
 
+    def _assign(self, rows: np.ndarray) -> None:
+        """Tell a :class:`BatchOpponent` that games ``rows`` (re)started (nothing for the other opponents)."""
+        if is_batch_opponent(self.opponent):
+            self.opponent.assign(self, rows, self.opponent_rng)
+
     def _play_others(self) -> None:
+        """The other seats play, round after round, until every game's learner is to act or its game is over."""
         if self.opponent == "random":
             self.k.play_random(self.states, self.learner, self.rng, self._scratch)
             return
@@ -814,13 +882,16 @@ class LearnerBatch:
             masks = np.zeros((m, self.num_actions), dtype=np.bool_)
             obs = np.zeros((m,) + self.obs_shape, dtype=np.float32)
             self.k.observe_pairs(self.states, rows, seats, masks, obs)
-            self.k.apply_pairs(self.states, rows, self._opponent_actions(obs, masks))
+            self.k.apply_pairs(self.states, rows, self._opponent_actions(rows, seats, obs, masks))
 
-    def _opponent_actions(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """The opponent callback's actions for the M rows of ``obs`` and ``masks``, checked against ``masks``
-        (IllegalActionError): the callback is given its own copy of them, so that writing what it is given
-        cannot make its illegal actions pass."""
-        acts = self.opponent(obs, masks.copy())
+    def _opponent_actions(self, rows: np.ndarray, seats: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The opponent's actions for seat ``seats[k]`` of game ``rows[k]``, whose observations and masks are
+        row k of ``obs`` and ``masks``, checked against ``masks`` (IllegalActionError): the opponent is
+        given its own copy of them, so that writing what it is given cannot make its illegal actions pass."""
+        if is_batch_opponent(self.opponent):
+            acts = self.opponent.actions(self, rows, seats, obs, masks.copy(), self.opponent_rng)
+        else:
+            acts = self.opponent(obs, masks.copy())
         acts = batch_actions(acts, (masks.shape[0],), self.num_actions, "opponent callback, row")
         check_actions(masks, acts, "opponent callback, row")
         return acts
@@ -838,6 +909,12 @@ class LearnerBatch:
         masks = np.zeros((len(rows), self.num_actions), dtype=np.bool_)
         obs = np.zeros((len(rows),) + self.obs_shape, dtype=np.float32)
         self.k.observe_pairs(self.states, rows, seats, masks, obs)
-        acts = self._opponent_actions(obs, masks)
+        acts = self._opponent_actions(rows, seats, obs, masks)
         self._opp_actions[:] = 0
         self._opp_actions[rows, seats] = acts
+
+
+def _opponent_generator(seed: int | None) -> np.random.Generator:
+    """The numpy Generator a :class:`LearnerBatch` gives its :class:`BatchOpponent` for ``seed`` (a stream of its
+    own, apart from the compiled per-game generators ``seed`` also seeds)."""
+    return np.random.default_rng(None if seed is None else [int(seed), 0x0B0])

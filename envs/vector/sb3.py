@@ -9,6 +9,13 @@ for sb3-contrib's MaskablePPO (needs the ``train`` extra: stable-baselines3).
 SB3's conventions: an ended game restarts inside the step, ``infos[i]["terminal_observation"]`` holds
 its last observation and ``infos[i]["TimeLimit.truncated"]`` marks a turn-limit ending. Rewards as in
 :class:`boardgames.envs.adapters.single_agent.SingleAgentEnv` (+1/-1/0 on the learner's last action of a game).
+Episode returns and lengths for SB3's logs (``ep_rew_mean``) come from wrapping it in SB3's ``VecMonitor``.
+
+``env_method(name, ...)`` calls ``action_masks`` per game, and any other method on the batch's opponent
+object (a :class:`boardgames.envs.vector.batch.BatchOpponent`, which plays every game): once, whatever
+``indices``, so that ``env_method("add_snapshot", policy)`` (what
+:class:`boardgames.training.sb3.selfplay.SnapshotCallback` calls) adds one snapshot to the pool of
+:class:`boardgames.training.sb3.selfplay.PoolOpponent`.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from boardgames.envs.vector.batch import LearnerBatch, obs_space
+from boardgames.envs.vector.batch import LearnerBatch, is_batch_opponent, obs_space
 
 
 class BatchedVecEnv(VecEnv):
@@ -64,9 +71,23 @@ class BatchedVecEnv(VecEnv):
         return self.batch.masks.copy()
 
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list:
+        """``action_masks`` of each game of ``indices``, or a method of the opponent object, called once (it
+        plays every game) and its result given for each of ``indices`` (see the module docstring)."""
         if method_name == "action_masks":  # what sb3-contrib's get_action_masks() calls
             return list(self.batch.masks[self._get_indices(indices)])
-        raise AttributeError(f"BatchedVecEnv has no per-game method {method_name!r}")
+        method = self._opponent_method(method_name)
+        if method is None:
+            raise AttributeError(f"BatchedVecEnv has no per-game method {method_name!r}")
+        result = method(*method_args, **method_kwargs)
+        return [result for _ in self._get_indices(indices)]
+
+    def _opponent_method(self, name: str):
+        """The public method ``name`` of the batch's opponent object, or None (no such method, or no object)."""
+        opponent = self.batch.opponent
+        if name.startswith("_") or not is_batch_opponent(opponent):
+            return None
+        method = getattr(opponent, name, None)
+        return method if callable(method) else None
 
     def get_attr(self, attr_name: str, indices=None) -> list:
         if attr_name == "learner_seat":
@@ -78,7 +99,11 @@ class BatchedVecEnv(VecEnv):
         setattr(self, attr_name, value)
 
     def has_attr(self, attr_name: str) -> bool:
-        return attr_name in ("action_masks", "learner_seat") or hasattr(self, attr_name)
+        return (
+            attr_name in ("action_masks", "learner_seat")
+            or hasattr(self, attr_name)
+            or self._opponent_method(attr_name) is not None
+        )
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list:
         return [False for _ in self._get_indices(indices)]

@@ -26,6 +26,15 @@ from boardgames.training.storage.shipped import find_model, shipped_models
 from boardgames.training.torch_threads import ensure_torch_threads
 
 
+def draw_rows(weights: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One index per row of the non-negative ``weights`` ``(M, A)`` (each row with some weight), drawn with
+    probability proportional to its weight, one uniform number of ``rng`` per row: with bool masks for
+    weights, a uniformly random legal action per row."""
+    cum = np.cumsum(weights, axis=1, dtype=np.float64)
+    u = rng.random(len(cum)) * cum[:, -1]
+    return (cum <= u[:, None]).sum(axis=1)  # the first index whose cumulated weight passes u
+
+
 class PolicyAgent(Agent):
     """Acts with an SB3 policy object: the most probable legal action (``deterministic``) or one drawn
     from the policy's distribution over the legal actions. Works with masked policies (MaskablePPO,
@@ -60,6 +69,33 @@ class PolicyAgent(Agent):
         probs = self._legal_probs(state.observation(seat), mask)
         total = float(probs.sum())
         return {int(a): float(probs[a]) / total for a in np.flatnonzero(mask)} if total > 0 else {}
+
+    def act_observations(
+        self, obs: np.ndarray, masks: np.ndarray, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        """The actions of M positions at once, with one pass of the network: ``obs`` ``(M, *shape)`` and bool
+        ``masks`` ``(M, A)``, each from the seat to play's point of view. As :meth:`act` chooses: the most
+        probable legal action (``deterministic``), or one drawn from the policy's probabilities renormalised
+        over the legal actions, with ``rng`` (default: the agent's own generator). What a batch of games
+        (:class:`boardgames.training.sb3.selfplay.PoolOpponent`) plays its snapshots and models with."""
+        logits = np.where(masks, self._logits(obs), -np.inf)
+        if self.deterministic:
+            return logits.argmax(axis=1)
+        weights = np.exp(logits - logits.max(axis=1, keepdims=True))  # 0 for the illegal actions
+        return draw_rows(weights, self.rng if rng is None else rng)
+
+    def _logits(self, obs: np.ndarray) -> np.ndarray:
+        """The actor-critic policy's action logits for M observations, float64 ``(M, A)``: its actor's layers
+        called directly (features, actor MLP, action net), without building SB3's distribution object,
+        which costs more than the network at these sizes (docs/performance.md, "The trainer")."""
+        import torch
+
+        ensure_torch_threads()
+        policy = self.policy
+        with torch.no_grad():
+            features = policy.extract_features(torch.as_tensor(obs, device=policy.device), policy.pi_features_extractor)
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+        return logits.cpu().numpy().astype(np.float64)
 
     def _legal_probs(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The policy's action probabilities with the illegal actions set to 0 (not renormalised); a

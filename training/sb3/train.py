@@ -9,8 +9,10 @@ Examples::
 
 Settings come from ``training/configs/<game>.toml`` (``default.toml`` for games without one), then
 ``--config FILE``, then ``--set section.key=value`` (:func:`boardgames.training.settings.load_config`). The
-learner plays one seat of :class:`boardgames.training.sb3.selfplay.SelfPlayEnv` (opponents drawn from random,
-greedy and its own snapshots).
+learner plays one seat of each of ``train.n_envs`` games stepped together by one compiled batch
+(:class:`boardgames.envs.vector.sb3.BatchedVecEnv`), the other seats played by opponents drawn per game and
+episode from random, greedy and its own snapshots (:class:`boardgames.training.sb3.selfplay.PoolOpponent`);
+``--subproc`` runs one :class:`boardgames.training.sb3.selfplay.SelfPlayEnv` per process instead.
 
 A run writes into ``--run-dir`` (default ``runs/<game>[_<n>p]_s<seed>``): TensorBoard logs in ``tb/``,
 checkpoints every ``train.checkpoint_every`` steps in ``checkpoints/``, the final model ``final.zip`` and
@@ -184,8 +186,42 @@ def make_vec_env(
     subproc: bool = False,
     illegal_action: str = "raise",
 ):
-    """``n_envs`` monitored :class:`~boardgames.training.sb3.selfplay.SelfPlayEnv` in a Dummy (or Subproc) VecEnv;
-    ``illegal_action="random"`` for algorithms without action masks (see SingleAgentEnv)."""
+    """The learner's ``n_envs`` games as an SB3 VecEnv, opponents from the pool of ``cfg`` (``[opponents]``
+    weights, ``train.max_snapshots``), episode returns and lengths logged (``ep_rew_mean``): one
+    :class:`~boardgames.envs.vector.sb3.BatchedVecEnv` (all games in one compiled batch,
+    :class:`~boardgames.training.sb3.selfplay.PoolOpponent`) in a ``VecMonitor``; with ``subproc``, or for a
+    game without compiled kernels, monitored :class:`~boardgames.training.sb3.selfplay.SelfPlayEnv` in a
+    Subproc (or Dummy) VecEnv. ``illegal_action="random"`` for algorithms without action masks (see
+    SingleAgentEnv)."""
+    from boardgames.envs.core.game_kernels import kernels_of
+    from boardgames.envs.registry import make_game
+
+    if not subproc:
+        the_game = make_game(game, **game_options)
+        try:
+            kernels_of(the_game, "the batched trainer")
+        except TypeError:  # no compiled kernels to batch: one SelfPlayEnv per game, as --subproc has
+            pass
+        else:
+            return _batched_vec_env(the_game, cfg, seed, n_envs, illegal_action)
+    return _selfplay_vec_env(game, game_options, cfg, seed, n_envs, subproc, illegal_action)
+
+
+def _batched_vec_env(game, cfg: dict, seed: int, n_envs: int, illegal_action: str):
+    """``n_envs`` games of ``game`` (a Game) in one :class:`~boardgames.envs.vector.sb3.BatchedVecEnv` against a
+    :class:`~boardgames.training.sb3.selfplay.PoolOpponent`, in a ``VecMonitor``."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from boardgames.envs.vector.sb3 import BatchedVecEnv
+    from boardgames.training.sb3.selfplay import OpponentPool, PoolOpponent
+
+    pool = OpponentPool(game, cfg["opponents"], cfg["train"].get("max_snapshots", 5))
+    venv = BatchedVecEnv(game, n_envs, opponent=PoolOpponent(pool), seed=seed, illegal_action=illegal_action)
+    return VecMonitor(venv)
+
+
+def _selfplay_vec_env(game: str, game_options: dict, cfg: dict, seed: int, n_envs: int, subproc: bool, illegal_action):
+    """``n_envs`` monitored :class:`~boardgames.training.sb3.selfplay.SelfPlayEnv` in a Subproc (or Dummy) VecEnv."""
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
