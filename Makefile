@@ -24,7 +24,7 @@ CHROMIUM := /usr/bin/chromium
 
 DOCS_STAMP := $(VENV)/.docs-installed
 
-.PHONY: setup setup-rllib chromium demo test test-rllib test-pettingzoo-floor test-clients docs lint bench clean
+.PHONY: setup setup-rllib chromium demo test test-rllib test-pettingzoo-floor test-clients docs lint bench engines clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -108,6 +108,11 @@ docs: $(DOCS_STAMP)
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/vulture
+
+# the games' compiled engines (envs/<game>/engine.py), rendered again from envs/compiled/templates after a
+# change to the templates or to a game's rules (tests/test_generated_engines.py fails until then)
+engines: setup
+	$(BIN)/python -m boardgames.envs.compiled.render
 
 bench: setup
 	# the peers compared against (OpenSpiel, pgx on the CPU): extras of the benchmark only

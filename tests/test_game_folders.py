@@ -16,7 +16,7 @@ from boardgames.envs.core.kernel_state import KernelGame, KernelState
 from boardgames.envs.registry import HEURISTICS, game_names, make_game
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE_MODULES = {"__init__", "rules", "observe", "notation", "game", "spec", "render", "heuristic"}
+CORE_MODULES = {"__init__", "rules", "observe", "engine", "notation", "game", "spec", "render", "heuristic"}
 """The modules every game folder has, with the same role in each (docs/architecture.md)."""
 
 

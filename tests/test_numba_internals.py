@@ -3,7 +3,7 @@
 The kernels use a few parts of numba that are not its public API: ``numba.core.extending.intrinsic`` and
 ``overload``, ``numba.core.cgutils`` (``pack_array``, ``unpack_tuple``, ``pointer_add``, ``alloca_once``),
 ``numba.np.arrayobj.populate_array`` (``envs/compiled/views.py``), ``numba.core.event`` (the compile events
-``envs/compiled/kernel_cache.py`` listens to) and ``numba.core.dispatcher.Dispatcher``. ``pyproject.toml``
+``envs/compiled/engines.py`` listens to). ``pyproject.toml``
 bounds numba above the newest version this test has passed on; when a newer numba moves one of them, this
 test fails naming it, before any kernel misbehaves."""
 
@@ -27,7 +27,6 @@ INTERNALS = {
     },
     "numba.np.arrayobj": {"populate_array": ("array", "data", "shape", "strides", "itemsize", "meminfo")},
     "numba.core.event": {"Listener": None, "register": ("kind", "listener")},
-    "numba.core.dispatcher": {"Dispatcher": None},
     "numba.core.types": {"intp": None, "uint64": None},
 }
 """Module -> {name: the leading parameter names the project passes, or None when only its presence counts}."""

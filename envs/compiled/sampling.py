@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from boardgames.envs.compiled.kernel_cache import njit_variant
+from boardgames.envs.compiled.variants import njit_variant
 
 _MULT = np.uint64(2685821657736338717)
 _S12 = np.uint64(12)

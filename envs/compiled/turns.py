@@ -10,20 +10,16 @@ is the seat to act (AEC) or has a bit set for each seat whose order the masks fo
 the turn.
 
 For a :class:`boardgames.envs.core.kernel_state.KernelState` game that overrides none of the methods they stand
-in for, these are numba kernels generated from its :class:`boardgames.envs.core.game_kernels.GameKernels`
-(written as closures over its kernels, as the batch loops of :mod:`boardgames.envs.vector.loops` are, and turned
-into a module that numba caches on disk by :mod:`boardgames.envs.compiled.kernel_cache`: compiled once, read back
-by every later process; kept in the GameKernels' cache): a turn is one compiled call. Any other
+in for, these are functions of the game's engine (:mod:`boardgames.envs.compiled.engines`: ``turn_refresh``,
+``turn_apply``, ``joint_refresh``, ``joint_step``, each playing a move through the engine's one ``step``):
+a turn is one compiled call. Any other
 :class:`boardgames.envs.core.game.State` gets the same calls written over the State interface in Python
 (:func:`plain_turn_kernels`, :func:`plain_joint_kernels`), so the adapters have one path.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
-from boardgames.envs.compiled.kernel_cache import disk_cached
+from boardgames.envs.compiled.engines import engine
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.core.game_kernels import GameKernels
 from boardgames.envs.core.kernel_state import KernelState
@@ -133,65 +129,17 @@ def joint_kernels(state: State) -> JointKernels:
     return _adapter_kernels(state, "joint", JointKernels, _joint_functions, plain_joint_kernels)
 
 
-# ----- compiled, from a game's kernels ---------------------------------------------------------------
+# ----- compiled: the game's engine ------------------------------------------------------------------------
 
 
 def _turn_functions(kernels: GameKernels) -> tuple:
-    legal_mask, apply_action, is_over = kernels.legal_mask, kernels.apply_action, kernels.is_over
-    observe = kernels.observe
-    to_move_at, turn_at, truncated_at = kernels.to_move_at, kernels.turn_at, kernels.truncated_at
-
-    @njit
-    def refresh(data, own, obs, mask):
-        turn = np.int64(data[turn_at]) << TURN_SHIFT
-        if is_over(data):
-            return int(turn | OVER_BIT | (TRUNCATED_BIT if data[truncated_at] != 0 else 0))
-        seat = data[to_move_at]
-        legal_mask(data, seat, own)
-        for a in range(own.shape[0]):
-            mask[a] = own[a]
-        observe(data, seat, obs)
-        return int(turn | seat)  # int(): a Python int without the JIT too
-
-    @njit
-    def apply(data, action, own, obs, mask):
-        apply_action(data, action)
-        return refresh(data, own, obs, mask)
-
-    return tuple(disk_cached(kernels, "turn", {"refresh": refresh, "apply": apply}).values())
+    compiled = engine(kernels)
+    return compiled.turn_refresh, compiled.turn_apply
 
 
 def _joint_functions(kernels: GameKernels) -> tuple:
-    legal_mask, apply_joint, is_over = kernels.legal_mask, kernels.apply_joint, kernels.is_over
-    observe = kernels.observe
-    turn_at, truncated_at = kernels.turn_at, kernels.truncated_at
-
-    @njit
-    def refresh(data, own, obs, masks):
-        for s in range(own.shape[0]):
-            o = own[s]
-            legal_mask(data, s, o)
-            m = masks[s]
-            for a in range(o.shape[0]):
-                m[a] = o[a]
-            observe(data, s, obs[s])
-        code = np.int64(data[turn_at]) << TURN_SHIFT
-        if is_over(data):
-            code |= OVER_BIT | (TRUNCATED_BIT if data[truncated_at] != 0 else 0)
-        return int(code)
-
-    @njit
-    def step(data, joint, void, own, obs, masks):
-        forbidden = 0
-        for s in range(own.shape[0]):
-            if not own[s, joint[s]]:
-                forbidden |= 1 << s
-        if forbidden != 0 and not void:
-            return -1
-        apply_joint(data, joint)
-        return int(refresh(data, own, obs, masks) | forbidden)
-
-    return tuple(disk_cached(kernels, "joint", {"refresh": refresh, "step": step}).values())
+    compiled = engine(kernels)
+    return compiled.joint_refresh, compiled.joint_step
 
 
 # ----- plain, over the State interface ---------------------------------------------------------------

@@ -101,7 +101,7 @@ class GameKernels:
     def derived(self, key: Hashable, build: Callable[[], T]) -> T:
         """What ``build()`` makes from these kernels (compiled loops, per-turn kernels, a search), built on
         the first call with ``key`` and kept for the process: the one in-process cache of everything
-        generated from a game's kernels (on disk, :mod:`boardgames.envs.compiled.kernel_cache` keeps their
+        generated from a game's kernels (its engine, :mod:`boardgames.envs.compiled.engines`; numba keeps their
         compiled code between processes)."""
         try:
             return self._derived[key]

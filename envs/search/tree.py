@@ -28,15 +28,8 @@ from collections import namedtuple
 
 import numpy as np
 
-# node columns (int32), then PER_SEAT columns per acting seat k from SEAT_COLUMNS + PER_SEAT * k
-PARENT, SEAT, TERMINAL, EVALUATED, VISITS, FIRST_CHILD, NEXT_SIBLING = range(7)
-SEAT_COLUMNS = 7
-EDGE_START, EDGE_COUNT, TRIED, IN_EDGE = range(4)
-PER_SEAT = 4
-# edge columns: int32 ...
-ACTION, CHILD, EDGE_VISITS = range(3)
-# ... and float64
-VALUE, PRIOR = range(2)
+from boardgames.envs.compiled.tree_layout import *  # noqa: F403  (every column, read from here by the search)
+from boardgames.envs.compiled.tree_layout import EDGE_COUNT, EDGE_START, PER_SEAT, SEAT_COLUMNS
 
 Tree = namedtuple("Tree", ["states", "nodes", "node_value", "edges", "edge_value", "sizes"])
 """The arrays of ``B`` search trees (made by :func:`new_tree`, see the module docstring): ``states``

@@ -21,46 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
-from numba.core.extending import overload
 
-from boardgames.envs.compiled.bits import bit_count, load_bytes, lowest_bit, nonzero_bits, store_bytes
-from boardgames.envs.compiled.kernel_cache import njit_variant
+from boardgames.envs.compiled.bits import bit_count, load_bytes, lowest_bit
+from boardgames.envs.compiled.packing import pack_bools, packed_width  # noqa: F401  (read from here too)
 from boardgames.envs.compiled.sampling import rand_below
-from boardgames.envs.compiled.views import scratch
-
-_GATHER = np.uint64(0x0102040810204080)  # byte j (0 or 1) of a word times this: bit j of its top byte
-
-
-def packed_width(num_actions: int) -> int:
-    """Bytes of a packed mask of ``num_actions`` actions."""
-    return (int(num_actions) + 7) // 8
-
-
-def pack_bools(bools, out):
-    """``out`` (uint8, :func:`packed_width` of ``len(bools)`` entries): the bool array ``bools`` packed,
-    bit ``j`` of ``out[k]`` = ``bools[8 * k + j]``. Compiled (``bools`` C-contiguous): 64 entries at a time
-    compared with 0 into the bits of a word (:func:`boardgames.envs.compiled.bits.nonzero_bits`), the rest eight at a
-    time by a multiply and a shift."""
-    out[:] = np.packbits(bools, bitorder="little")
-
-
-@overload(pack_bools, inline="always")
-def _pack_bools(bools, out):
-    def by_words(bools, out):
-        n = bools.shape[0]
-        for k in range(n // 64):  # 64 entries at a time: one compare into a bit mask, one 8-byte store
-            store_bytes(out, 8 * k, nonzero_bits(bools, 64 * k))
-        full = n // 8
-        for k in range(8 * (n // 64), full):  # then 8 at a time
-            out[k] = np.uint8((load_bytes(bools, 8 * k) * _GATHER) >> np.uint64(56))
-        if full < out.shape[0]:
-            last = 0
-            for j in range(n - 8 * full):
-                if bools[8 * full + j]:
-                    last |= 1 << j
-            out[full] = np.uint8(last)
-
-    return by_words
+from boardgames.envs.compiled.variants import njit_variant
 
 
 def unpack_masks(packed: np.ndarray, num_actions: int) -> np.ndarray:
@@ -138,19 +103,3 @@ def _sample_packed(packed, rng, out):
 
 sample_packed = njit(cache=True)(_sample_packed)
 sample_packed_threaded = njit_variant(_sample_packed, "_threaded", parallel=True)  # cached beside the serial one
-
-
-def packing(fill, num_actions: int):
-    """``fill(data, seat, mask, *rest)`` (a compiled kernel writing a bool mask of ``num_actions`` entries)
-    as ``fill_packed(data, seat, packed, *rest)``: the same mask written packed into ``packed``, built first
-    in a work array on the stack. ``rest``: the other arguments of ``fill`` (a list of legal actions and its
-    flag for a batch's mask writer), passed through."""
-    size = int(num_actions)
-
-    @njit
-    def fill_packed(data, seat, packed, *rest):
-        bools = scratch(size, np.bool_)
-        fill(data, seat, bools, *rest)
-        pack_bools(bools, packed)
-
-    return fill_packed

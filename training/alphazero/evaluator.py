@@ -18,7 +18,7 @@ import torch
 
 from boardgames.envs.core.game import Game
 from boardgames.envs.core.game_kernels import kernels_of
-from boardgames.envs.vector.loops import batch_loops
+from boardgames.envs.vector.positions import observe_positions
 
 
 def absolute_values(relative: np.ndarray, observers: np.ndarray) -> np.ndarray:
@@ -54,17 +54,11 @@ class NetworkEvaluator:
         self.seats = info.num_seats
         self.num_actions = info.num_actions
         self.obs_shape = tuple(info.observation_shape)
-        self.kernels = kernels_of(game, "the network evaluator")
-        self.loops = batch_loops(self.kernels, self.acting, self.obs_shape)
+        self.kernels = kernels_of(game, "the network evaluator")  # a KernelState game, or TypeError now
 
     def observe(self, states: np.ndarray, rows: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Observation (float32) and legal mask of seat ``seats[i]`` in position ``states[rows[i]]``."""
-        rows = np.ascontiguousarray(rows, dtype=np.int64)
-        seats = np.ascontiguousarray(seats, dtype=np.int64)
-        masks = np.zeros((rows.shape[0], self.num_actions), dtype=np.bool_)
-        obs = np.zeros((rows.shape[0], *self.obs_shape), dtype=np.float32)
-        self.loops.observe_pairs(np.ascontiguousarray(states), rows, seats, masks, obs)
-        return obs, masks
+        return observe_positions(self.game, states, rows, seats)
 
     @torch.no_grad()
     def predict(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,14 @@
+"""The columns of the search tree's arrays (:mod:`boardgames.envs.search.tree` describes the tree), here
+where the generated engines (:mod:`boardgames.envs.compiled.engines`) can read them."""
+
+# node columns (int32), then PER_SEAT columns per acting seat k from SEAT_COLUMNS + PER_SEAT * k
+PARENT, SEAT, TERMINAL, EVALUATED, VISITS, FIRST_CHILD, NEXT_SIBLING = range(7)
+SEAT_COLUMNS = 7
+EDGE_START, EDGE_COUNT, TRIED, IN_EDGE = range(4)
+PER_SEAT = 4
+# edge columns: int32 ...
+ACTION, CHILD, EDGE_VISITS = range(3)
+# ... and float64
+VALUE, PRIOR = range(2)
+
+__all__ = [name for name in dir() if name.isupper()]
