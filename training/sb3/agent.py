@@ -78,24 +78,27 @@ class PolicyAgent(Agent):
         probable legal action (``deterministic``), or one drawn from the policy's probabilities renormalised
         over the legal actions, with ``rng`` (default: the agent's own generator). What a batch of games
         (:class:`boardgames.training.sb3.selfplay.PoolOpponent`) plays its snapshots and models with."""
-        logits = np.where(masks, self._logits(obs), -np.inf)
+        logits = self._logits(obs)
+        logits[~masks] = -np.inf
         if self.deterministic:
             return logits.argmax(axis=1)
         weights = np.exp(logits - logits.max(axis=1, keepdims=True))  # 0 for the illegal actions
         return draw_rows(weights, self.rng if rng is None else rng)
 
     def _logits(self, obs: np.ndarray) -> np.ndarray:
-        """The actor-critic policy's action logits for M observations, float64 ``(M, A)``: its actor's layers
-        called directly (features, actor MLP, action net), without building SB3's distribution object,
-        which costs more than the network at these sizes (docs/performance.md, "The trainer")."""
+        """The actor-critic policy's action logits for M float32 observations, a new float32 ``(M, A)`` array:
+        its actor's layers called directly (features, actor MLP, action net), without building SB3's
+        distribution object, which costs more than the network at these sizes (docs/performance.md, "The
+        trainer")."""
         import torch
 
         ensure_torch_threads()
         policy = self.policy
+        obs_t = torch.from_numpy(np.ascontiguousarray(obs, dtype=np.float32))
         with torch.no_grad():
-            features = policy.extract_features(torch.as_tensor(obs, device=policy.device), policy.pi_features_extractor)
+            features = policy.extract_features(obs_t.to(policy.device), policy.pi_features_extractor)
             logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
-        return logits.cpu().numpy().astype(np.float64)
+        return logits.cpu().numpy()
 
     def _legal_probs(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The policy's action probabilities with the illegal actions set to 0 (not renormalised); a

@@ -85,6 +85,7 @@ class PoolOpponent:
         self.pool = pool
         self.opponents = np.empty(0, dtype=object)  # per game: the agent of its other teams this episode
         self.partners = np.empty(0, dtype=object)  # per game: the agent of its learner's partners
+        self.teams = np.empty(0, dtype=np.int64)  # per seat: its team (set with the batch's first games)
 
     def add_snapshot(self, policy) -> None:
         """Add a snapshot of the learner's policy to the pool (what :class:`SnapshotCallback` calls)."""
@@ -95,6 +96,7 @@ class PoolOpponent:
         if len(self.opponents) != batch.num_games:
             self.opponents = np.full(batch.num_games, self.pool.random, dtype=object)
             self.partners = self.opponents.copy()
+            self.teams = np.asarray(batch.game.info.teams, dtype=np.int64)
         for i in rows:
             self.opponents[i] = self.pool.sample(rng)
             self.partners[i] = self.pool.partner.sample(rng)
@@ -102,13 +104,16 @@ class PoolOpponent:
     def actions(self, batch, rows, seats, obs, masks, rng: np.random.Generator) -> np.ndarray:
         """The action of seat ``seats[k]`` in game ``rows[k]``: its game's partner for the learner's team, its
         game's opponent for the others; each agent plays all of its rows at once (:func:`agent_actions`)."""
-        teams = np.asarray(batch.game.info.teams)
-        partner = teams[seats] == teams[batch.learner[rows]]
-        agents = np.where(partner, self.partners[rows], self.opponents[rows])
-        out = np.zeros(len(rows), dtype=np.int64)
+        agents = self.opponents[rows]
+        partner = self.teams[seats] == self.teams[batch.learner[rows]]
+        if partner.any():
+            agents[partner] = self.partners[rows[partner]]
         groups: dict[int, list] = {}
         for k, agent in enumerate(agents):
             groups.setdefault(id(agent), []).append(k)
+        if len(groups) == 1:  # one agent plays every row
+            return agent_actions(agents[0], batch, rows, seats, obs, masks, rng)
+        out = np.zeros(len(rows), dtype=np.int64)
         for ks in groups.values():
             ks = np.asarray(ks)
             out[ks] = agent_actions(agents[ks[0]], batch, rows[ks], seats[ks], obs[ks], masks[ks], rng)
