@@ -3,7 +3,8 @@ which builds one from a short spec.
 
 The kinds (:data:`AGENT_KINDS`), tried in this order, the first that recognises a spec building it:
 
-* ``baseline``: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, ``pymcts`` / ``pymcts:<simulations>``
+* ``baseline``: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, ``pymcts`` / ``pymcts:<simulations>``,
+  ``smmcts`` / ``pysmmcts`` (simultaneous games: ``smmcts:<simulations>[:exp3][:heuristic][:max][:g<gamma>]``)
   (:mod:`boardgames.envs.agents`);
 * ``sample``: ``sample:<spec>``, the model ``<spec>`` drawing its moves from its policy instead of the arg-max;
 * ``alphazero``: a folder holding an AlphaZero network (``models/dorix_2p_az``, a run's ``latest/``),
@@ -173,8 +174,8 @@ def _build_sb3(text: str, game: Game | None, seed: int | None) -> Agent:
 
 
 register_agent_kind(
-    "baseline", "random, greedy, mcts[:N], pymcts[:N]", lambda text: parse_baseline_spec(text) is not None,
-    make_baseline_agent,
+    "baseline", "random, greedy, mcts[:N], pymcts[:N], smmcts[:N[:options]], pysmmcts[:N[:options]]",
+    lambda text: parse_baseline_spec(text) is not None, make_baseline_agent,
 )  # fmt: skip
 register_agent_kind("sample", "sample:<model>", _prefixed("sample"), _build_sampled)
 register_agent_kind("alphazero", "an AlphaZero model folder[@N]", _is_alphazero, _build_alphazero)

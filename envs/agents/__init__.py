@@ -12,12 +12,17 @@ Agents never modify the state they are given.
   ``envs/<game>/heuristic.py``; games without one: "win if possible, else random"). Every registered
   game's, by name: :data:`boardgames.envs.registry.HEURISTICS`.
 * :class:`MCTSAgent`: UCT with random rollouts, a configurable number of simulations; decoupled UCT
-  where seats act at once. Compiled (:mod:`boardgames.envs.search`, over the game's numba kernels);
+  where seats act at once.
+* :class:`SMMCTSAgent` (simultaneous games): regret matching or Exp3 at every node, an order drawn from
+  the root's average strategy (:mod:`boardgames.envs.agents.smmcts`); :class:`PythonSMMCTSAgent` is its
+  Python reference. Compiled (:mod:`boardgames.envs.search`, over the game's numba kernels);
   :class:`PythonMCTSAgent` is the same search in Python on the engine (``clone()`` +
   ``apply_actions``), the reference it is tested against.
 
 :func:`make_baseline_agent` builds one from a short spec: ``random``, ``greedy``, ``mcts`` or
-``mcts:<simulations>`` (compiled), ``pymcts`` or ``pymcts:<simulations>`` (Python). The agents of
+``mcts:<simulations>`` (compiled), ``pymcts`` or ``pymcts:<simulations>`` (Python), ``smmcts:<simulations>``
+and ``pysmmcts:<simulations>``, each optionally followed by ``:<option>`` parts (:data:`SM_OPTIONS`:
+``smmcts:1600:exp3:heuristic:max``, ``smmcts:800:g0.05``). The agents of
 trained models live in :mod:`boardgames.training.agent_kinds`.
 """
 
@@ -27,16 +32,52 @@ from boardgames.envs.agents.base import Agent
 from boardgames.envs.agents.greedy import GreedyAgent
 from boardgames.envs.agents.mcts import MCTSAgent, PythonMCTSAgent
 from boardgames.envs.agents.random_agent import RandomAgent
+from boardgames.envs.agents.smmcts import PythonSMMCTSAgent, SMMCTSAgent
 from boardgames.envs.core.game import Game
 
-BASELINES = ("random", "greedy", "mcts", "pymcts")
+BASELINES = ("random", "greedy", "mcts", "pymcts", "smmcts", "pysmmcts")
 """The kinds of baseline agent a spec can name."""
 
 DEFAULT_SIMULATIONS = 200
 """Simulations of ``mcts`` without a number."""
 
-_SEARCHES = {"mcts": MCTSAgent, "pymcts": PythonMCTSAgent}
+_SEARCHES = {"mcts": MCTSAgent, "pymcts": PythonMCTSAgent, "smmcts": SMMCTSAgent, "pysmmcts": PythonSMMCTSAgent}
 """The baseline kinds that take a number of simulations, and their agents."""
+
+SM_OPTIONS = {
+    "regret": ("rule", "regret"),
+    "exp3": ("rule", "exp3"),
+    "rollout": ("leaf", "rollout"),
+    "heuristic": ("leaf", "heuristic"),
+    "max": ("most_likely", True),
+}
+"""The options of ``smmcts`` / ``pysmmcts`` after the simulations (``:exp3``...), and ``g<gamma>`` (``:g0.05``):
+the keyword argument each sets (``pysmmcts`` takes no leaf option: its leaves are rollouts)."""
+
+
+def _sm_options(spec: str, kind: str, parts: list) -> dict:
+    """The keyword arguments of the ``:``-separated options ``parts`` of a simultaneous search spec."""
+    out: dict = {}
+    for part in parts:
+        if part in SM_OPTIONS and not (kind == "pysmmcts" and SM_OPTIONS[part][0] == "leaf"):
+            key, value = SM_OPTIONS[part]
+        elif part.startswith("g"):
+            key, value = "gamma", parse_gamma(spec, part[1:])
+        else:
+            raise ValueError(f"agent {spec!r}: unknown option {part!r} (use {', '.join(SM_OPTIONS)} or g<gamma>)")
+        out[key] = value
+    return out
+
+
+def parse_gamma(spec: str, text: str) -> float:
+    """The exploration share written after ``g``: a number in (0, 1]."""
+    try:
+        gamma = float(text)
+    except ValueError:
+        gamma = -1.0
+    if not 0.0 < gamma <= 1.0:
+        raise ValueError(f"agent {spec!r}: g<gamma> takes a number in (0, 1]")
+    return gamma
 
 
 def parse_baseline_spec(spec) -> tuple[str, dict] | None:
@@ -54,13 +95,16 @@ def parse_baseline_spec(spec) -> tuple[str, dict] | None:
         return kind, {}
     if not arg:
         return kind, {"simulations": DEFAULT_SIMULATIONS}
+    first, *parts = arg.split(":")
     try:
-        simulations = int(arg)
+        simulations = int(first)
     except ValueError:
         simulations = 0
     if simulations < 1:
         raise ValueError(f"agent {spec!r}: the number of simulations after '{kind}:' is a positive integer")
-    return kind, {"simulations": simulations}
+    if parts and kind not in ("smmcts", "pysmmcts"):
+        raise ValueError(f"agent {spec!r}: {kind} takes only a number of simulations")
+    return kind, {"simulations": simulations, **_sm_options(spec, kind, parts)}
 
 
 def make_baseline_agent(spec: str, game: Game | None = None, seed: int | None = None) -> Agent:
@@ -71,15 +115,15 @@ def make_baseline_agent(spec: str, game: Game | None = None, seed: int | None = 
     parsed = parse_baseline_spec(spec)
     if parsed is None:
         raise ValueError(
-            f"unknown baseline agent {spec!r}: use random, greedy, mcts, mcts:<simulations>, pymcts or "
-            "pymcts:<simulations>"
+            f"unknown baseline agent {spec!r}: use random, greedy, mcts, mcts:<simulations>, pymcts, "
+            "pymcts:<simulations>, smmcts[:<simulations>[:options]] or pysmmcts[:<simulations>[:options]]"
         )
     kind, kwargs = parsed
     if kind == "random":
         return RandomAgent(seed)
     if kind == "greedy":
         return GreedyAgent(game, seed)
-    return _SEARCHES[kind](kwargs["simulations"], seed=seed)
+    return _SEARCHES[kind](**kwargs, seed=seed)
 
 
 __all__ = [
@@ -89,6 +133,9 @@ __all__ = [
     "GreedyAgent",
     "MCTSAgent",
     "PythonMCTSAgent",
+    "PythonSMMCTSAgent",
+    "SMMCTSAgent",
+    "SM_OPTIONS",
     "RandomAgent",
     "make_baseline_agent",
     "parse_baseline_spec",

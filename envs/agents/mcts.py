@@ -133,16 +133,21 @@ class PythonMCTSAgent(Agent):
 
     def _rollout(self, state: State) -> np.ndarray:
         """Uniformly random decisions to the end (or to ``rollout_limit``, scored 0); the returns."""
-        rng = self.rng
-        steps = 0
-        seats = state.current_seats()  # empty once the game is over
-        while seats:
-            if self.rollout_limit is not None and steps >= self.rollout_limit:
-                return np.zeros(state.game.info.num_seats)
-            state.apply_actions({s: int(rng.choice(np.flatnonzero(state.legal_mask(s)))) for s in seats}, check=False)
-            steps += 1
-            seats = state.current_seats()
-        return state.returns().astype(np.float64)
+        return random_playout(state, self.rng, self.rollout_limit)
+
+
+def random_playout(state: State, rng: np.random.Generator, limit: int | None = None) -> np.ndarray:
+    """Uniformly random decisions from ``state`` (modified in place) to the end, or to ``limit`` decisions
+    (then 0 for every seat); the returns per seat."""
+    steps = 0
+    seats = state.current_seats()  # empty once the game is over
+    while seats:
+        if limit is not None and steps >= limit:
+            return np.zeros(state.game.info.num_seats)
+        state.apply_actions({s: int(rng.choice(np.flatnonzero(state.legal_mask(s)))) for s in seats}, check=False)
+        steps += 1
+        seats = state.current_seats()
+    return state.returns().astype(np.float64)
 
 
 class MCTSAgent(PythonMCTSAgent):

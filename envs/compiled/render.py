@@ -38,6 +38,7 @@ MOVES = {False: "turn_moves.py.tmpl", True: "joint_moves.py.tmpl"}
 ENGINE_IMPORTS = (
     "boardgames.envs.compiled.buffers",
     "boardgames.envs.compiled.packing",
+    "boardgames.envs.compiled.regret",
     "boardgames.envs.compiled.sampling",
     "boardgames.envs.compiled.tree_layout",
     "boardgames.envs.compiled.variants",

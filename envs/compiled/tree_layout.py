@@ -1,5 +1,6 @@
-"""The columns of the search tree's arrays (:mod:`boardgames.envs.search.tree` describes the tree), here
-where the generated engines (:mod:`boardgames.envs.compiled.engines`) can read them."""
+"""The columns of the search tree's arrays (:mod:`boardgames.envs.search.tree` describes the tree), and the
+selection rules' codes, here where the generated engines (:mod:`boardgames.envs.compiled.engines`) can read
+them."""
 
 # node columns (int32), then PER_SEAT columns per acting seat k from SEAT_COLUMNS + PER_SEAT * k
 PARENT, SEAT, TERMINAL, EVALUATED, VISITS, FIRST_CHILD, NEXT_SIBLING = range(7)
@@ -8,7 +9,11 @@ EDGE_START, EDGE_COUNT, TRIED, IN_EDGE = range(4)
 PER_SEAT = 4
 # edge columns: int32 ...
 ACTION, CHILD, EDGE_VISITS = range(3)
-# ... and float64
-VALUE, PRIOR = range(2)
+# ... and float64: summed value, prior, regret (Exp3: summed importance-weighted reward), summed strategy
+VALUE, PRIOR, REGRET, STRATEGY_SUM = range(4)
+EDGE_FLOATS = 4
+
+# selection rules (the search's ``rule`` argument): UCB1, PUCT, regret matching, Exp3
+RULE_UCT, RULE_PUCT, RULE_REGRET, RULE_EXP3 = range(4)
 
 __all__ = [name for name in dir() if name.isupper()]

@@ -10,7 +10,7 @@ engine compiles; when one of them changes, ``tests/test_generated_engines.py`` f
 rendered again, and meanwhile the library does not run this file but a fresh rendering in its cache
 folder. numba compiles each function on first use and caches it on disk (``cache=True``).
 
-digest: 9dff36131c575ed7
+digest: 4546831b21e2aed0
 """
 
 import math
@@ -20,6 +20,7 @@ from numba import njit, prange
 
 from boardgames.envs.compiled.buffers import fresh_buffer, list_legal, quantize
 from boardgames.envs.compiled.packing import pack_bools
+from boardgames.envs.compiled.regret import on_policy_ratio, sample_action, update, update_estimated
 from boardgames.envs.compiled.sampling import pick_legal, pick_listed, rand_below
 from boardgames.envs.compiled.tree_layout import (
     ACTION,
@@ -34,15 +35,20 @@ from boardgames.envs.compiled.tree_layout import (
     PARENT,
     PER_SEAT,
     PRIOR,
+    REGRET,
+    RULE_PUCT,
+    RULE_REGRET,
+    RULE_UCT,
     SEAT,
     SEAT_COLUMNS,
+    STRATEGY_SUM,
     TERMINAL,
     TRIED,
     VALUE,
     VISITS,
 )
 from boardgames.envs.compiled.variants import njit_variant
-from boardgames.envs.compiled.views import borrowed, scratch
+from boardgames.envs.compiled.views import borrowed, borrowed_block, scratch
 from boardgames.envs.olix.observe import observe
 from boardgames.envs.olix.rules import NUM_ACTIONS, TO_MOVE, TRUNCATED, TURN, apply_action, is_over, legal_mask, returns
 SEAT_BITS = 0xFFFF  # in a step's code: the seat to act (turn-based), or the seats whose order was void
@@ -57,7 +63,7 @@ RESTARTS = 1000  # restarts of one game in a step before a learner batch gives u
 # The only part of the engine that differs between turn-based and simultaneous games (joint_moves).
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(row, joint):
     """Play the decision ``joint``, one action per acting seat: here the seat to move's, ``joint[0]``."""
     apply_action(row, joint[0])
@@ -69,25 +75,25 @@ def acting_count(seats):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def acting_seat(row, k):
     """The seat that is acting seat ``k`` at ``row`` (``k`` is 0): the seat to move."""
     return row[TO_MOVE]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seat_bits(row):
     """What a step's code says of the seats to act: the seat to move."""
     return np.int64(row[TO_MOVE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def game_rows(array, i):
     """Game ``i``'s entries of a batch array, one row per acting seat: ``array[i:i+1]``."""
-    return array[i : i + 1]
+    return borrowed_block(array, i)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_stream(i, k, acting):
     """The generator that draws acting seat ``k``'s random actions in game ``i``: game ``i``'s."""
     return i
@@ -109,6 +115,15 @@ def edge_owner(k, parent_seat):
 def known_child(t, b, node, chosen):
     """The child that the edges ``chosen`` lead to from ``node`` in tree ``b``, or -1 if not yet in it."""
     return np.int64(t.edges[b, chosen[0], CHILD])
+
+
+@njit(cache=True)
+def estimate_rewards(t, b, node, child, k, owner, first, count, estimate):
+    """The seat to move's estimated reward for each of its edges at ``node`` (``first .. first+count-1``)
+    into ``estimate``: the mean value of the child the edge leads to, else the node's."""
+    base = mean_or(t, b, node, owner, 0.0)
+    for j in range(count):
+        estimate[j] = mean_or(t, b, np.int64(t.edges[b, first + j, CHILD]), owner, base)
 
 
 @njit(cache=True)
@@ -245,7 +260,7 @@ def write_views(row, masks, lists, do_list, obs, buffer, do_obs, packed):
     return seat_bits(row)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle(row, ret, masks, lists, do_list, obs, buffer, do_obs, packed):
     """After a decision: :func:`outcome`, then, unless the game is over, :func:`write_views`. Returns the
     code (turn, end bits, the seat to act in a turn-based game)."""
@@ -255,7 +270,7 @@ def settle(row, ret, masks, lists, do_list, obs, buffer, do_obs, packed):
     return code | write_views(row, masks, lists, do_list, obs, buffer, do_obs, packed)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(row, joint, ret, masks, lists, do_list, obs, buffer, do_obs, packed):
     """THE step: play the decision ``joint`` (one action per acting seat, legal), then :func:`settle`.
     Every consumer plays a move through it: the adapters, the batch loops and the search."""
@@ -318,7 +333,7 @@ def joint_step(data, joint, void, own, obs, masks):
 # None for bool masks, else packed ones. The ``_threaded`` forms run the chunks of rows on numba's threads.
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_listed(lists, drawn, rng, i):
     """A random legal action of each acting seat of game ``i`` from its list (``lists[k]``) into
     ``drawn[k]``, with that seat's generator (:func:`draw_stream`)."""
@@ -518,8 +533,11 @@ def restart(states, which, learner, template, rng, fixed_seat, num_seats):
 
 # ----- the search (boardgames.envs.search): B trees side by side, tree b's root at its node 0 --------------
 # One simulation: select (an edge per acting seat, :func:`select_edge`), expand (:func:`child_of`, one
-# :func:`step`), evaluate the leaf (:func:`rollout`, or an evaluator between the two halves of the PUCT
-# form) and back up (:func:`backup`). A selection rule is one small function.
+# :func:`step`), evaluate the leaf (:func:`rollout`, or an evaluator between the two halves of the
+# evaluator form) and back up (:func:`backup`). A selection rule is one small function, chosen by the
+# ``rule`` code (``RULE_*`` of tree_layout) with ``c`` its constant: UCB1's or PUCT's exploration, or the
+# uniform exploration share gamma of regret matching and Exp3 (the simultaneous-move rules, which learn
+# in :func:`learn` as the value is backed up).
 
 
 @njit(cache=True)
@@ -544,7 +562,7 @@ def add_edges(t, b, nd, k, first, mask, rng):
             t.edges[b, e, ACTION] = a
             t.edges[b, e, CHILD] = -1
             t.edges[b, e, EDGE_VISITS] = 0
-            t.edge_value[b, e, VALUE] = 0.0
+            t.edge_value[b, e, :] = 0.0
             e += 1
     count = e - first
     for i in range(count - 1, 0, -1):  # Fisher-Yates
@@ -633,16 +651,27 @@ def select_puct(t, b, nd, first, count, c):
 
 
 @njit(cache=True)
-def select_edge(t, b, node, k, c, puct):
-    """Selection: the edge acting seat ``k`` takes at ``node`` (-1 if it has none), by PUCT or UCT."""
+def select_regret(t, b, first, count, gamma, rule, rng):
+    """Regret matching's or Exp3's choice (``rule``) among the edges ``first .. first+count-1``: one drawn
+    from the seat's current strategy mixed with ``gamma`` uniform exploration (:mod:`boardgames.envs.compiled.regret`)."""
+    stats = t.edge_value[b, first : first + count]
+    u = rand_below(rng, b, 1 << 30) / (1 << 30)
+    return first + sample_action(stats[:, REGRET], stats[:, PRIOR], rule, gamma, u)
+
+
+@njit(cache=True)
+def select_edge(t, b, node, k, c, rule, rng):
+    """Selection: the edge acting seat ``k`` takes at ``node`` (-1 if it has none), by the ``rule``."""
     nd = t.nodes[b, node]
     count = nd[column(k, EDGE_COUNT)]
     if count == 0:
         return -1
     first = nd[column(k, EDGE_START)]
-    if puct:
+    if rule == RULE_PUCT:
         return select_puct(t, b, nd, first, count, c)
-    return select_uct(t, b, nd, k, first, count, c)
+    if rule == RULE_UCT:
+        return select_uct(t, b, nd, k, first, count, c)
+    return select_regret(t, b, first, count, c, rule, rng)
 
 
 @njit(cache=True)
@@ -665,17 +694,17 @@ def child_of(t, b, node, chosen, rng, masks, joint):
 
 
 @njit(cache=True)
-def descend(t, b, c, puct, rng, masks, joint, chosen, forced):
-    """One simulation's way down tree ``b``: the leaf (a new node, a node where the game is over, or with
-    ``puct`` a node not evaluated yet). ``forced`` >= 0: the edge taken at the root (acting seat 0;
-    Gumbel root selection)."""
+def descend(t, b, c, rule, evaluated, rng, masks, joint, chosen, forced):
+    """One simulation's way down tree ``b`` by the selection ``rule``: the leaf (a new node, a node where
+    the game is over, or with ``evaluated`` a node not evaluated yet). ``forced`` >= 0: the edge taken at
+    the root (acting seat 0; Gumbel root selection)."""
     node = np.int64(0)
     while True:
         nd = t.nodes[b, node]
-        if nd[TERMINAL] or (puct and not nd[EVALUATED]):
+        if nd[TERMINAL] or (evaluated and not nd[EVALUATED]):
             return node
         for k in range(chosen.shape[0]):
-            chosen[k] = select_edge(t, b, node, k, c, puct)
+            chosen[k] = select_edge(t, b, node, k, c, rule, rng)
         if node == 0 and forced >= 0:
             chosen[0] = forced
         node, new = child_of(t, b, node, chosen, rng, masks, joint)
@@ -684,9 +713,63 @@ def descend(t, b, c, puct, rng, masks, joint, chosen, forced):
 
 
 @njit(cache=True)
-def backup(t, b, leaf, value):
+def seat_stats(t, b, node, k):
+    """Acting seat ``k``'s edges at ``node``: (first, count, their rows of ``edge_value``)."""
+    first = t.nodes[b, node, column(k, EDGE_START)]
+    count = t.nodes[b, node, column(k, EDGE_COUNT)]
+    return first, count, t.edge_value[b, first : first + count]
+
+
+@njit(cache=True)
+def others_ratio(t, b, node, child, k, gamma):
+    """The product of the other acting seats' :func:`on_policy_ratio` for the edges that led to ``child``."""
+    weight = 1.0
+    for s in range((t.nodes.shape[2] - SEAT_COLUMNS) // PER_SEAT):
+        e = t.nodes[b, child, column(s, IN_EDGE)]
+        if s != k and e >= 0:
+            first, count, stats = seat_stats(t, b, node, s)
+            weight *= on_policy_ratio(stats[:, REGRET], stats[:, PRIOR], e - first, gamma)
+    return weight
+
+
+@njit(cache=True)
+def learn_all(t, b, node, child, value, rule, gamma):
+    """Every acting seat's update at ``node`` after a simulation through ``child`` that returned ``value``
+    (per seat): regret matching on every edge's estimated reward (:func:`estimate_rewards`, weighted by
+    :func:`others_ratio`, all taken before any seat learns), or Exp3 on the sampled one
+    (:mod:`boardgames.envs.compiled.regret`)."""
+    acting = (t.nodes.shape[2] - SEAT_COLUMNS) // PER_SEAT
+    weights = scratch(8, np.float64)
+    for k in range(acting):
+        weights[k] = others_ratio(t, b, node, child, k, gamma) if rule == RULE_REGRET else 1.0
+    for k in range(acting):
+        e = t.nodes[b, child, column(k, IN_EDGE)]
+        if e < 0:
+            continue
+        owner = edge_owner(k, t.nodes[b, node, SEAT])
+        first, count, stats = seat_stats(t, b, node, k)
+        if rule == RULE_REGRET:
+            estimate = scratch(NUM_ACTIONS, np.float64)
+            estimate_rewards(t, b, node, child, k, owner, first, count, estimate)
+            age = t.nodes[b, node, VISITS] + 1.0
+            update_estimated(stats[:, REGRET], stats[:, PRIOR], stats[:, STRATEGY_SUM], estimate, gamma, weights[k], age)
+        else:
+            update(stats[:, REGRET], stats[:, PRIOR], stats[:, STRATEGY_SUM], e - first, value[owner], rule, gamma)
+
+
+@njit(cache=True)
+def mean_or(t, b, node, seat, default):
+    """The mean value for ``seat`` of the simulations through ``node`` (-1: none), ``default`` if none."""
+    if node < 0 or t.nodes[b, node, VISITS] == 0:
+        return default
+    return t.node_value[b, node, seat] / t.nodes[b, node, VISITS]
+
+
+@njit(cache=True)
+def backup(t, b, leaf, value, rule, c):
     """Back up: add ``value`` (per seat) to the nodes and edges from ``leaf`` up to the root, an edge
-    counting its own seat's value (:func:`edge_owner`)."""
+    counting its own seat's value (:func:`edge_owner`); under regret matching or Exp3 (``rule``, ``c``
+    their gamma) each seat also learns at each node on the way (:func:`learn_all`)."""
     node = leaf
     acting = (t.nodes.shape[2] - SEAT_COLUMNS) // PER_SEAT
     while node >= 0:
@@ -698,8 +781,11 @@ def backup(t, b, leaf, value):
             for k in range(acting):
                 e = nd[column(k, IN_EDGE)]
                 if e >= 0:
+                    reward = value[edge_owner(k, t.nodes[b, parent, SEAT])]
                     t.edges[b, e, EDGE_VISITS] += 1
-                    t.edge_value[b, e, VALUE] += value[edge_owner(k, t.nodes[b, parent, SEAT])]
+                    t.edge_value[b, e, VALUE] += reward
+            if rule >= RULE_REGRET:
+                learn_all(t, b, parent, node, value, rule, c)
         node = parent
 
 
@@ -747,9 +833,10 @@ def search_buffers(t):
 
 
 @njit(cache=True)
-def run_rollouts(t, roots, init, simulations, c, limit, rng, done):
-    """UCT with random rollouts: tree ``b`` runs ``simulations - done[b]`` more simulations (fewer if its
-    edge arrays fill up; ``done`` says how many ran). With ``init`` every tree first gets ``roots[b]``."""
+def run_rollouts(t, roots, init, simulations, c, limit, rng, done, rule):
+    """Random rollouts under the selection ``rule`` (UCT, or regret matching / Exp3 at simultaneous
+    nodes): tree ``b`` runs ``simulations - done[b]`` more simulations (fewer if its edge arrays fill up;
+    ``done`` says how many ran). With ``init`` every tree first gets ``roots[b]``."""
     masks, joint, chosen = search_buffers(t)
     if init:
         init_roots(t, roots, rng, masks)
@@ -758,15 +845,16 @@ def run_rollouts(t, roots, init, simulations, c, limit, rng, done):
     value = np.zeros(t.node_value.shape[2], dtype=np.float64)
     for b in range(t.states.shape[0]):
         while done[b] < simulations and room(t, b, joint.shape[0]):
-            leaf = descend(t, b, c, False, rng, masks, joint, chosen, -1)
+            leaf = descend(t, b, c, rule, False, rng, masks, joint, chosen, -1)
             rollout(t.states[b, leaf], scratch_row, limit, rng, b, masks, joint, ret, value)
-            backup(t, b, leaf, value)
+            backup(t, b, leaf, value, rule, c)
             done[b] += 1
 
 
 @njit(cache=True)
-def select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced, contempt):
-    """The evaluator form's first half: one PUCT simulation per tree down to a leaf; a leaf where the game
+def select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced, contempt, rule):
+    """The evaluator form's first half: one simulation per tree down to a leaf, by the selection ``rule``
+    (PUCT, or regret matching / Exp3 at simultaneous nodes); a leaf where the game
     is over is backed up at once (with ``contempt``: :func:`draw_contempt`), the others listed in
     ``leaves`` (tree, node) with their positions in ``leaf_states``. Returns their count."""
     masks, joint, chosen = search_buffers(t)
@@ -777,14 +865,14 @@ def select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced, contempt)
     value = np.zeros(seats, dtype=np.float64)
     count = 0
     for b in range(t.states.shape[0]):
-        leaf = descend(t, b, c, True, rng, masks, joint, chosen, forced[b])
+        leaf = descend(t, b, c, rule, True, rng, masks, joint, chosen, forced[b])
         if t.nodes[b, leaf, TERMINAL]:
             returns(t.states[b, leaf], ret)
             for s in range(seats):
                 value[s] = ret[s]
             if contempt != 0.0:
                 draw_contempt(value, t.nodes[b, 0, SEAT], contempt)
-            backup(t, b, leaf, value)
+            backup(t, b, leaf, value, rule, c)
         else:
             leaves[count, 0] = b
             leaves[count, 1] = leaf
@@ -794,9 +882,9 @@ def select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced, contempt)
 
 
 @njit(cache=True)
-def expand_and_backup(t, leaves, count, priors, values):
+def expand_and_backup(t, leaves, count, priors, values, rule, c):
     """The evaluator form's second half: the evaluator's ``priors`` become the leaves' edge priors
-    (renormalised over the legal actions) and its ``values`` are backed up."""
+    (renormalised over the legal actions) and its ``values`` are backed up (under ``rule``, ``c``)."""
     acting = (t.nodes.shape[2] - SEAT_COLUMNS) // PER_SEAT
     value = np.zeros(values.shape[1], dtype=np.float64)
     for i in range(count):
@@ -814,4 +902,4 @@ def expand_and_backup(t, leaves, count, priors, values):
                 t.edge_value[b, e, PRIOR] = p / total if total > 0 else 1.0 / n
         nd[EVALUATED] = 1
         value[:] = values[i]
-        backup(t, b, leaf, value)
+        backup(t, b, leaf, value, rule, c)

@@ -7,7 +7,9 @@ Both run ``B`` searches at once, one per position given (``B`` = 1 for one move)
 :class:`boardgames.envs.core.game_kernels.GameKernels` (once per process and game: the first search of a game takes
 a few seconds). Their result is a
 :class:`SearchResult`: the root's visit counts per acting seat and action, and the root's mean value
-per seat.
+per seat, and under the simultaneous-move rules (``rule="regret"`` or ``"exp3"``: regret matching or Exp3
+at every node, :mod:`boardgames.envs.compiled.regret`) each seat's *average* strategy at the root, the
+strategy that converges to a Nash equilibrium of the game (decoupled UCT's visit counts do not).
 """
 
 from __future__ import annotations
@@ -27,7 +29,12 @@ from boardgames.envs.search.tree import (
     ACTION,
     EDGE_VISITS,
     PRIOR,
+    RULE_EXP3,
+    RULE_PUCT,
+    RULE_REGRET,
+    RULE_UCT,
     SEAT,
+    STRATEGY_SUM,
     VALUE,
     VISITS,
     Tree,
@@ -36,6 +43,13 @@ from boardgames.envs.search.tree import (
     new_tree,
     root_edges,
 )
+
+RULES = {"uct": RULE_UCT, "puct": RULE_PUCT, "regret": RULE_REGRET, "exp3": RULE_EXP3}
+"""The selection rules by name: UCB1 (the rollout search's default), PUCT (the evaluator search's default),
+regret matching and Exp3 (simultaneous games only; ``c`` is then their uniform exploration share gamma)."""
+
+SIMULTANEOUS_RULES = ("regret", "exp3")
+"""The rules that learn a mixed strategy per seat and node, for games whose seats act at once."""
 
 
 @dataclass
@@ -47,10 +61,13 @@ class SearchResult:
             each acting seat ``k`` (K = 1 in a turn-based game: the seat to move; K = seats in a
             simultaneous one, row k for seat k).
         values: ``(B, seats)``: the mean value per seat of the simulations through the root.
+        strategies: ``(B, K, NUM_ACTIONS)``: each acting seat's average strategy at the root (regret
+            matching and Exp3; None under UCT and PUCT).
     """
 
     counts: np.ndarray
     values: np.ndarray
+    strategies: np.ndarray | None = None
 
     def best_actions(self, k: int = 0, rng: np.random.Generator | None = None) -> np.ndarray:
         """Per search, the most visited action of acting seat ``k`` (ties: a random one of them with
@@ -62,7 +79,10 @@ class SearchResult:
         return out
 
     def policy(self, k: int = 0) -> np.ndarray:
-        """``(B, NUM_ACTIONS)``: the visit counts of acting seat ``k`` normalised (a training target)."""
+        """``(B, NUM_ACTIONS)``: acting seat ``k``'s average strategy where the search learnt one, else its
+        visit counts normalised (a training target, the distribution an agent samples from)."""
+        if self.strategies is not None:
+            return self.strategies[:, k].copy()
         counts = self.counts[:, k].astype(np.float64)
         return counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
 
@@ -72,7 +92,7 @@ class _Search:
     :class:`boardgames.envs.core.game_kernels.GameKernels`) and the search loops compiled from them (``loops``),
     the tree arrays (kept between searches) and the positions turned into root arrays."""
 
-    def __init__(self, game: Game, c: float):
+    def __init__(self, game: Game, c: float, rule: str):
         kernels = compiled_kernels(game)
         if kernels is None:
             raise TypeError(
@@ -87,6 +107,15 @@ class _Search:
         self.acting = game.info.acting_seats
         self.loops = search_loops(kernels, self.simultaneous)
         self._tree: Tree | None = None
+        if rule not in RULES:
+            raise ValueError(f"unknown selection rule {rule!r}: use one of {', '.join(RULES)}")
+        if rule in SIMULTANEOUS_RULES:
+            if not self.simultaneous:
+                raise ValueError(f"{game.info.name}: the rule {rule!r} needs a game whose seats act at once")
+            if not 0.0 < self.c <= 1.0:
+                raise ValueError(f"the rule {rule!r} takes an exploration share gamma in (0, 1], got {self.c}")
+        self.rule = rule
+        self.rule_code = RULES[rule]
 
     def _roots(self, states) -> np.ndarray:
         """The positions as a ``(B, STATE_SIZE)`` array: ``states`` is one State, a list of them, or such
@@ -123,22 +152,40 @@ class _Search:
                 edges = t.edges[b, root_edges(t, b, k)]
                 counts[b, k, edges[:, ACTION]] = edges[:, EDGE_VISITS]
         values = t.node_value[:, 0] / np.maximum(t.nodes[:, 0, VISITS], 1)[:, None]
-        return SearchResult(counts, values)
+        return SearchResult(counts, values, self._strategies() if self.rule in SIMULTANEOUS_RULES else None)
+
+    def _strategies(self) -> np.ndarray:
+        """``(B, K, NUM_ACTIONS)``: each acting seat's average strategy at each root (its summed current
+        strategies, normalised; uniform over the legal actions before any simulation)."""
+        t = self._tree
+        out = np.zeros((t.states.shape[0], self.acting, self.kernels.num_actions))
+        for b in range(t.states.shape[0]):
+            for k in range(self.acting):
+                edges = root_edges(t, b, k)
+                sums = t.edge_value[b, edges, STRATEGY_SUM]
+                total = sums.sum()
+                weights = sums / total if total > 0 else np.full(len(sums), 1.0 / max(len(sums), 1))
+                out[b, k, t.edges[b, edges, ACTION]] = weights
+        return out
 
 
 class MCTS(_Search):
     """UCT with random rollouts, compiled: the same search as :class:`boardgames.envs.agents.PythonMCTSAgent` (UCB1
     after trying every action once in a random order; decoupled UCT at simultaneous nodes, each seat
-    with its own statistics per action) on the game's kernels.
+    with its own statistics per action) on the game's kernels; with ``rule="regret"`` or ``"exp3"``
+    (simultaneous games) the search of :class:`boardgames.envs.agents.PythonSMMCTSAgent` instead.
 
     Args:
         game: a game whose states are kernel arrays (every registered game).
-        c: exploration constant of UCB1 on values in [-1, 1].
+        c: exploration constant of UCB1 on values in [-1, 1] (regret matching, Exp3: gamma).
         rollout_limit: stop a rollout after this many decisions and score it 0 (None: to the end).
+        rule: the selection rule, a name of :data:`RULES` other than ``"puct"``.
     """
 
-    def __init__(self, game: Game, c: float = 1.4, rollout_limit: int | None = None):
-        super().__init__(game, c)
+    def __init__(self, game: Game, c: float = 1.4, rollout_limit: int | None = None, rule: str = "uct"):
+        if rule == "puct":
+            raise ValueError("PUCT needs an evaluator's priors: use EvaluatorSearch")
+        super().__init__(game, c, rule)
         self.rollout_limit = -1 if rollout_limit is None else int(rollout_limit)
 
     def run(self, states, simulations: int, seed=None) -> SearchResult:
@@ -153,7 +200,9 @@ class MCTS(_Search):
         done = np.zeros(roots.shape[0], dtype=np.int64)
         init = True
         while True:
-            self.loops["run_rollouts"](t, roots, init, simulations, self.c, self.rollout_limit, rng, done)
+            self.loops["run_rollouts"](
+                t, roots, init, simulations, self.c, self.rollout_limit, rng, done, self.rule_code
+            )
             init = False
             if done.min() >= simulations:
                 return self._result()
@@ -197,10 +246,14 @@ class EvaluatorSearch(_Search):
             (the others gain it, shared; see :mod:`boardgames.envs.search.loops`): 0, the default, takes the
             game's returns as they are; a small positive value (0.1 to 0.3) makes a stronger agent play
             on where it would otherwise accept a draw. Turn-based games only.
+        rule: ``"puct"``, or for a simultaneous game ``"regret"`` or ``"exp3"`` (``c`` is then their gamma;
+            the priors are regret matching's strategy where no regret is positive yet).
     """
 
-    def __init__(self, game: Game, evaluator: Evaluator, c: float = 1.25, contempt: float = 0.0):
-        super().__init__(game, c)
+    def __init__(self, game: Game, evaluator: Evaluator, c: float = 1.25, contempt: float = 0.0, rule: str = "puct"):
+        if rule == "uct":
+            raise ValueError("the evaluator search selects by PUCT, regret matching or Exp3, not UCT")
+        super().__init__(game, c, rule)
         self.evaluator = evaluator
         contempt = float(contempt)
         if not math.isfinite(contempt) or not 0.0 <= contempt <= 1.0:
@@ -243,10 +296,12 @@ class EvaluatorSearch(_Search):
             while i > 0 and (t.edges.shape[1] - t.sizes[:, 1]).min() < room:
                 t = self._grow()
             forced = choose_root(t, i - 1) if i > 0 and choose_root is not None else free
-            count = k["select_leaves"](t, roots, i == 0, self.c, rng, leaves, leaf_states, forced, self.contempt)
+            count = k["select_leaves"](
+                t, roots, i == 0, self.c, rng, leaves, leaf_states, forced, self.contempt, self.rule_code
+            )
             if count:
                 priors, values = self._evaluate(t, leaves[:count], leaf_states[:count])
-                k["expand_and_backup"](t, leaves, count, priors, values)
+                k["expand_and_backup"](t, leaves, count, priors, values, self.rule_code, self.c)
             if i == 0:
                 after_roots(t)
             t = self._tree
@@ -263,8 +318,8 @@ class EvaluatorSearch(_Search):
         """Gumbel root selection with sequential halving (:mod:`boardgames.envs.search.gumbel`), PUCT below the
         root: turn-based games only. The result also holds each search's move (``actions``) and its
         improved policy (``improved``, the self-play target)."""
-        if self.acting != 1:
-            raise ValueError(f"{self.game.info.name}: Gumbel root selection needs a turn-based game")
+        if self.acting != 1 or self.rule != "puct":
+            raise ValueError(f"{self.game.info.name}: Gumbel root selection needs a turn-based game and PUCT")
         simulations = int(simulations)
         if simulations < 1:
             raise ValueError(f"simulations must be a positive integer, got {simulations}")
@@ -306,7 +361,7 @@ class EvaluatorSearch(_Search):
             edges, root, q, visits = stats(self._tree, b)
             actions[b] = root.actions[root.action(q, visits, c_visit, c_scale)]
             improved[b, root.actions] = root.policy(q, visits, c_visit, c_scale)
-        return GumbelResult(result.counts, result.values, actions, improved)
+        return GumbelResult(result.counts, result.values, actions=actions, improved=improved)
 
     def _add_root_noise(self, t: Tree, alpha: float, fraction: float, rng: np.random.Generator) -> None:
         """Mix Dirichlet noise into the priors of every root's edges (every acting seat's)."""

@@ -15,11 +15,14 @@ of seat ``s`` over the simulations through it.
 
 An edge (``edges[b, e]``) is one legal action of one acting seat at a node: the action, the child it
 leads to (turn-based nodes; -1 until expanded), its visit count; ``edge_value[b, e]`` holds its summed
-value *for its own seat* (column :data:`VALUE`) and its prior (:data:`PRIOR`, uniform until an
-evaluator sets it). At a simultaneous node the children are keyed by the joint action: they hang in a
+value *for its own seat* (column :data:`VALUE`), its prior (:data:`PRIOR`, uniform until an
+evaluator sets it) and, for the simultaneous-move rules (regret matching, Exp3:
+:mod:`boardgames.envs.compiled.regret`), its seat's regret or summed reward (:data:`REGRET`) and the summed
+current strategy (:data:`STRATEGY_SUM`: the average strategy, once normalised). At a simultaneous node
+the children are keyed by the joint action: they hang in a
 list (:data:`FIRST_CHILD`, :data:`NEXT_SIBLING`) and a child is known by the edges it came through
-(its :data:`IN_EDGE` columns): this is decoupled UCT's tree, each seat keeping its own statistics per
-action.
+(its :data:`IN_EDGE` columns): each seat keeps its own statistics per action (decoupled UCT, or regret
+matching / Exp3, which converge to a Nash equilibrium where decoupled UCT does not).
 """
 
 from __future__ import annotations
@@ -29,12 +32,12 @@ from collections import namedtuple
 import numpy as np
 
 from boardgames.envs.compiled.tree_layout import *  # noqa: F403  (every column, read from here by the search)
-from boardgames.envs.compiled.tree_layout import EDGE_COUNT, EDGE_START, PER_SEAT, SEAT_COLUMNS
+from boardgames.envs.compiled.tree_layout import EDGE_COUNT, EDGE_FLOATS, EDGE_START, PER_SEAT, SEAT_COLUMNS
 
 Tree = namedtuple("Tree", ["states", "nodes", "node_value", "edges", "edge_value", "sizes"])
 """The arrays of ``B`` search trees (made by :func:`new_tree`, see the module docstring): ``states``
 ``(B, NB, STATE_SIZE)``, ``nodes`` ``(B, NB, SEAT_COLUMNS + PER_SEAT * K)`` int32, ``node_value``
-``(B, NB, seats)`` float64, ``edges`` ``(B, EB, 3)`` int32, ``edge_value`` ``(B, EB, 2)`` float64, and
+``(B, NB, seats)`` float64, ``edges`` ``(B, EB, 3)`` int32, ``edge_value`` ``(B, EB, 4)`` float64, and
 ``sizes`` ``(B, 2)`` int64, the nodes and edges in use per tree."""
 
 
@@ -51,7 +54,7 @@ def new_tree(trees: int, nodes: int, edges: int, state_size: int, state_dtype, s
         nodes=np.zeros((trees, nodes, SEAT_COLUMNS + PER_SEAT * acting), dtype=np.int32),
         node_value=np.zeros((trees, nodes, seats), dtype=np.float64),
         edges=np.zeros((trees, edges, 3), dtype=np.int32),
-        edge_value=np.zeros((trees, edges, 2), dtype=np.float64),
+        edge_value=np.zeros((trees, edges, EDGE_FLOATS), dtype=np.float64),
         sizes=np.zeros((trees, 2), dtype=np.int64),
     )
 
