@@ -1,5 +1,6 @@
 """Arrays without an owner, for the compiled hot loops: :func:`borrowed` is ``array[i]`` without the
-reference counting, :func:`scratch` a small work array on the stack instead of the heap.
+reference counting (:func:`borrowed_block`, ``array[i:i + 1]``), :func:`scratch` a small work array on the
+stack instead of the heap.
 
 Numba counts the references to an array's memory, and a view such as ``states[i]`` holds one: making it
 adds 1 to the parent's count and dropping it subtracts 1, each an atomic instruction on a word that every
@@ -72,6 +73,39 @@ def _borrowed(array, i):
     if isinstance(array, types.Array) and array.layout == "C" and array.ndim >= 2 and isinstance(i, types.Integer):
         return lambda array, i: _borrowed_row(array, i)
     return lambda array, i: array[i]  # anything else: the ordinary view
+
+
+def borrowed_block(array, i):
+    """``array[i:i + 1]`` (``array`` C-contiguous; ``0 <= i < len(array)``, not checked): the one-row block
+    of row ``i``, with the dimensions of ``array``, as a view that does not count as a reference to its
+    memory (see :func:`borrowed`)."""
+    return array[i : i + 1]
+
+
+@intrinsic
+def _borrowed_block(typingctx, array, i):
+    """Rows ``i`` to ``i + 1`` of the C-contiguous ``array``: the data pointer of row ``i``, a first
+    dimension of 1, the strides of ``array``, and no meminfo."""
+    result = types.Array(array.dtype, array.ndim, "C")
+
+    def codegen(context, builder, signature, args):
+        arrtype = signature.args[0]
+        parent = context.make_array(arrtype)(context, builder, args[0])
+        shape = cgutils.unpack_tuple(builder, parent.shape, arrtype.ndim)
+        strides = cgutils.unpack_tuple(builder, parent.strides, arrtype.ndim)
+        at = context.cast(builder, args[1], signature.args[1], types.intp)
+        data = cgutils.pointer_add(builder, parent.data, builder.mul(at, strides[0]))
+        one = context.get_constant(types.intp, 1)
+        return _ownerless(context, builder, signature.return_type, data, [one, *shape[1:]], strides, parent.itemsize)
+
+    return result(array, i), codegen
+
+
+@overload(borrowed_block, inline="always")
+def _borrowed_block_overload(array, i):
+    if isinstance(array, types.Array) and array.layout == "C" and array.ndim >= 1 and isinstance(i, types.Integer):
+        return lambda array, i: _borrowed_block(array, i)
+    return lambda array, i: array[i : i + 1]  # anything else: the ordinary view
 
 
 def scratch(size, dtype):
