@@ -344,6 +344,17 @@ def _target(r, ctx: Context) -> tuple[str, str, bytes, dict | None]:
     return str(_pick(r, ["PUT", "DELETE", "PATCH"])), f"/api/games/{own['id']}/move", b"{}", own
 
 
+class _Request:
+    """A request being built: its line, headers and body, or ``raw`` bytes that are not HTTP; ``own``: the
+    fuzzer's game it aims at; ``what``: what is wrong with it, in words."""
+
+    def __init__(self, host: str):
+        self.host = host
+        self.headers = [("Host", host), ("Connection", "close")]
+        self.method, self.path, self.body, self.chunks, self.own, self.what = "GET", "/", b"", None, None, ""
+        self.raw = None
+
+
 def build_request(seed: int, ctx: Context) -> dict:
     """The malformed request of seed ``seed`` for the server of ``ctx``: ``{"category", "what", "head",
     "body", "chunks", "own"}`` (``own``: the fuzzer's game it aims at, which must not move)."""
@@ -351,249 +362,258 @@ def build_request(seed: int, ctx: Context) -> dict:
     names = list(CATEGORIES)
     weights = np.array([CATEGORIES[k] for k in names], dtype=float)
     category = names[int(r.choice(len(names), p=weights / weights.sum()))]
-    host = f"127.0.0.1:{ctx.port}"
-    token = ctx.token
-    headers = [("Host", host), ("Connection", "close")]
-    method, path, body, chunks, own, what = "GET", "/", b"", None, None, ""
-    raw = None
-    if category == "token":
-        method, path, body, own = _target(r, ctx)
-        pick = int(r.integers(6))
-        if pick == 1:
-            headers.append((TOKEN_HEADER, _junk(r, 20)[1:]))
-        elif pick == 2:
-            headers.append((TOKEN_HEADER, token[:-1]))
-        elif pick == 3:
-            headers.append((TOKEN_HEADER, token + "x"))
-        elif pick == 4:
-            path += f"?token={token}"
-        elif pick == 5:
-            headers.append(("Cookie", f"token={token}; boardgames={token}"))
-        what = ["missing", "wrong", "cut", "too long", "in the query only", "in a cookie only"][pick]
-        what = f"{method} {path[:40]} with the token {what}"
-    elif category == "host":
-        method, path, body, own = ("GET", "/api/config", b"", None) if r.random() < 0.4 else _target(r, ctx)
-        bad = str(
-            _pick(
-                r,
-                [
-                    "evil.example",
-                    "127.0.0.2",
-                    "localhost.evil.example",
-                    "[::1",
-                    "",
-                    "127.0.0.1:80:80",
-                    "user@127.0.0.1",
-                    "0.0.0.0",
-                    "127.0.0.1.",
-                    "\u217docalhost",
-                    "[::2]",
-                ],
-            )
-        )
-        headers = [("Host", bad), ("Connection", "close"), (TOKEN_HEADER, token)]
-        what = f"{method} {path[:40]} for Host {bad!r}"
-    elif category == "method":
-        own = ctx.own[0]
-        path, allowed = [
-            ("/api/games", ["POST"]),
-            ("/api/config", ["GET", "HEAD"]),
-            (f"/api/games/{own['id']}", ["GET", "HEAD"]),
-            (f"/api/games/{own['id']}/move", ["POST"]),
-            ("/api/replays", ["POST"]),
-            ("/", ["GET", "HEAD"]),
-        ][int(r.integers(6))]
-        method = str(
-            _pick(
-                r,
-                [
-                    m
-                    for m in [
-                        "GET",
-                        "HEAD",
-                        "POST",
-                        "PUT",
-                        "DELETE",
-                        "PATCH",
-                        "OPTIONS",
-                        "TRACE",
-                        "FOO",
-                        "get",
-                        "G3T",
-                        "M" * 300,
-                    ]
-                    if m not in allowed
-                ],
-            )
-        )
-        headers.append((TOKEN_HEADER, token))
-        body = b"{}" if method not in ("GET", "HEAD") else b""
-        own = ctx.own[0] if "/move" in path else None
-        what = f"{method[:20]} {path[:40]}"
-    elif category == "path":
-        own = ctx.own[int(r.integers(len(ctx.own)))]
-        rid, positions = ctx.replay
-        live = ctx.live[int(r.integers(len(ctx.live)))] if ctx.live else own["id"]
-        index = str(_pick(r, ["-1", "1.5", "abc", "%20", "\uff11", "9" * 5000, str(positions), "0x1", "1e3", "+1"]))
-        path = [
-            "/" + _junk(r),
-            "/api/" + _junk(r),
-            "/api/games/" + _junk(r),
-            "/api/games/" + _junk(r) + "/moves",
-            f"/api/games/{live}/{_junk(r)}",
-            f"/api/games/{own['id']}{_junk(r, 2)}",
-            "/api/replays/" + _junk(r) + "/0",
-            f"/api/replays/{rid}/{index}",
-            "/static/"
-            + str(
-                _pick(
-                    r,
-                    [
-                        "../app.py",
-                        "%2e%2e/session.py",
-                        "..%2f..%2f..%2fpyproject.toml",
-                        "../../../../../../etc/passwd",
-                        "app.js%00",
-                        "nonsuch.js",
-                        "",
-                        "..",
-                        "%2e%2e%2f%2e%2e%2fboard.py",
-                    ],
-                )
-            ),
-        ][int(r.integers(9))]
-        if r.random() < 0.2:
-            path += "?" + _junk(r, 20)
-        what = f"GET {path[:60]}"
-    elif category == "new game body":
-        method, path = "POST", "/api/games"
-        headers.append((TOKEN_HEADER, token))
-        body, what = new_game_body(r, ctx)
-    elif category == "move body":
-        method = "POST"
-        at_live = ctx.live and r.random() < 0.2
-        own = None if at_live else ctx.own[int(r.integers(len(ctx.own)))]
-        gid = ctx.live[int(r.integers(len(ctx.live)))] if at_live else own["id"]
-        path = f"/api/games/{gid}/move"
-        headers.append((TOKEN_HEADER, token))
-        body, what = move_body(r, ctx, own)
-        what = f"a move at {'a live game' if at_live else 'its own game'}: {what}"
-    elif category == "move list body":
-        method, path = "POST", "/api/replays"
-        headers.append((TOKEN_HEADER, token))
-        body, what = move_list_body(r, ctx)
-    elif category == "headers":
-        # a request refused whatever its headers do: no token, no such page, a bad host; or a new game whose
-        # chunked body is broken
-        base = int(r.integers(4))
-        if base == 3:
-            method, path, body = "POST", "/api/games", b""
-            headers.append((TOKEN_HEADER, token))
-        elif base == 0:
-            method, path, body = "POST", "/api/games", b"{}"
-        elif base == 1:
-            path = "/" + _junk(r, 8)
-        else:
-            method, path, body = "POST", "/api/games", b"{}"
-            headers[0] = ("Host", "evil.example")
-            headers.append((TOKEN_HEADER, token))
-        pick = 8 if base == 3 else int(r.integers(11))
-        if pick == 0:
-            cl = str(_pick(r, ["12abc", "-1", "9" * 30, "2, 3", "0x10", "+5", "", " ", "1e3"]))
-            headers.append(("Content-Length", cl))
-            what = f"Content-Length {cl!r}"
-        elif pick == 1:
-            headers += [("Content-Length", str(len(body))), ("Content-Length", str(len(body) + 1))]
-            what = "two Content-Lengths"
-        elif pick == 2:
-            te = str(_pick(r, ["gzip", "chunked, gzip", "identity", "x" * 100, "chunked;x=1"]))
-            headers.append(("Transfer-Encoding", te))
-            what = f"Transfer-Encoding {te!r}"
-        elif pick == 3:
-            headers.append(("X-Junk" + str(_pick(r, ["", " x", "\x01", "\u00e9"])), "1"))
-            what = "a bad header name"
-        elif pick == 4:
-            headers.append(("X-Junk", str(_pick(r, ["\x00", "a\x7fb", "\x01\x02", "\u00e9\u00e8", "\r"]))))
-            what = "control bytes in a header value"
-        elif pick == 5:
-            size = int(_pick(r, [8_000, 20_000, 70_000]))
-            headers.append(("X-Big", "a" * size))
-            what = f"a header of {size:,} bytes"
-        elif pick == 6:
-            count = int(_pick(r, [100, 1000, 5000]))
-            headers += [(f"X-H{i}", "1") for i in range(count)]
-            what = f"{count:,} headers"
-        elif pick == 7:
-            headers.append(("Cookie", "=; ;;=;" * int(_pick(r, [1, 3000])) + "\u00e9"))
-            what = "a malformed cookie"
-        elif pick == 8:
-            headers += [("Transfer-Encoding", "chunked")]
-            chunks = [b"zz\r\nab\r\n0\r\n\r\n"] if r.random() < 0.5 else [b"5\r\nab\r\n0\r\n\r\n"]
-            body = b""
-            what = "a bad chunk"
-        elif pick == 9:
-            headers.append(("Expect", str(_pick(r, ["100-continue", "999-nonsense"]))))
-            what = "an Expect header"
-        else:
-            headers.append(("Junk line without a colon", None))
-            what = "a header line without a colon"
-        what = (
-            f"{method} {path[:30]} ({['no token', 'no such page', 'a foreign host', 'a new game'][base]}) with {what}"
-        )
-    elif category == "oversized body":
-        from boardgames.training.play.web.app import MAX_BODY
-
-        method, path = "POST", str(_pick(r, ["/api/games", "/api/replays", f"/api/games/{ctx.own[0]['id']}/move"]))
-        own = ctx.own[0] if "/move" in path else None
-        headers.append((TOKEN_HEADER, token))
-        size = MAX_BODY + int(_pick(r, [1, 1000, 1_000_000]))
-        data = b"[" * size
-        if r.random() < 0.5:
-            body = data
-            what = f"a body of {size:,} bytes (declared)"
-        else:
-            headers.append(("Transfer-Encoding", "chunked"))
-            chunks = [
-                b"%x\r\n" % len(part) + part + b"\r\n" for part in (data[i : i + 65536] for i in range(0, size, 65536))
-            ] + [b"0\r\n\r\n"]
-            what = f"a body of {size:,} bytes streamed without a length"
-    else:  # not HTTP
-        pick = int(r.integers(6))
-        raw = [
-            r.bytes(int(r.integers(1, 2000))).replace(b"\r", b"").replace(b"\n", b"") + b"\r\n\r\n",
-            b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + r.bytes(64).replace(b"\n", b"") + b"\r\n\r\n",
-            b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
-            b"GET / HTTP/1.1.1\r\nHost: " + host.encode() + b"\r\n\r\n",
-            b"GET /\x01\x02 HTTP/1.1\r\nHost: " + host.encode() + b"\r\n\r\n",
-            b" ".join(_junk(r, 5).encode() for _ in range(3)) + b"\r\n\r\n",
-        ][pick]
-        what = [
-            "random bytes",
-            "a TLS hello",
-            "the HTTP/2 preface",
-            "a bad HTTP version",
-            "control bytes in the path",
-            "three random words",
-        ][pick]
-    if raw is None:
-        if (
-            body
-            and chunks is None
-            and not any(k.lower() in ("content-length", "transfer-encoding") for k, _ in headers)
-        ):
-            headers.append(("Content-Length", str(len(body))))
-        lines = [f"{method} {path} HTTP/1.1".encode("utf-8", "surrogatepass")]
-        for name, value in headers:
-            lines.append(name.encode("utf-8") if value is None else f"{name}: {value}".encode())
-        raw = b"\r\n".join(lines) + b"\r\n\r\n"
+    req = _Request(f"127.0.0.1:{ctx.port}")
+    _BUILDERS[category](r, ctx, req)
+    if req.raw is None:
+        req.raw = _http_bytes(req)
     return {
         "category": category,
-        "what": what,
-        "head": raw,
-        "body": body,
-        "chunks": chunks,
-        "own": None if own is None else own["id"],
+        "what": req.what,
+        "head": req.raw,
+        "body": req.body,
+        "chunks": req.chunks,
+        "own": None if req.own is None else req.own["id"],
     }
+
+
+def _http_bytes(req: _Request) -> bytes:
+    """The request line and headers of ``req`` (a Content-Length added for a body that declares none)."""
+    declared = any(k.lower() in ("content-length", "transfer-encoding") for k, _ in req.headers)
+    if req.body and req.chunks is None and not declared:
+        req.headers.append(("Content-Length", str(len(req.body))))
+    lines = [f"{req.method} {req.path} HTTP/1.1".encode("utf-8", "surrogatepass")]
+    for name, value in req.headers:
+        lines.append(name.encode("utf-8") if value is None else f"{name}: {value}".encode())
+    return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def _token_request(r, ctx: Context, req: _Request) -> None:
+    """An API call with the session token missing, wrong, cut, too long, or only in the query or a cookie."""
+    token = ctx.token
+    req.method, req.path, req.body, req.own = _target(r, ctx)
+    pick = int(r.integers(6))
+    if pick == 1:
+        req.headers.append((TOKEN_HEADER, _junk(r, 20)[1:]))
+    elif pick == 2:
+        req.headers.append((TOKEN_HEADER, token[:-1]))
+    elif pick == 3:
+        req.headers.append((TOKEN_HEADER, token + "x"))
+    elif pick == 4:
+        req.path += f"?token={token}"
+    elif pick == 5:
+        req.headers.append(("Cookie", f"token={token}; boardgames={token}"))
+    what = ["missing", "wrong", "cut", "too long", "in the query only", "in a cookie only"][pick]
+    req.what = f"{req.method} {req.path[:40]} with the token {what}"
+
+
+BAD_HOSTS = ["evil.example", "127.0.0.2", "localhost.evil.example", "[::1", "", "127.0.0.1:80:80", "user@127.0.0.1",
+             "0.0.0.0", "127.0.0.1.", "\u217docalhost", "[::2]"]  # fmt: skip
+"""Host headers the server must refuse (DNS rebinding and malformed ones)."""
+
+
+def _host_request(r, ctx: Context, req: _Request) -> None:
+    """A call with the right token under a Host header that is not the server's."""
+    req.method, req.path, req.body, req.own = ("GET", "/api/config", b"", None) if r.random() < 0.4 else _target(r, ctx)
+    bad = str(_pick(r, BAD_HOSTS))
+    req.headers = [("Host", bad), ("Connection", "close"), (TOKEN_HEADER, ctx.token)]
+    req.what = f"{req.method} {req.path[:40]} for Host {bad!r}"
+
+
+METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "FOO", "get", "G3T", "M" * 300]
+"""Request methods, the wrong ones for each page drawn from here."""
+
+
+def _method_request(r, ctx: Context, req: _Request) -> None:
+    """A page asked with a method it does not take."""
+    own = ctx.own[0]
+    path, allowed = [
+        ("/api/games", ["POST"]),
+        ("/api/config", ["GET", "HEAD"]),
+        (f"/api/games/{own['id']}", ["GET", "HEAD"]),
+        (f"/api/games/{own['id']}/move", ["POST"]),
+        ("/api/replays", ["POST"]),
+        ("/", ["GET", "HEAD"]),
+    ][int(r.integers(6))]
+    req.path = path
+    req.method = str(_pick(r, [m for m in METHODS if m not in allowed]))
+    req.headers.append((TOKEN_HEADER, ctx.token))
+    req.body = b"{}" if req.method not in ("GET", "HEAD") else b""
+    req.own = ctx.own[0] if "/move" in path else None
+    req.what = f"{req.method[:20]} {path[:40]}"
+
+
+STATIC_TRICKS = ["../app.py", "%2e%2e/session.py", "..%2f..%2f..%2fpyproject.toml", "../../../../../../etc/passwd",
+                 "app.js%00", "nonsuch.js", "", "..", "%2e%2e%2f%2e%2e%2fboard.py"]  # fmt: skip
+"""Static file names that try to leave the static folder, or name nothing."""
+
+
+def _path_request(r, ctx: Context, req: _Request) -> None:
+    """A GET of a page, game, replay position or static file that does not exist or tries to escape."""
+    own = req.own = ctx.own[int(r.integers(len(ctx.own)))]
+    rid, positions = ctx.replay
+    live = ctx.live[int(r.integers(len(ctx.live)))] if ctx.live else own["id"]
+    index = str(_pick(r, ["-1", "1.5", "abc", "%20", "\uff11", "9" * 5000, str(positions), "0x1", "1e3", "+1"]))
+    req.path = [
+        "/" + _junk(r),
+        "/api/" + _junk(r),
+        "/api/games/" + _junk(r),
+        "/api/games/" + _junk(r) + "/moves",
+        f"/api/games/{live}/{_junk(r)}",
+        f"/api/games/{own['id']}{_junk(r, 2)}",
+        "/api/replays/" + _junk(r) + "/0",
+        f"/api/replays/{rid}/{index}",
+        "/static/" + str(_pick(r, STATIC_TRICKS)),
+    ][int(r.integers(9))]
+    if r.random() < 0.2:
+        req.path += "?" + _junk(r, 20)
+    req.what = f"GET {req.path[:60]}"
+
+
+def _new_game_request(r, ctx: Context, req: _Request) -> None:
+    """A new game whose settings are malformed."""
+    req.method, req.path = "POST", "/api/games"
+    req.headers.append((TOKEN_HEADER, ctx.token))
+    req.body, req.what = new_game_body(r, ctx)
+
+
+def _move_request(r, ctx: Context, req: _Request) -> None:
+    """A malformed move, at one of the fuzzer's games or at a live game of another player."""
+    req.method = "POST"
+    at_live = ctx.live and r.random() < 0.2
+    req.own = None if at_live else ctx.own[int(r.integers(len(ctx.own)))]
+    gid = ctx.live[int(r.integers(len(ctx.live)))] if at_live else req.own["id"]
+    req.path = f"/api/games/{gid}/move"
+    req.headers.append((TOKEN_HEADER, ctx.token))
+    req.body, what = move_body(r, ctx, req.own)
+    req.what = f"a move at {'a live game' if at_live else 'its own game'}: {what}"
+
+
+def _move_list_request(r, ctx: Context, req: _Request) -> None:
+    """A replay whose list of moves is malformed."""
+    req.method, req.path = "POST", "/api/replays"
+    req.headers.append((TOKEN_HEADER, ctx.token))
+    req.body, req.what = move_list_body(r, ctx)
+
+
+HEADER_BASES = ["no token", "no such page", "a foreign host", "a new game"]
+"""What the request of a bad-headers case is, whatever its headers do (see :func:`_headers_request`)."""
+
+
+def _headers_request(r, ctx: Context, req: _Request) -> None:
+    """A request refused whatever its headers do (no token, no such page, a bad host), or a new game whose
+    chunked body is broken, with one kind of malformed header (:func:`_bad_header`)."""
+    base = int(r.integers(4))
+    if base == 3:
+        req.method, req.path, req.body = "POST", "/api/games", b""
+        req.headers.append((TOKEN_HEADER, ctx.token))
+    elif base == 0:
+        req.method, req.path, req.body = "POST", "/api/games", b"{}"
+    elif base == 1:
+        req.path = "/" + _junk(r, 8)
+    else:
+        req.method, req.path, req.body = "POST", "/api/games", b"{}"
+        req.headers[0] = ("Host", "evil.example")
+        req.headers.append((TOKEN_HEADER, ctx.token))
+    what = _bad_header(r, req, 8 if base == 3 else int(r.integers(11)))
+    req.what = f"{req.method} {req.path[:30]} ({HEADER_BASES[base]}) with {what}"
+
+
+def _bad_header(r, req: _Request, pick: int) -> str:
+    """Add the malformed header (or headers, or chunk) ``pick`` to ``req``; what it is, in words."""
+    headers = req.headers
+    if pick == 0:
+        cl = str(_pick(r, ["12abc", "-1", "9" * 30, "2, 3", "0x10", "+5", "", " ", "1e3"]))
+        headers.append(("Content-Length", cl))
+        return f"Content-Length {cl!r}"
+    if pick == 1:
+        headers += [("Content-Length", str(len(req.body))), ("Content-Length", str(len(req.body) + 1))]
+        return "two Content-Lengths"
+    if pick == 2:
+        te = str(_pick(r, ["gzip", "chunked, gzip", "identity", "x" * 100, "chunked;x=1"]))
+        headers.append(("Transfer-Encoding", te))
+        return f"Transfer-Encoding {te!r}"
+    if pick == 3:
+        headers.append(("X-Junk" + str(_pick(r, ["", " x", "\x01", "\u00e9"])), "1"))
+        return "a bad header name"
+    if pick == 4:
+        headers.append(("X-Junk", str(_pick(r, ["\x00", "a\x7fb", "\x01\x02", "\u00e9\u00e8", "\r"]))))
+        return "control bytes in a header value"
+    if pick == 5:
+        size = int(_pick(r, [8_000, 20_000, 70_000]))
+        headers.append(("X-Big", "a" * size))
+        return f"a header of {size:,} bytes"
+    if pick == 6:
+        count = int(_pick(r, [100, 1000, 5000]))
+        headers += [(f"X-H{i}", "1") for i in range(count)]
+        return f"{count:,} headers"
+    if pick == 7:
+        headers.append(("Cookie", "=; ;;=;" * int(_pick(r, [1, 3000])) + "\u00e9"))
+        return "a malformed cookie"
+    if pick == 8:
+        headers += [("Transfer-Encoding", "chunked")]
+        req.chunks = [b"zz\r\nab\r\n0\r\n\r\n"] if r.random() < 0.5 else [b"5\r\nab\r\n0\r\n\r\n"]
+        req.body = b""
+        return "a bad chunk"
+    if pick == 9:
+        headers.append(("Expect", str(_pick(r, ["100-continue", "999-nonsense"]))))
+        return "an Expect header"
+    headers.append(("Junk line without a colon", None))
+    return "a header line without a colon"
+
+
+def _oversized_request(r, ctx: Context, req: _Request) -> None:
+    """A body over the server's limit, declared or streamed in chunks without a length."""
+    from boardgames.training.play.web.app import MAX_BODY
+
+    req.method = "POST"
+    req.path = str(_pick(r, ["/api/games", "/api/replays", f"/api/games/{ctx.own[0]['id']}/move"]))
+    req.own = ctx.own[0] if "/move" in req.path else None
+    req.headers.append((TOKEN_HEADER, ctx.token))
+    size = MAX_BODY + int(_pick(r, [1, 1000, 1_000_000]))
+    data = b"[" * size
+    if r.random() < 0.5:
+        req.body = data
+        req.what = f"a body of {size:,} bytes (declared)"
+        return
+    req.headers.append(("Transfer-Encoding", "chunked"))
+    parts = (data[i : i + 65536] for i in range(0, size, 65536))
+    req.chunks = [b"%x\r\n" % len(part) + part + b"\r\n" for part in parts] + [b"0\r\n\r\n"]
+    req.what = f"a body of {size:,} bytes streamed without a length"
+
+
+NOT_HTTP = ["random bytes", "a TLS hello", "the HTTP/2 preface", "a bad HTTP version", "control bytes in the path",
+            "three random words"]  # fmt: skip
+"""The kinds of bytes that are not an HTTP/1.1 request."""
+
+
+def _not_http_request(r, ctx: Context, req: _Request) -> None:
+    """Bytes that are not an HTTP/1.1 request."""
+    pick = int(r.integers(6))
+    host = req.host.encode()
+    req.raw = [
+        r.bytes(int(r.integers(1, 2000))).replace(b"\r", b"").replace(b"\n", b"") + b"\r\n\r\n",
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + r.bytes(64).replace(b"\n", b"") + b"\r\n\r\n",
+        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+        b"GET / HTTP/1.1.1\r\nHost: " + host + b"\r\n\r\n",
+        b"GET /\x01\x02 HTTP/1.1\r\nHost: " + host + b"\r\n\r\n",
+        b" ".join(_junk(r, 5).encode() for _ in range(3)) + b"\r\n\r\n",
+    ][pick]
+    req.what = NOT_HTTP[pick]
+
+
+_BUILDERS = {
+    "token": _token_request,
+    "host": _host_request,
+    "method": _method_request,
+    "path": _path_request,
+    "new game body": _new_game_request,
+    "move body": _move_request,
+    "move list body": _move_list_request,
+    "headers": _headers_request,
+    "oversized body": _oversized_request,
+    "not http": _not_http_request,
+}
+"""Each category of :data:`CATEGORIES` -> what builds its requests."""
 
 
 # ----- a session ---------------------------------------------------------------------------------------

@@ -279,6 +279,130 @@ def _position_index(text: str) -> int:
     return int(text) if len(text) <= 9 else -1
 
 
+def _page_with_token(token: str) -> str:
+    """The play page with the server's token in its head (what its script sends with every change)."""
+    template = (STATIC / "index.html").read_text()
+    if TOKEN_META not in template:
+        raise RuntimeError(f"static/index.html lacks {TOKEN_META}: the page could not be given the token")
+    return template.replace(TOKEN_META, f'<meta name="boardgames-token" content="{token}">')
+
+
+class _Endpoints:
+    """The app's request handlers, over one table of players and one registry of sessions."""
+
+    def __init__(self, table: Table, registry: Registry, page_html: str):
+        self.table, self.registry, self.page_html = table, registry, page_html
+
+    def routes(self) -> list:
+        """The app's routes: the page, the API and the static files."""
+        return [
+            Route("/", self.page),
+            Route("/replay", self.page),
+            Route("/api/config", self.config),
+            Route("/api/games", self.new_game, methods=["POST"]),
+            Route("/api/games/{sid}", self.get_game),
+            Route("/api/games/{sid}/move", self.move, methods=["POST"]),
+            Route("/api/games/{sid}/moves", self.move_list),
+            Route("/api/replays", self.new_replay, methods=["POST"]),
+            Route("/api/replays/{sid}/{index}", self.get_replay),
+            Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+        ]
+
+    def page(self, request: Request):
+        return Response(self.page_html, media_type="text/html", headers={"Cache-Control": "no-store"})
+
+    def config(self, request: Request):
+        info, table, registry = self.table.game.info, self.table, self.registry
+        return JSONResponse(
+            {
+                "game": info.name,
+                "options": dict(info.options),
+                "seat_names": list(info.seat_names),
+                "human_seat": table.human_seat,
+                "agent": table.agent_name,
+                "agent_thinks": table.agent_thinks,
+                "replays": list(request.app.state.replay_ids),
+                "max_games": registry.limit,
+                "idle_minutes": registry.idle_timeout / 60,
+                "finished_minutes": registry.finished_grace / 60,
+            }
+        )
+
+    async def new_game(self, request: Request):
+        try:
+            body = await _json_object(request, {"seat"})
+            seat = body.get("seat")
+            if seat is not None:
+                n = self.table.game.info.num_seats
+                if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                    raise MoveRefused(f"seat must be an integer in 0..{n - 1}, got {short(seat)}", 400)
+            player = request.cookies.get(PLAYER_COOKIE, "")
+            known = bool(PLAYER_VALUE.fullmatch(player))
+            player = player if known else secrets.token_urlsafe(16)
+            self.registry.check_room(player)  # before the agents play their first moves
+            session = await _in_thread(PlaySession, self.table, seat)
+            sid = self.registry.add(session, player=player)
+            answer = JSONResponse({"id": sid, **await _in_thread(session.view)})
+            if not known:
+                answer.set_cookie(PLAYER_COOKIE, player, path="/", httponly=True, samesite="strict")
+            return answer
+        except MoveRefused as e:
+            return _error(e)
+
+    def get_game(self, request: Request):
+        try:
+            session = self.registry.get("play", request.path_params["sid"])
+            return JSONResponse({"id": request.path_params["sid"], **session.view()})
+        except MoveRefused as e:
+            return _error(e)
+
+    async def move(self, request: Request):
+        try:
+            session = self.registry.get("play", request.path_params["sid"])
+            body = await _json_object(request, MOVE_KEYS)
+            await _in_thread(session.play, body)
+            return JSONResponse({"id": request.path_params["sid"], **await _in_thread(session.view)})
+        except MoveRefused as e:
+            return _error(e)
+
+    def move_list(self, request: Request):
+        try:
+            session = self.registry.get("play", request.path_params["sid"])
+            with session.lock:
+                text = session.record.to_text()
+            return PlainTextResponse(text)
+        except MoveRefused as e:
+            return _error(e)
+
+    async def new_replay(self, request: Request):
+        try:
+            raw = await request.body()
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise MoveRefused("the move list is not UTF-8 text", 400) from None
+            name = request.query_params.get("name", "game")[:80]
+            replay = await _in_thread(ReplaySession.from_text, text, self.table.game, name)
+            sid = self.registry.add(replay)
+            return JSONResponse({"id": sid, **await _in_thread(replay.view, 0)})
+        except MoveRefused as e:
+            return _error(e)
+
+    def get_replay(self, request: Request):
+        try:
+            index = _position_index(request.path_params["index"])
+            replay = self.registry.get("replay", request.path_params["sid"])
+            return JSONResponse({"id": request.path_params["sid"], **replay.view(index)})
+        except MoveRefused as e:
+            return _error(e)
+
+    def not_found(self, request: Request, exc):
+        return JSONResponse({"error": f"no such page or endpoint: {request.url.path[:200]}"}, 404)
+
+    def not_allowed(self, request: Request, exc):
+        return JSONResponse({"error": f"{request.method[:20]} is not accepted at {request.url.path[:200]}"}, 405)
+
+
 def make_app(
     table: Table,
     replays: list | None = None,
@@ -305,127 +429,17 @@ def make_app(
         limit=limit, idle_timeout=idle_timeout, finished_grace=finished_grace, **({"clock": clock} if clock else {})
     )
     token = token or secrets.token_urlsafe(32)
-    template = (STATIC / "index.html").read_text()
-    if TOKEN_META not in template:
-        raise RuntimeError(f"static/index.html lacks {TOKEN_META}: the page could not be given the token")
-    page_html = template.replace(TOKEN_META, f'<meta name="boardgames-token" content="{token}">')
-
-    def page(request: Request):
-        return Response(page_html, media_type="text/html", headers={"Cache-Control": "no-store"})
-
-    def config(request: Request):
-        info = table.game.info
-        return JSONResponse(
-            {
-                "game": info.name,
-                "options": dict(info.options),
-                "seat_names": list(info.seat_names),
-                "human_seat": table.human_seat,
-                "agent": table.agent_name,
-                "agent_thinks": table.agent_thinks,
-                "replays": list(app.state.replay_ids),
-                "max_games": registry.limit,
-                "idle_minutes": registry.idle_timeout / 60,
-                "finished_minutes": registry.finished_grace / 60,
-            }
-        )
-
-    async def new_game(request: Request):
-        try:
-            body = await _json_object(request, {"seat"})
-            seat = body.get("seat")
-            if seat is not None:
-                n = table.game.info.num_seats
-                if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-                    raise MoveRefused(f"seat must be an integer in 0..{n - 1}, got {short(seat)}", 400)
-            player = request.cookies.get(PLAYER_COOKIE, "")
-            known = bool(PLAYER_VALUE.fullmatch(player))
-            player = player if known else secrets.token_urlsafe(16)
-            registry.check_room(player)  # before the agents play their first moves
-            session = await _in_thread(PlaySession, table, seat)
-            sid = registry.add(session, player=player)
-            answer = JSONResponse({"id": sid, **await _in_thread(session.view)})
-            if not known:
-                answer.set_cookie(PLAYER_COOKIE, player, path="/", httponly=True, samesite="strict")
-            return answer
-        except MoveRefused as e:
-            return _error(e)
-
-    def get_game(request: Request):
-        try:
-            session = registry.get("play", request.path_params["sid"])
-            return JSONResponse({"id": request.path_params["sid"], **session.view()})
-        except MoveRefused as e:
-            return _error(e)
-
-    async def move(request: Request):
-        try:
-            session = registry.get("play", request.path_params["sid"])
-            body = await _json_object(request, MOVE_KEYS)
-            await _in_thread(session.play, body)
-            return JSONResponse({"id": request.path_params["sid"], **await _in_thread(session.view)})
-        except MoveRefused as e:
-            return _error(e)
-
-    def move_list(request: Request):
-        try:
-            session = registry.get("play", request.path_params["sid"])
-            with session.lock:
-                text = session.record.to_text()
-            return PlainTextResponse(text)
-        except MoveRefused as e:
-            return _error(e)
-
-    async def new_replay(request: Request):
-        try:
-            raw = await request.body()
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise MoveRefused("the move list is not UTF-8 text", 400) from None
-            name = request.query_params.get("name", "game")[:80]
-            replay = await _in_thread(ReplaySession.from_text, text, table.game, name)
-            sid = registry.add(replay)
-            return JSONResponse({"id": sid, **await _in_thread(replay.view, 0)})
-        except MoveRefused as e:
-            return _error(e)
-
-    def get_replay(request: Request):
-        try:
-            index = _position_index(request.path_params["index"])
-            replay = registry.get("replay", request.path_params["sid"])
-            return JSONResponse({"id": request.path_params["sid"], **replay.view(index)})
-        except MoveRefused as e:
-            return _error(e)
-
-    def not_found(request: Request, exc):
-        return JSONResponse({"error": f"no such page or endpoint: {request.url.path[:200]}"}, 404)
-
-    def not_allowed(request: Request, exc):
-        return JSONResponse({"error": f"{request.method[:20]} is not accepted at {request.url.path[:200]}"}, 405)
-
-    routes = [
-        Route("/", page),
-        Route("/replay", page),
-        Route("/api/config", config),
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{sid}", get_game),
-        Route("/api/games/{sid}/move", move, methods=["POST"]),
-        Route("/api/games/{sid}/moves", move_list),
-        Route("/api/replays", new_replay, methods=["POST"]),
-        Route("/api/replays/{sid}/{index}", get_replay),
-        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
-    ]
+    endpoints = _Endpoints(table, registry, _page_with_token(token))
     hosts = allowed_hosts or list(LOOPBACK_NAMES)
     app = Starlette(
-        routes=routes,
+        routes=endpoints.routes(),
         middleware=[
             Middleware(SecurityHeaders),
             Middleware(HostCheck, hosts=hosts),
             Middleware(TokenCheck, token=token, everywhere=remote),
             Middleware(BodyLimit),
         ],
-        exception_handlers={404: not_found, 405: not_allowed},
+        exception_handlers={404: endpoints.not_found, 405: endpoints.not_allowed},
     )
     app.state.registry = registry
     app.state.token = token
