@@ -1,11 +1,11 @@
 """Start-up times: how long a fresh process waits before the first moves, with the compile caches cold and
 warm, and how long every command's ``--help`` takes.
 
-    python -m boardgames.benchmarks.startup [--games dorix olix] [--compare] [--skip-help] [--skip-games]
-                                            [--out FILE.json]
+    python -m boardgames.benchmarks.startup [--games dorix olix] [--skip-help] [--skip-games] [--out FILE.json]
 
-For every game, two fresh processes share two new, empty cache folders (``BOARDGAMES_CACHE_DIR`` for the
-kernels generated from the game's rules, ``NUMBA_CACHE_DIR`` for numba's own cache of the rules kernels):
+For every game, two fresh processes share two new, empty cache folders (``NUMBA_CACHE_DIR``, where numba
+caches the game's rules kernels and its engine, ``envs/<game>/engine.py``; ``BOARDGAMES_CACHE_DIR``, unused
+by the library's games, whose engines are kept in the repository):
 the first finds them empty (**cold**: everything compiles), the second finds what the first left (**warm**).
 Each process times, in order:
 
@@ -15,9 +15,7 @@ Each process times, in order:
 * ``search``: one 64-simulation :class:`boardgames.envs.search.MCTS` search from the start position;
 
 and the parent the whole process (``process``, Python's start included), and counts the lines on stderr
-that say something compiles. With ``--compare`` each game is timed a second time with the kernels generated
-from its rules compiled in memory by every process (the kernel cache folder made unwritable), as they were
-before they were cached on disk. Then ``--help`` of every command, as ``boardgames <command> --help`` and as
+that say something compiles. Then ``--help`` of every command, as ``boardgames <command> --help`` and as
 ``python -m <module> --help`` (the best of three). Not a test: the figures depend on the machine and its
 load.
 """
@@ -31,7 +29,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 GAMES = ("dorix", "olix", "adix", "barc")
 STAGES = ("import", "aec", "batch", "search")
@@ -108,18 +105,12 @@ def _run_child(game: str, env: dict) -> dict:
     return result
 
 
-def measure_game(game: str, in_memory: bool = False) -> dict:
-    """``{"cold": {...}, "warm": {...}}`` for ``game``: two processes over fresh cache folders. ``in_memory``:
-    the kernel cache folder cannot be written (a folder under a file), so the kernels generated from the game's
-    rules are compiled in memory by every process, as they were before they were cached on disk (numba's cache
-    of the rules kernels works as usual)."""
+def measure_game(game: str) -> dict:
+    """``{"cold": {...}, "warm": {...}}`` for ``game``: two processes over fresh cache folders."""
     with tempfile.TemporaryDirectory(prefix="boardgames-startup-") as root:
         env = dict(os.environ)
         env["BOARDGAMES_CACHE_DIR"] = os.path.join(root, "boardgames")
         env["NUMBA_CACHE_DIR"] = os.path.join(root, "numba")
-        if in_memory:
-            Path(root, "a-file").write_text("")
-            env["BOARDGAMES_CACHE_DIR"] = os.path.join(root, "a-file", "boardgames")
         return {"cold": _run_child(game, env), "warm": _run_child(game, env)}
 
 
@@ -156,7 +147,7 @@ def measure_help() -> dict:
 
 def _table(games: dict) -> str:
     lines = [
-        "| game | generated kernels | caches | import | AEC reset + 20 steps | batch 256 + step | search 64 "
+        "| game | engine | caches | import | AEC reset + 20 steps | batch 256 + step | search 64 "
         "| whole process | says it compiles |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
@@ -181,11 +172,6 @@ def main(argv=None) -> dict:
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
     parser.add_argument("--skip-help", action="store_true", help="do not time the commands' --help")
     parser.add_argument("--skip-games", action="store_true", help="do not time the games' first moves")
-    parser.add_argument(
-        "--compare",
-        action="store_true",
-        help="also time the kernels generated from the rules compiled in memory by every process (no disk cache)",
-    )
     parser.add_argument("--out", default=None, help="write the figures to this JSON file")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -194,11 +180,10 @@ def main(argv=None) -> dict:
         return {}
     results = {"games": {}, "help": {}}
     if not args.skip_games:
-        modes = ("cached on disk", "in memory") if args.compare else ("cached on disk",)
+        mode = "engine kept"
         for game in args.games:
-            for mode in modes:
-                runs = results["games"][(game, mode)] = measure_game(game, in_memory=mode == "in memory")
-                print(f"{game}, {mode}: cold {runs['cold']['process']:.1f} s, warm {runs['warm']['process']:.1f} s")
+            runs = results["games"][(game, mode)] = measure_game(game)
+            print(f"{game}: cold {runs['cold']['process']:.1f} s, warm {runs['warm']['process']:.1f} s")
         print(_table(results["games"]))
         results["games"] = {f"{game}, {mode}": runs for (game, mode), runs in results["games"].items()}
     if not args.skip_help:
