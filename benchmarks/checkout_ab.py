@@ -1,0 +1,112 @@
+"""This checkout's batched step against another checkout's, in CPU time: the before/after of a refactor on a
+busy machine.
+
+    python -m boardgames.benchmarks.checkout_ab --against DIR [--games dorix barc] [--pairs 3] [--rounds 5]
+                                                [--seconds 0.4] [--uint8]
+
+``DIR`` is another checkout of the library (``git worktree add /tmp/before <commit>``; its dependencies are
+this environment's). Each side runs in a fresh process of this Python, in turn, ``--pairs`` times: a
+:class:`boardgames.envs.vector.BatchedGames` of each game (the size of ``boardgames bench``'s best serial
+batch: Dorix 256, Olix 64, ADIX 64, Barc 1024), serial, stepped with its own random legal actions, observed
+(float32, or uint8 with ``--uint8``), best of ``--rounds`` rounds of ``--seconds`` of process time
+(:mod:`boardgames.benchmarks.ab`). Process time, not wall time: a process waiting for the core while other
+jobs run is not charged, so two runs minutes apart on a loaded machine agree to a few percent where wall-time
+figures differ by half. It prints each side's median over the pairs and the ratio this / other. Each side
+compiles what it lacks first (not timed)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SIZES = {"dorix": 256, "olix": 64, "adix": 64, "barc": 1024}
+"""Batch size per game: the best serial size of ``boardgames bench`` on the project's machine."""
+PACKAGE_FOLDERS = {"envs": "envs", "training": "training", "benchmarks": "benchmarks", "models": "models"}
+"""The subpackages of ``boardgames`` and the checkout folder each one is (pyproject.toml's package-dir)."""
+
+
+def child(games: list, rounds: int, seconds: float, obs_dtype: str) -> dict:
+    """In the measuring process: ``{game: best turns per CPU second}``."""
+    from boardgames.benchmarks.ab import best_rates
+    from boardgames.benchmarks.loops import batch_stepper
+    from boardgames.envs.vector import BatchedGames
+
+    steppers = {}
+    for game in games:
+        batch = BatchedGames(game, SIZES[game], seed=0, threads=False, obs_dtype=obs_dtype)
+        steppers[game] = batch_stepper(batch, warmups=2)
+    return best_rates(steppers, rounds, seconds)
+
+
+def package_view(checkout: Path, into: Path) -> Path:
+    """A folder holding ``boardgames`` as ``checkout`` lays it out (links to its files), to put first on the
+    path of a process that should import that checkout's library."""
+    package = into / "boardgames"
+    package.mkdir(parents=True)
+    for item in (checkout / "boardgames").iterdir():
+        if item.name != "__pycache__":
+            (package / item.name).symlink_to(item)
+    for name, folder in PACKAGE_FOLDERS.items():
+        if (checkout / folder).is_dir() and not (package / name).exists():
+            (package / name).symlink_to(checkout / folder)
+    return into
+
+
+def run_side(path_first: Path | None, settings: dict) -> dict:
+    """One measuring process, importing the library from ``path_first`` (None: this checkout's, as this
+    process does), run from ``path_first`` so that no folder of the current one shadows it."""
+    env = dict(os.environ, OMP_NUM_THREADS="1", NUMBA_NUM_THREADS="1")
+    if path_first is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(path_first), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    # this file as a script: the other checkout may not have this module
+    command = [sys.executable, __file__, "--child", json.dumps(settings)]
+    cwd = path_first if path_first is not None else Path(__file__).resolve().parents[1]
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"a measuring process failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--against", type=Path, help="another checkout of the library")
+    parser.add_argument("--games", nargs="+", default=list(SIZES), choices=list(SIZES))
+    parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=0.4)
+    parser.add_argument("--uint8", action="store_true", help="uint8 observations (float32 by default)")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        settings = json.loads(args.child)
+        dtype = "uint8" if settings["uint8"] else "float32"
+        print(json.dumps(child(settings["games"], settings["rounds"], settings["seconds"], dtype)))
+        return {}
+    if args.against is None:
+        parser.error("--against DIR is required")
+    settings = {"games": args.games, "rounds": args.rounds, "seconds": args.seconds, "uint8": args.uint8}
+    figures: dict = {"this": [], "other": []}
+    with tempfile.TemporaryDirectory(prefix="boardgames-ab-") as root:
+        other = package_view(args.against.resolve(), Path(root))
+        for pair in range(args.pairs):
+            figures["other"].append(run_side(other, settings))
+            figures["this"].append(run_side(None, settings))
+            print(f"pair {pair + 1}/{args.pairs} done", file=sys.stderr, flush=True)
+    print("| game | this checkout | other | ratio |\n| --- | ---: | ---: | ---: |")
+    medians = {}
+    for game in args.games:
+        mine = statistics.median(run[game] for run in figures["this"])
+        theirs = statistics.median(run[game] for run in figures["other"])
+        medians[game] = {"this": mine, "other": theirs}
+        print(f"| {game} | {mine:,.0f} | {theirs:,.0f} | {mine / theirs:.3f} |")
+    return medians
+
+
+if __name__ == "__main__":
+    main()
