@@ -25,6 +25,7 @@ COMMANDS = {
     "replay": ("boardgames.envs.tools.replay", "replay a saved move list: text, GIF"),
     "demo": ("boardgames.training.demo", "train and evaluate a small agent, with a progress bar"),
     "bench": ("boardgames.benchmarks.run", "measure the speed of every game and of its peers"),
+    "exploit": ("boardgames.training.evaluation.exploit", "how much a Barc agent can be exploited: best reply, LP"),
 }
 """Subcommand -> (module whose ``main(argv)`` runs it, what it is for)."""
 

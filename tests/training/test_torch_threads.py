@@ -165,6 +165,7 @@ COMMANDS = [
     ("boardgames.training.sb3.train", []),
     ("boardgames.training.evaluation.evaluate", []),
     ("boardgames.training.evaluation.leaderboard", []),
+    ("boardgames.training.evaluation.exploit", ["--agent", "random"]),
     ("boardgames.training.demo", []),
     ("boardgames.training.sb3.card", ["models/dorix_2p"]),
     ("boardgames.training.alphazero.card", ["models/dorix_2p_az", "--run", "no-such-run"]),
