@@ -109,3 +109,23 @@ def test_pairs_played_in_processes_are_the_games_of_one_process():
     parallel, _ = round_robin(game, specs, 6, seed=3, show_progress=False, jobs=2)
     as_rows = [[(r.a, r.b, r.wins, r.draws, r.losses) for r in results] for results in (serial, parallel)]
     assert as_rows[0] == as_rows[1] and len(as_rows[0]) == 3
+
+
+def test_barc_leaderboard_puts_the_one_turn_exploitability_beside_the_elo(tmp_path, capsys):
+    from boardgames.training.agent_kinds import make_agent
+    from boardgames.training.evaluation.exploit import evaluator_values, measure_fixed
+
+    argv = ["--game", "barc", "--agents", "random", "greedy", "mcts:20", "--games", "2", "--bootstrap", "5"]
+    main([*argv, "--openings", "2", "--out", str(tmp_path), "--no-progress", "--exploitability", "--seed", "3"])
+    out = capsys.readouterr().out
+    assert "| rank | agent | Elo | 95% interval | games | one-turn exploitability |" in out
+    rows = {line.split(",")[1]: line.split(",") for line in (tmp_path / "leaderboard.csv").read_text().splitlines()}
+    assert rows["agent"][-1] == "exploitability"
+    game = make_game("barc")
+    fixed = measure_fixed(game, make_agent("random", game, seed=3), evaluator_values(game), 4)
+    assert float(rows["random"][-1]) == pytest.approx(np.mean([v for row in fixed for v in row[1:]]), abs=1e-4)
+    # a uniformly random order (four of them seen a position) is far easier to punish than greedy's choice
+    assert float(rows["random"][-1]) > float(rows["greedy"][-1]) > 0.0
+    with pytest.raises(SystemExit) as stop:
+        main(["--game", "dorix", "--exploitability", "--out", str(tmp_path / "d")])
+    assert stop.value.code == 2

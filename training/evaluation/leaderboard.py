@@ -16,7 +16,10 @@ redone, ``--bootstrap`` times, the 2.5th and 97.5th percentiles kept).
 Writes ``<out>/leaderboard.csv`` and ``<out>/leaderboard.png`` (ratings with their intervals), the
 pairwise table as ``boardgames.training.evaluation.evaluate`` does (``results.csv``, ``elo.csv``,
 ``results.png``), and with ``--write-docs`` the game's section of docs/leaderboard.md (between its markers)
-with the picture in docs/images/, the command and the date.
+with the picture in docs/images/, the command and the date. ``--exploitability`` (games whose seats act at
+once: Barc) adds each agent's one-turn exploitability at the fixed positions beside its Elo (measure (b) of
+``boardgames exploit``, :mod:`boardgames.training.evaluation.exploit`): a rating alone does not say how much an
+opponent who knows the agent's play could take from it.
 """
 
 from __future__ import annotations
@@ -49,6 +52,10 @@ from boardgames.training.evaluation.evaluate import (
     save_results,
 )
 
+EXPLOIT_NOTE = (
+    "One-turn exploitability: how much the agent's first order loses to its best reply at five fixed positions, "
+    "both seats, averaged (0 = equilibrium, at most 2; `boardgames exploit --parts fixed`, docs/search.md).\n\n"
+)
 BASELINES = ("random", "greedy", "mcts:100", "mcts:400", "mcts:1600")
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "leaderboard.md"
 
@@ -107,11 +114,27 @@ def ranking(elo: dict, intervals: dict, results: list) -> list[dict]:
 
 
 def format_ranking(rows: list[dict]) -> str:
-    """The leaderboard as a Markdown table."""
-    lines = ["| rank | agent | Elo | 95% interval | games |", "|---:|---|---:|---|---:|"]
+    """The leaderboard as a Markdown table (with an exploitability column when the rows have one)."""
+    extra = "exploit" in rows[0] if rows else False
+    head = "| rank | agent | Elo | 95% interval | games |" + (" one-turn exploitability |" if extra else "")
+    lines = [head, "|---:|---|---:|---|---:|" + ("---:|" if extra else "")]
     for i, r in enumerate(rows, 1):
-        lines.append(f"| {i} | {r['agent']} | {r['elo']:+.0f} | [{r['low']:+.0f}, {r['high']:+.0f}] | {r['games']} |")
+        cells = f"| {i} | {r['agent']} | {r['elo']:+.0f} | [{r['low']:+.0f}, {r['high']:+.0f}] | {r['games']} |"
+        lines.append(cells + (f" {r['exploit']:.3f} |" if extra else ""))
     return "\n".join(lines)
+
+
+def add_exploitability(game: Game, specs: list, rows: list[dict], samples: int = 4, seed: int = 0) -> None:
+    """Each row's ``exploit``: its agent's mean one-turn exploitability at the fixed positions of
+    :mod:`boardgames.training.evaluation.exploit` (heuristic values, ``samples`` calls a position and seat)."""
+    from boardgames.training.agent_kinds import make_agent
+    from boardgames.training.evaluation.exploit import evaluator_values, measure_fixed
+
+    values = evaluator_values(game)
+    by_name = dict(zip([agent_name(s) for s in specs], specs))
+    for r in rows:
+        fixed = measure_fixed(game, make_agent(by_name[r["agent"]], game, seed=seed), values, samples)
+        r["exploit"] = float(np.mean([v for row in fixed for v in row[1:]]))
 
 
 def save_ranking(out: Path, rows: list[dict], title: str) -> Path:
@@ -120,9 +143,10 @@ def save_ranking(out: Path, rows: list[dict], title: str) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "leaderboard.csv", "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["rank", "agent", "elo", "ci_low", "ci_high", "games"])
+        w.writerow(["rank", "agent", "elo", "ci_low", "ci_high", "games", "exploitability"])
         for i, r in enumerate(rows, 1):
-            w.writerow([i, r["agent"], f"{r['elo']:.1f}", f"{r['low']:.1f}", f"{r['high']:.1f}", r["games"]])
+            exploit = f"{r['exploit']:.4f}" if "exploit" in r else ""
+            w.writerow([i, r["agent"], f"{r['elo']:.1f}", f"{r['low']:.1f}", f"{r['high']:.1f}", r["games"], exploit])
     import matplotlib
 
     matplotlib.use("Agg")
@@ -210,11 +234,18 @@ def main(argv: list | None = None) -> None:
         default=1,
         help="pairs played at once in processes of their own (the same games as one process)",
     )
+    p.add_argument(
+        "--exploitability",
+        action="store_true",
+        help="add each agent's one-turn exploitability at fixed positions (Barc; boardgames exploit --parts fixed)",
+    )
     add_openings_argument(p)
     add_torch_threads_argument(p)
     args = p.parse_args(argv)
     apply_torch_threads(p, args)
     check_openings(p, args.openings)
+    if args.exploitability and args.game != "barc":
+        p.error("--exploitability is measured on the Barc duel only (the one game whose seats act at once)")
     options = game_options_of(args)
     game = make_game(args.game, **options)
     key = board_key(args.game, args.players)
@@ -227,6 +258,8 @@ def main(argv: list | None = None) -> None:
         )
     except (ValueError, FileNotFoundError) as e:
         p.error(str(e))
+    if args.exploitability:
+        add_exploitability(game, specs, rows, seed=args.seed)
     today = datetime.date.today().isoformat()
     opened = f", {args.openings}-ply random openings from both sides" if args.openings else ""
     title = f"{key}: {args.games} games per pair, seed {args.seed}{opened}, {today}"
@@ -242,7 +275,10 @@ def main(argv: list | None = None) -> None:
         images.mkdir(parents=True, exist_ok=True)
         (images / f"leaderboard_{key}.png").write_bytes(picture.read_bytes())
         command = "boardgames leaderboard " + shlex.join(argv if argv is not None else _argv())
-        body = f"{title}. Command: `{command}`.\n\n{table}\n\n![{key} leaderboard](images/leaderboard_{key}.png)\n"
+        note = EXPLOIT_NOTE if args.exploitability else ""
+        body = (
+            f"{title}. Command: `{command}`.\n\n{table}\n\n{note}![{key} leaderboard](images/leaderboard_{key}.png)\n"
+        )
         write_docs_section(key, body)
         print(f"updated the {key} section of {DOCS}")
 
