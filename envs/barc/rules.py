@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardgames.envs.compiled.bits import bit_count, highest_bit, index, lowest_bit
+from boardgames.envs.compiled.bits import bit_count, highest_bit, index, lowest_bit, store_bytes, write_run
 from boardgames.envs.compiled.cells import start_fields, two_player_returns
 
 SIZE = 6
@@ -174,30 +174,58 @@ def _ray_table():
 RAYS = _ray_table()
 
 
-@njit(cache=True, inline="always")
-def reach(data, seat, origin, direction, steps):
-    """B2, the one implementation of a move's legality: how far ``seat`` may move its stack on
-    ``origin`` in absolute ``direction``, ``steps`` being the most it may travel (:func:`steps_of`). Its
-    moves of 1..reach squares are the legal ones: in a straight line over empty squares, onto a square
-    of the board not topped by ``seat`` (a stack blocks the squares beyond it). (Inlined where it is
-    called, and written without min() or conditional expressions, which numba's inliner makes cost
-    reference counting: the mask loop runs as fast as written out by hand.)"""
-    for k in range(steps):
-        dst = RAYS[index(origin), index(direction), k]  # unsigned indices: no wrap-around code
-        if dst < 0:
-            return k
-        hd = data[index(HEIGHT + dst)]
-        if hd != 0:
-            if ((data[index(COLOURS + dst)] >> (hd - 1)) & 1) != seat:
-                return k + 1
-            return k
-    return steps
-
-
 @njit(cache=True)
 def steps_of(height):
     """B2: a stack of ``height`` pawns travels 1..height squares (at most across the board)."""
     return min(height, MAX_DIST)
+
+
+# Entries of a listed mask (:func:`legal_mask_listed`): the count, then at most 6 stacks x 8 directions x 5
+# distances + STAY legal orders (a seat has 6 pawns, so it tops at most 6 stacks). The mask kernel writes a
+# run of eight entries per direction of which it keeps the legal ones (:func:`write_run`): the stacks a seat
+# tops hold the 12 pawns at most, and a stack travels at most its height, so a seat never has more than
+# 8 * 12 moves, and the runs stay within the list.
+LEGAL_LIST = 2 + PAWNS * NUM_DIRS * MAX_DIST
+
+
+def _ray_bit_tables():
+    """``RAY_BITS[o, d]``: the squares of the board from ``o`` in absolute direction ``d`` (``RAYS[o, d]``
+    before its -1s) as a bit board; ``RAY_RUN[n]``: a word whose ``n`` low bytes are 1, a direction's eight
+    mask entries with its first ``n`` orders legal (:func:`store_bytes`)."""
+    bits = np.zeros((CELLS, NUM_DIRS), dtype=np.uint64)
+    for o in range(CELLS):
+        for d in range(NUM_DIRS):
+            for sq in RAYS[o, d][RAYS[o, d] >= 0]:
+                bits[o, d] |= np.uint64(1) << np.uint64(sq)
+    runs = np.array([int("01" * n or "0", 16) for n in range(MAX_DIST + 1)], dtype=np.uint64)
+    return bits, runs
+
+
+RAY_BITS, RAY_RUN = _ray_bit_tables()
+
+
+@njit(cache=True, inline="always")
+def reach(origin, direction, steps, occupied, theirs):
+    """B2, the one implementation of a move's legality: how far a stack on ``origin`` may move in absolute
+    ``direction``, ``steps`` being the most it may travel (:func:`steps_of`), among the stacks of the bit
+    board ``occupied``, of which ``theirs`` are topped by the other seat (:func:`top_boards`). Its moves of
+    1..reach squares are the legal ones: in a straight line over empty squares, onto a square of the board
+    not topped by the mover (a stack blocks the squares beyond it); so the reach is the squares of the ray
+    nearer than its first stack, and that stack's square if the other seat tops it. The first stack is the
+    lowest set bit of the ray's stacks for the directions that go up the square indices (N, NE, E, NW), the
+    highest for the others. No branch: the mask kernel's reaches depend on the position in a way no
+    predictor guesses."""
+    ray = RAY_BITS[index(origin), index(direction)]
+    blockers = occupied & ray
+    if direction <= 2 or direction == 7:
+        first = blockers & (np.uint64(0) - blockers)  # the lowest stack's bit, 0 when the ray is clear
+        nearer = ray & (first - np.uint64(1))  # every square of a clear ray
+    else:
+        above = ~np.uint64(0) << np.uint64(highest_bit(blockers) + 1)  # the squares above the highest stack
+        first = blockers & (above >> np.uint64(1))  # that stack's bit, 0 when the ray is clear
+        nearer = ray & above
+    landing = bit_count(first & theirs)
+    return min(bit_count(nearer) + landing, steps)
 
 
 @njit(cache=True)
@@ -206,17 +234,21 @@ def is_legal_order(data, seat, action):
     is over."""
     if data[OVER] == 1 or action < 0 or action >= NUM_ACTIONS:
         return False
+    tops0, tops1 = top_boards(data)
+    return _order_allowed(data, seat, action, tops0, tops1)
+
+
+@njit(cache=True)
+def _order_allowed(data, seat, action, tops0, tops1):
+    """:func:`is_legal_order` in a running game, ``action`` in range, with the squares each seat tops
+    given (:func:`top_boards`)."""
     if action == STAY:
         return True
     o, d, k = decode(seat, action)
-    if top(data, o) != seat:
+    own, theirs = (tops1, tops0) if seat == 1 else (tops0, tops1)
+    if (own >> np.uint64(o)) & np.uint64(1) == 0:
         return False
-    return k <= reach(data, seat, o, d, steps_of(data[HEIGHT + o]))
-
-
-# Entries of a listed mask (:func:`legal_mask_listed`): the count, then at most 6 stacks x 8 directions x 5
-# distances + STAY legal orders (a seat has 6 pawns, so it tops at most 6 stacks).
-LEGAL_LIST = 2 + PAWNS * NUM_DIRS * MAX_DIST
+    return k <= reach(o, d, steps_of(data[HEIGHT + o]), tops0 | tops1, theirs)
 
 
 @njit(cache=True)
@@ -237,32 +269,53 @@ def legal_mask_listed(data, seat, mask, listed):
 @njit(cache=True, inline="always")
 def _legal_mask(data, seat, mask, listed):
     """The mask kernel, with the list of legal orders too unless ``listed`` is None (numba compiles the
-    tests away). The squares and directions are visited in ``seat``'s own frame (origin ``so``,
-    direction ``sd``), so the orders ``so * 40 + sd * 5 + k`` come in increasing order."""
+    tests away). The stacks' loop (:func:`_own_stacks`) is written out once per seat, so that the compiler
+    knows the frame in each: the directions and bit scans are then constants."""
     mask[:] = False
     count = 0
     if data[OVER] == 0:
-        tops0, tops1 = top_boards(data)
-        word = tops1 if seat == 1 else tops0
-        while word != 0:  # the seat's stacks, in its own order: South's from a1 up, North's from f6 down
-            o = highest_bit(word) if seat == 1 else lowest_bit(word)
-            word ^= np.uint64(1) << np.uint64(o)
-            so = o if seat == 0 else CELLS - 1 - o
-            steps = steps_of(data[HEIGHT + o])
-            for sd in range(NUM_DIRS):
-                d = sd if seat == 0 else (sd + 4) & 7
-                base = so * (NUM_DIRS * MAX_DIST) + sd * MAX_DIST
-                for k in range(reach(data, seat, o, d, steps)):
-                    mask[index(base + k)] = True
-                    if listed is not None:
-                        count += 1
-                        listed[index(count)] = base + k
+        if seat == 1:
+            count = _own_stacks(data, 1, mask, listed)
+        else:
+            count = _own_stacks(data, 0, mask, listed)
         mask[STAY] = True
         if listed is not None:
             count += 1
-            listed[count] = STAY
+            listed[index(count)] = STAY
     if listed is not None:
         listed[0] = count
+
+
+@njit(cache=True)
+def _own_stacks(data, seat, mask, listed):
+    """The moves of the stacks ``seat`` tops, visited in its own frame (origin ``so``, direction ``sd``, the
+    board's ``(sd + 4) % 8`` for North), so the orders ``so * 40 + sd * 5 + k`` come in increasing order:
+    South's stacks from a1 up, North's from f6 down, taken from the bit board of :func:`top_boards`; returns
+    their count. A direction's legal orders are its first :func:`reach` ones, so its five mask entries
+    are written as one word (:func:`store_bytes`: eight entries, the next direction's first three written
+    again after; the last origin's last direction, always off the board, f6 towards NW for South and a1
+    towards SE for North, is left out: its word would pass the mask's end) and its list entries as a run of
+    eight of which the legal ones are kept (:func:`write_run`). Compiled on its own, not inlined by numba
+    (which would add reference counting of the arrays around the loop)."""
+    count = 0
+    tops0, tops1 = top_boards(data)
+    occupied = tops0 | tops1
+    word = tops1 if seat == 1 else tops0
+    theirs = tops0 if seat == 1 else tops1
+    while word != 0:
+        o = highest_bit(word) if seat == 1 else lowest_bit(word)
+        word ^= np.uint64(1) << np.uint64(o)
+        so = CELLS - 1 - o if seat == 1 else o
+        steps = steps_of(data[index(HEIGHT + o)])
+        for sd in range(NUM_DIRS):
+            n = reach(o, (sd + 4 * seat) & 7, steps, occupied, theirs)
+            base = (so * NUM_DIRS + sd) * MAX_DIST
+            if base + 8 <= NUM_ACTIONS:
+                store_bytes(mask, base, RAY_RUN[index(n)])
+            if listed is not None:
+                write_run(listed, count + 1, base)
+                count += n
+    return count
 
 
 def _line_masks():
@@ -392,9 +445,10 @@ def apply_joint(data, actions):
         return
     a0 = actions[0]
     a1 = actions[1]
-    if not is_legal_order(data, 0, a0):
+    tops0, tops1 = top_boards(data)
+    if a0 < 0 or a0 >= NUM_ACTIONS or not _order_allowed(data, 0, a0, tops0, tops1):
         a0 = STAY
-    if not is_legal_order(data, 1, a1):
+    if a1 < 0 or a1 >= NUM_ACTIONS or not _order_allowed(data, 1, a1, tops0, tops1):
         a1 = STAY
     o0, d0, k0 = decode(0, a0)
     o1, d1, k1 = decode(1, a1)
