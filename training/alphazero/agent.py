@@ -24,7 +24,10 @@ from boardgames.training.torch_threads import ensure_torch_threads
 class AlphaZeroAgent(Agent):
     """Plays the most visited action of a PUCT search of ``simulations`` simulations guided by ``net``;
     ``c`` and ``contempt`` are the search's (:class:`boardgames.envs.search.EvaluatorSearch`), and a
-    model's ``alphazero.json`` may set both (``"c"``, ``"contempt"``)."""
+    model's ``alphazero.json`` may set both (``"c"``, ``"contempt"``). With ``rule="regret"`` (or
+    ``"exp3"``: games whose seats act at once; ``gamma`` the exploration share) the search learns a mixed
+    strategy per seat and the agent draws its order from its seat's average strategy at the root
+    (``last_strategy``); a model trained so records ``"rule"`` and ``"gamma"``."""
 
     def __init__(
         self,
@@ -35,6 +38,8 @@ class AlphaZeroAgent(Agent):
         name: str = "alphazero",
         seed: int | None = None,
         contempt: float = 0.0,
+        rule: str = "puct",
+        gamma: float = 0.3,
     ):
         super().__init__(seed)
         if int(simulations) < 1:
@@ -42,9 +47,11 @@ class AlphaZeroAgent(Agent):
         self.game = game
         self.simulations = int(simulations)
         self.evaluator = NetworkEvaluator(game, net)
-        self.search = EvaluatorSearch(game, self.evaluator, c=c, contempt=contempt)
+        mixed = rule != "puct"
+        self.search = EvaluatorSearch(game, self.evaluator, c=gamma if mixed else c, contempt=contempt, rule=rule)
         self.name = name
         self.last_counts: np.ndarray | None = None  # the last search's root visits (K, NUM_ACTIONS)
+        self.last_strategy: np.ndarray | None = None  # regret/exp3: the last order's average strategy
 
     def act(self, state: State, seat: int) -> int:
         return int(self.act_batch([state], [seat])[0])
@@ -59,9 +66,13 @@ class AlphaZeroAgent(Agent):
         out = np.empty(len(states), dtype=np.int64)
         for b, seat in enumerate(seats):
             k = 0 if self.game.info.acting_seats == 1 else int(seat)
+            if result.strategies is not None:  # a mixed strategy: the order drawn from it
+                self.last_strategy = result.strategies[b, k] / result.strategies[b, k].sum()
+                out[b] = self.rng.choice(self.last_strategy.shape[0], p=self.last_strategy)
+                continue
             best = np.flatnonzero(result.counts[b, k] == result.counts[b, k].max())
             out[b] = best[0] if len(best) == 1 else self.rng.choice(best)
-        self.last_counts = result.counts[-1]
+        self.last_counts = result.counts[-1] if result.strategies is None else result.strategies[-1]
         self._last_position = (states[-1].data.tobytes(), int(seats[-1]))
         return out
 
@@ -81,7 +92,7 @@ class AlphaZeroAgent(Agent):
         if getattr(self, "_last_position", None) == (state.data.tobytes(), int(seat)):
             row = self.last_counts[k]
         else:
-            row = self.search.run(state.data[None], self.simulations, seed=0).counts[0, k]
+            row = self.search.run(state.data[None], self.simulations, seed=0).policy(k)[0]
         total = float(row.sum())
         return {int(a): float(row[a]) / total for a in np.flatnonzero(row)} if total > 0 else {}
 
@@ -128,5 +139,13 @@ def load_agent(spec: str, game: Game | None = None, seed: int | None = None) -> 
     sims = simulations or int(meta.get("simulations", 200))
     name = folder.name if simulations is None else f"{folder.name}@{sims}"
     return AlphaZeroAgent(
-        game, net, sims, c=float(meta.get("c", 1.25)), name=name, seed=seed, contempt=float(meta.get("contempt", 0.0))
+        game,
+        net,
+        sims,
+        c=float(meta.get("c", 1.25)),
+        name=name,
+        seed=seed,
+        contempt=float(meta.get("contempt", 0.0)),
+        rule=str(meta.get("rule", "puct")),
+        gamma=float(meta.get("gamma", 0.3)),
     )

@@ -4,7 +4,11 @@
 searches every running game's position together (its leaves go through the network in one batch per
 simulation), with Dirichlet noise at the roots. Each acting seat then plays an action drawn in
 proportion to its root visit counts for the first ``temperature_moves`` decisions of a game, the most
-visited one afterwards. With ``gumbel`` (turn-based games) the search is
+visited one afterwards. With ``rule = "regret"`` (or ``"exp3"``; games whose seats act at once) each node
+learns a mixed strategy per seat (:mod:`boardgames.envs.compiled.regret`): the policy target is the seat's
+*average* strategy at the root (``SearchResult.policy``) and its order is always drawn from it, the mixed
+strategy the game asks for (a most visited order would be predictable: issue 47). With ``gumbel``
+(turn-based games) the search is
 :meth:`boardgames.envs.search.EvaluatorSearch.run_gumbel` instead: its Gumbel draws do the exploring (no
 Dirichlet noise, no temperature), the move is the one it selects and the policy target its improved
 policy. A finished game is replaced by a new one at once, so the batch stays full.
@@ -25,6 +29,7 @@ import numpy as np
 
 from boardgames.envs.core.game import Game
 from boardgames.envs.search import EvaluatorSearch
+from boardgames.envs.search.search import SIMULTANEOUS_RULES
 from boardgames.training.alphazero.evaluator import NetworkEvaluator, relative_values
 
 
@@ -38,6 +43,8 @@ class SearchSettings:
     noise_fraction: float = 0.25
     temperature_moves: int = 12
     gumbel: bool = False  # Gumbel root selection (turn-based games): its move and improved policy
+    rule: str = "puct"  # or "regret" / "exp3" (simultaneous games): average strategies as targets and moves
+    gamma: float = 0.3  # the uniform exploration share of regret matching and Exp3
     max_considered: int = 16
     truncated_value: str = "zero"  # a cut game's value targets: "zero" or "search" (the module docstring)
 
@@ -62,6 +69,13 @@ class SelfPlayBatch:
     lengths: list = field(default_factory=list)
 
 
+def search_for(game: Game, evaluator, settings) -> EvaluatorSearch:
+    """The evaluator search of ``settings`` (a :class:`SearchSettings` or a run's settings): PUCT with its
+    ``c``, or regret matching / Exp3 with its ``gamma`` as the exploration share."""
+    mixed = settings.rule in SIMULTANEOUS_RULES
+    return EvaluatorSearch(game, evaluator, c=settings.gamma if mixed else settings.c, rule=settings.rule)
+
+
 def _pick(counts: np.ndarray, sample: bool, rng: np.random.Generator) -> int:
     """An action from a root's visit counts: in proportion to them, or the most visited (ties random)."""
     if sample:
@@ -80,7 +94,7 @@ class SelfPlayer:
         self.game = game
         self.evaluator = evaluator
         self.settings = settings
-        self.search = EvaluatorSearch(game, evaluator, c=settings.c)
+        self.search = search_for(game, evaluator, settings)
         self.slots = [game.new_initial_state() for _ in range(parallel)]
         # per slot: (seat, obs, policy, root value in the seat's frame) of each decision of its game so far
         self.pending: list[list] = [[] for _ in self.slots]
@@ -90,7 +104,8 @@ class SelfPlayer:
         s = self.settings
         info = self.game.info
         noise = (s.noise_alpha, s.noise_fraction) if s.noise_fraction > 0 else None
-        gumbel = s.gumbel and info.acting_seats == 1
+        gumbel = s.gumbel and info.acting_seats == 1 and s.rule == "puct"
+        mixed = s.rule in SIMULTANEOUS_RULES
         started = time.perf_counter()
         out_obs, out_pol, out_val, out_seat = [], [], [], []
         batch = SelfPlayBatch(np.empty(0), np.empty(0), np.empty(0))
@@ -111,6 +126,11 @@ class SelfPlayer:
                     if gumbel:
                         self.pending[j].append((seat, obs[k], result.improved[j], root))
                         decision[seat] = int(result.actions[j])
+                        continue
+                    if mixed:  # the average strategy: the target, and the order drawn from it
+                        policy = result.strategies[j, k] / result.strategies[j, k].sum()
+                        self.pending[j].append((seat, obs[k], policy, root))
+                        decision[seat] = _pick(policy, True, rng)
                         continue
                     counts = result.counts[j, k]
                     self.pending[j].append((seat, obs[k], counts / counts.sum(), root))

@@ -21,6 +21,10 @@ class AlphaZeroSettings:
     # self-play search
     simulations: int = 64
     c: float = 1.25
+    # the search's rule: "puct", or for a simultaneous game "regret" / "exp3" (the policy targets are then the
+    # root's average strategies and moves are drawn from them; gamma is their uniform exploration share)
+    rule: str = "puct"
+    gamma: float = 0.3
     noise_alpha: float = 0.3
     noise_fraction: float = 0.25
     temperature_moves: int = 12
@@ -95,11 +99,15 @@ of 2.5 TiB; ``blocks=100000`` a network of 7 billion weights)."""
 
 NUMBERS = {  # setting: (lowest, highest, lowest excluded)
     "c": (0.0, 100.0, True),
+    "gamma": (0.0, 1.0, True),
     "noise_alpha": (0.0, 100.0, True),
     "noise_fraction": (0.0, 1.0, False),
     "learning_rate": (0.0, 10.0, True),
     "weight_decay": (0.0, 1.0, False),
 }
+
+SEARCH_RULES = ("puct", "regret", "exp3")
+"""The search's selection rules AlphaZero takes (regret matching and Exp3: games whose seats act at once)."""
 
 MAX_SEARCH_NODES = 20_000_000
 """At most ``parallel * (simulations + 1)`` nodes in the search trees of one self-play step."""
@@ -130,6 +138,8 @@ def make_settings(values: dict) -> AlphaZeroSettings:
         raise SettingError(f"alphazero.start_from is an AlphaZero agent folder (a string), got {s.start_from!r}")
     if s.head not in ("linear", "square"):
         raise SettingError(f"alphazero.head is 'linear' or 'square', got {s.head!r}")
+    if s.rule not in SEARCH_RULES:
+        raise SettingError(f"alphazero.rule is one of {', '.join(SEARCH_RULES)}, got {s.rule!r}")
     if s.truncated_value not in ("zero", "search"):
         raise SettingError(f"alphazero.truncated_value is 'zero' or 'search', got {s.truncated_value!r}")
     if not isinstance(s.device, str) or not re.fullmatch(r"cpu|auto|cuda(:[0-9]{1,3})?", s.device):
@@ -217,5 +227,9 @@ def check_saved_network(file) -> None:
         check_count(f"{file}: simulations", meta["simulations"], *COUNTS["play_simulations"])
     if "c" in meta:
         check_number(f"{file}: c", meta["c"], *NUMBERS["c"])
+    if "rule" in meta and meta["rule"] not in SEARCH_RULES:
+        raise SettingError(f"{file}: rule is one of {', '.join(SEARCH_RULES)}, got {meta['rule']!r}")
+    if "gamma" in meta:
+        check_number(f"{file}: gamma", meta["gamma"], *NUMBERS["gamma"])
     if "contempt" in meta:  # a play setting only (no training setting): the search's draw contempt
         check_number(f"{file}: contempt", meta["contempt"], 0.0, 1.0)

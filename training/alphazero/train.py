@@ -128,7 +128,15 @@ def measure_strength(game: Game, net: torch.nn.Module, settings: AlphaZeroSettin
     from boardgames.training.agent_kinds import make_agent
     from boardgames.training.evaluation.evaluate import fit_elo, play_match
 
-    agent = AlphaZeroAgent(game, copy.deepcopy(net).eval(), settings.eval_simulations, settings.c, "alphazero")
+    agent = AlphaZeroAgent(
+        game,
+        copy.deepcopy(net).eval(),
+        settings.eval_simulations,
+        settings.c,
+        "alphazero",
+        rule=settings.rule,
+        gamma=settings.gamma,
+    )
     results, rows = [], []
     for i, spec in enumerate(settings.eval_opponents):
         opponent = make_agent(spec, game, seed=seed + 1 + i)
@@ -255,6 +263,7 @@ class AlphaZeroRun:
             **version_record(self.game),
             simulations=self.settings.play_simulations,
             c=self.settings.c,
+            **({"rule": self.settings.rule, "gamma": self.settings.gamma} if self.settings.rule != "puct" else {}),
             iterations=self.iteration,
             elo_vs_random=self.elo,
             elo_iteration=self.elo_iteration,

@@ -1,0 +1,105 @@
+"""AlphaZero for the simultaneous game (issue 47): under ``rule="regret"`` self-play's policy targets are the
+search's average strategies at the root and its orders are drawn from them; the agent plays a mixed strategy;
+a model records its rule; a tiny training run on Barc completes."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+from alphazero_tiny import as_flags, tiny_sets
+
+from boardgames.envs.registry import make_game
+from boardgames.training.alphazero.__main__ import main
+from boardgames.training.alphazero.agent import AlphaZeroAgent, load_agent
+from boardgames.training.alphazero.evaluator import NetworkEvaluator
+from boardgames.training.alphazero.network import AlphaZeroNet, save_network
+from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
+from boardgames.training.alphazero.settings import make_settings
+from boardgames.training.settings import SettingError
+from boardgames.training.storage.model_version import version_record
+
+BARC = make_game("barc")
+SAVED = {"game": "barc", "options": {}, **version_record(BARC)}
+
+
+def small_net(game):
+    torch.manual_seed(0)
+    i = game.info
+    return AlphaZeroNet(i.observation_shape, i.num_actions, i.num_seats, channels=4, blocks=1, value_hidden=4).eval()
+
+
+def test_self_play_targets_are_the_searchs_average_strategies_and_orders_drawn_from_them():
+    player = SelfPlayer(BARC, NetworkEvaluator(BARC, small_net(BARC)), 1, SearchSettings(simulations=16, rule="regret"))
+    results, run = [], player.search.run
+
+    def recording(*args, **kwargs):
+        results.append(run(*args, **kwargs))
+        return results[-1]
+
+    player.search.run = recording
+    decisions = []
+    step = type(player.slots[0]).apply_actions
+
+    def noting(state, actions, check=True):
+        decisions.append(dict(actions))
+        return step(state, actions, check)
+
+    type(player.slots[0]).apply_actions = noting
+    try:
+        batch = player.play(1, np.random.default_rng(0))
+    finally:
+        type(player.slots[0]).apply_actions = step
+    turns = batch.lengths[0]
+    assert batch.obs.shape[0] == 2 * turns and batch.seats.tolist() == [0, 1] * turns
+    for t in range(turns):
+        strategies = results[t].strategies[0]
+        assert results[t].strategies is not None
+        for k in (0, 1):
+            expected = strategies[k] / strategies[k].sum()
+            assert np.allclose(batch.policies[2 * t + k], expected, atol=1e-6)
+            assert expected[decisions[t][k]] > 0  # the order played is in the strategy's support
+            counts = results[t].counts[0, k]
+            assert not np.allclose(expected, counts / counts.sum())  # not the visit shares
+
+
+def test_the_agent_samples_its_order_from_the_average_strategy():
+    agent = AlphaZeroAgent(BARC, small_net(BARC), simulations=64, rule="regret", gamma=0.3, seed=0)
+    start = BARC.new_initial_state()
+    orders = set()
+    for _ in range(12):
+        order = agent.act(start, 0)
+        assert agent.last_strategy[order] > 0 and agent.last_strategy.sum() == pytest.approx(1.0)
+        orders.add(order)
+    assert len(orders) > 1  # a mixed strategy: not one order every time
+    puct = AlphaZeroAgent(BARC, small_net(BARC), simulations=64, seed=0)
+    assert puct.search.rule == "puct" and agent.search.rule == "regret" and agent.search.c == 0.3
+
+
+def test_a_model_records_its_rule_and_bad_rules_are_refused(tmp_path):
+    save_network(small_net(BARC), tmp_path / "m", **SAVED, rule="regret", gamma=0.2)
+    agent = load_agent(str(tmp_path / "m"), BARC)
+    assert agent.search.rule == "regret" and agent.search.c == 0.2
+    save_network(small_net(BARC), tmp_path / "bad", **SAVED, rule="uct")
+    with pytest.raises(ValueError, match="rule is one of puct, regret, exp3"):
+        load_agent(str(tmp_path / "bad"), BARC)
+    with pytest.raises(SettingError, match="alphazero.rule"):
+        make_settings({"rule": "minimax"})
+    with pytest.raises(SettingError, match="alphazero.gamma"):
+        make_settings({"gamma": 0.0})
+    dorix = make_game("dorix", num_players=2)
+    with pytest.raises(ValueError, match="seats act at once"):
+        AlphaZeroAgent(dorix, small_net(dorix), rule="regret")
+
+
+def test_a_tiny_regret_training_run_on_barc_completes(tmp_path):
+    run = tmp_path / "run"
+    sets = as_flags(tiny_sets(rule="regret", eval_opponents="['greedy']"))
+    main(["--game", "barc", "--run-dir", str(run), "--iterations", "2", "--no-progress", *sets])
+    info = json.loads((run / "run.json").read_text())
+    assert info["iterations"] == 2 and info["settings"]["rule"] == "regret"
+    meta = json.loads((run / "latest" / "alphazero.json").read_text())
+    assert meta["rule"] == "regret" and meta["gamma"] == 0.3
+    assert load_agent(str(run / "latest"), BARC).search.rule == "regret"
