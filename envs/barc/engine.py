@@ -10,7 +10,7 @@ engine compiles; when one of them changes, ``tests/test_generated_engines.py`` f
 rendered again, and meanwhile the library does not run this file but a fresh rendering in its cache
 folder. numba compiles each function on first use and caches it on disk (``cache=True``).
 
-digest: 955484ff79c0f451
+digest: 72d7e252451df2e8
 """
 
 import math

@@ -407,8 +407,15 @@ def aligned(data, seat):
 def victories(data):
     """B5, the one implementation of the end: whether each seat reaches victory, ``(South, North)``. A
     seat reaches it when it is aligned or the other seat tops ``OUT_LIMIT`` (2) stacks or fewer."""
-    aligned0, n0, aligned1, n1 = _tops(data)
-    return aligned0 or n1 <= OUT_LIMIT, aligned1 or n0 <= OUT_LIMIT
+    tops0, tops1 = top_boards(data)
+    return _victories_of(tops0, tops1)
+
+
+@njit(cache=True, inline="always")
+def _victories_of(tops0, tops1):
+    """:func:`victories` from the squares each seat tops (:func:`top_boards`)."""
+    n0, n1 = bit_count(tops0), bit_count(tops1)
+    return _has_line(np.int64(tops0)) or n1 <= OUT_LIMIT, _has_line(np.int64(tops1)) or n0 <= OUT_LIMIT
 
 
 @njit(cache=True)
@@ -458,21 +465,28 @@ def apply_joint(data, actions):
     if t0 >= 0 and t0 == t1:
         cancelled = 1  # B3: same destination, nobody moves
     else:
-        # B3: both stacks are lifted first, then each is put down on its destination.
+        # B3: both stacks are lifted first, then each is put down on its destination, which its mover
+        # then tops (B4: the stack's top pawn is the mover's); the bit boards of the tops follow.
         h0 = h1 = c0 = c1 = 0
         if o0 >= 0:
             h0, c0 = _lift(data, o0)
+            tops0 &= ~(np.uint64(1) << np.uint64(o0))
         if o1 >= 0:
             h1, c1 = _lift(data, o1)
+            tops1 &= ~(np.uint64(1) << np.uint64(o1))
         if o0 >= 0:
             _put(data, t0, h0, c0)
+            tops0 |= np.uint64(1) << np.uint64(t0)
+            tops1 &= ~(np.uint64(1) << np.uint64(t0))
         if o1 >= 0:
             _put(data, t1, h1, c1)
+            tops1 |= np.uint64(1) << np.uint64(t1)
+            tops0 &= ~(np.uint64(1) << np.uint64(t1))
     data[LAST_ORDER] = a0
     data[LAST_ORDER + 1] = a1
     data[LAST_CANCELLED] = cancelled
     data[TURN] += 1
-    v0, v1 = victories(data)
+    v0, v1 = _victories_of(tops0, tops1)
     if v0 or v1:
         data[OVER] = 1
         if v0 and not v1:
