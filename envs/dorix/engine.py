@@ -10,7 +10,7 @@ engine compiles; when one of them changes, ``tests/test_generated_engines.py`` f
 rendered again, and meanwhile the library does not run this file but a fresh rendering in its cache
 folder. numba compiles each function on first use and caches it on disk (``cache=True``).
 
-digest: 65b5e3fe16fe1f4d
+digest: b4b728b35efded00
 """
 
 import math

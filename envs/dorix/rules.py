@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardgames.envs.compiled.bits import index, lowest_bit, store_bytes
 from boardgames.envs.compiled.cells import start_fields
 
 SIZE = 4
@@ -111,33 +112,45 @@ def side_of(data, seat):
     return seat
 
 
+# _BYTES[b]: the eight bits of the byte b spread into the eight bytes of a word (byte j: bit j of b), eight
+# mask entries written at once (store_bytes) from eight bits of a bit board.
+_BYTES = np.array([sum(((b >> j) & 1) << (8 * j) for j in range(8)) for b in range(256)], dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def _store_squares(mask, at, squares):
+    """Entries ``at .. at + 15`` of ``mask``: bit ``sq`` of the 16-square bit board ``squares`` each."""
+    store_bytes(mask, at, _BYTES[index(squares & 0xFF)])
+    store_bytes(mask, at + 8, _BYTES[index((squares >> 8) & 0xFF)])
+
+
 @njit(cache=True)
 def legal_mask(data, seat, mask):
-    """Write the legal actions of ``seat`` into ``mask`` (bool, NUM_ACTIONS); all False if it does not act."""
+    """Write the legal actions of ``seat`` into ``mask`` (bool, NUM_ACTIONS); all False if it does not act.
+    A placement (D3) or a move's destination (D4) is an empty square or one that ``seat`` tops (a move's
+    lift changes only the top of its origin, which is never its destination), read as bit boards in one
+    pass over the squares without branches; each origin's sixteen destinations are written as two words."""
     mask[:] = False
     if data[OVER] == 1 or seat != data[TO_MOVE]:
         return
     if data[PHASE] == COLLAPSE:
         for d in range(4):
-            if data[TARGETS + d] == 1:
-                mask[FALL + d] = True
+            mask[FALL + d] = data[TARGETS + d] == 1
         return
+    own = 0
+    free = 0
+    for sq in range(SQUARES):  # the top pawn's owner; an empty square's level 0 holds -1, "nobody"
+        t = data[index(STACKS + sq * MAXH + max(data[index(HEIGHTS + sq)] - 1, 0))]
+        own |= np.int64(t == seat) << sq
+        free |= np.int64(t == -1) << sq
     if data[HANDS + seat] > 0:  # D3: empty square or own stack, never a partner's or an opponent's
-        for sq in range(SQUARES):
-            t = top(data, sq)
-            if t == -1 or t == seat:
-                mask[PLACE + sq] = True
+        _store_squares(mask, PLACE, own | free)
         return
-    for f in range(SQUARES):  # D4: lift an own top pawn, put it on an empty or (after the lift) own stack
-        if top(data, f) != seat:
-            continue
-        for t in range(SQUARES):
-            if t == f:
-                continue
-            o = top(data, t)
-            if o == -1 or o == seat:
-                mask[MOVE + f * SQUARES + t] = True
-    # (the lift changes only the top of f itself, which is excluded as a destination)
+    origins = own  # D4: lift an own top pawn, put it on an empty or (after the lift) own stack
+    while origins != 0:
+        f = lowest_bit(origins)
+        origins ^= np.int64(1) << f
+        _store_squares(mask, MOVE + f * SQUARES, (own | free) & ~(np.int64(1) << f))
 
 
 @njit(cache=True)
