@@ -2,17 +2,18 @@
 busy machine.
 
     python -m boardgames.benchmarks.checkout_ab --against DIR [--games dorix barc] [--pairs 3] [--rounds 5]
-                                                [--seconds 0.4] [--uint8]
+                                                [--seconds 0.4] [--uint8] [--packed] [--size N]
 
 ``DIR`` is another checkout of the library (``git worktree add /tmp/before <commit>``; its dependencies are
 this environment's). Each side runs in a fresh process of this Python, in turn, ``--pairs`` times: a
 :class:`boardgames.envs.vector.BatchedGames` of each game (the size of ``boardgames bench``'s best serial
-batch: Dorix 256, Olix 64, ADIX 64, Barc 1024), serial, stepped with its own random legal actions, observed
-(float32, or uint8 with ``--uint8``), best of ``--rounds`` rounds of ``--seconds`` of process time
-(:mod:`boardgames.benchmarks.ab`). Process time, not wall time: a process waiting for the core while other
-jobs run is not charged, so two runs minutes apart on a loaded machine agree to a few percent where wall-time
-figures differ by half. It prints each side's median over the pairs and the ratio this / other. Each side
-compiles what it lacks first (not timed)."""
+batch: Dorix 256, Olix 64, ADIX 64, Barc 1024; ``--size N``: N games each), serial, stepped with its own
+random legal actions, observed (float32, or uint8 with ``--uint8``), with bool masks (packed with
+``--packed``: with ``--uint8 --size 1024``, each thread's loop of the bench's best variant), best of
+``--rounds`` rounds of ``--seconds`` of process time (:mod:`boardgames.benchmarks.ab`). Process time, not
+wall time: a process waiting for the core while other jobs run is not charged, so two runs minutes apart on a
+loaded machine agree to a few percent where wall-time figures differ by half. It prints each side's median
+over the pairs and the ratio this / other. Each side compiles what it lacks first (not timed)."""
 
 from __future__ import annotations
 
@@ -31,15 +32,15 @@ PACKAGE_FOLDERS = {"envs": "envs", "training": "training", "benchmarks": "benchm
 """The subpackages of ``boardgames`` and the checkout folder each one is (pyproject.toml's package-dir)."""
 
 
-def child(games: list, rounds: int, seconds: float, obs_dtype: str) -> dict:
-    """In the measuring process: ``{game: best turns per CPU second}``."""
+def child(games: list, rounds: int, seconds: float, obs_dtype: str, size: int = 0, packed: bool = False) -> dict:
+    """In the measuring process: ``{game: best turns per CPU second}`` (``size`` 0: :data:`SIZES`)."""
     from boardgames.benchmarks.ab import best_rates
     from boardgames.benchmarks.loops import batch_stepper
     from boardgames.envs.vector import BatchedGames
 
     steppers = {}
     for game in games:
-        batch = BatchedGames(game, SIZES[game], seed=0, threads=False, obs_dtype=obs_dtype)
+        batch = BatchedGames(game, size or SIZES[game], seed=0, threads=False, obs_dtype=obs_dtype, packed_masks=packed)
         steppers[game] = batch_stepper(batch, warmups=2)
     return best_rates(steppers, rounds, seconds)
 
@@ -81,16 +82,20 @@ def main(argv=None) -> dict:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=0.4)
     parser.add_argument("--uint8", action="store_true", help="uint8 observations (float32 by default)")
+    parser.add_argument("--packed", action="store_true", help="packed masks (bool by default)")
+    parser.add_argument("--size", type=int, default=0, help="games per batch (default: each game's in SIZES)")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         settings = json.loads(args.child)
         dtype = "uint8" if settings["uint8"] else "float32"
-        print(json.dumps(child(settings["games"], settings["rounds"], settings["seconds"], dtype)))
+        shape = settings.get("size", 0), settings.get("packed", False)
+        print(json.dumps(child(settings["games"], settings["rounds"], settings["seconds"], dtype, *shape)))
         return {}
     if args.against is None:
         parser.error("--against DIR is required")
     settings = {"games": args.games, "rounds": args.rounds, "seconds": args.seconds, "uint8": args.uint8}
+    settings.update(size=args.size, packed=args.packed)
     figures: dict = {"this": [], "other": []}
     with tempfile.TemporaryDirectory(prefix="boardgames-ab-") as root:
         other = package_view(args.against.resolve(), Path(root))
