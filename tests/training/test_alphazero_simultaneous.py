@@ -18,6 +18,7 @@ from boardgames.training.alphazero.evaluator import NetworkEvaluator
 from boardgames.training.alphazero.network import AlphaZeroNet, save_network
 from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
 from boardgames.training.alphazero.settings import make_settings
+from boardgames.training.alphazero.train import load_settings
 from boardgames.training.settings import SettingError
 from boardgames.training.storage.model_version import version_record
 
@@ -100,6 +101,7 @@ def test_a_tiny_regret_training_run_on_barc_completes(tmp_path):
     main(["--game", "barc", "--run-dir", str(run), "--iterations", "2", "--no-progress", *sets])
     info = json.loads((run / "run.json").read_text())
     assert info["iterations"] == 2 and info["settings"]["rule"] == "regret"
+    assert load_settings("barc", {}, {"rule": "regret"}).rule == "regret"
     meta = json.loads((run / "latest" / "alphazero.json").read_text())
     assert meta["rule"] == "regret" and meta["gamma"] == 0.3
     assert load_agent(str(run / "latest"), BARC).search.rule == "regret"

@@ -47,8 +47,9 @@ class AlphaZeroAgent(Agent):
         self.game = game
         self.simulations = int(simulations)
         self.evaluator = NetworkEvaluator(game, net)
-        mixed = rule != "puct"
-        self.search = EvaluatorSearch(game, self.evaluator, c=gamma if mixed else c, contempt=contempt, rule=rule)
+        self.mixed = rule != "puct"  # regret matching / Exp3: orders drawn from the average strategy
+        c = gamma if self.mixed else c
+        self.search = EvaluatorSearch(game, self.evaluator, c=c, contempt=contempt, rule=rule)
         self.name = name
         self.last_counts: np.ndarray | None = None  # the last search's root visits (K, NUM_ACTIONS)
         self.last_strategy: np.ndarray | None = None  # regret/exp3: the last order's average strategy
@@ -66,13 +67,13 @@ class AlphaZeroAgent(Agent):
         out = np.empty(len(states), dtype=np.int64)
         for b, seat in enumerate(seats):
             k = 0 if self.game.info.acting_seats == 1 else int(seat)
-            if result.strategies is not None:  # a mixed strategy: the order drawn from it
+            if self.mixed:  # a mixed strategy: the order drawn from it
                 self.last_strategy = result.strategies[b, k] / result.strategies[b, k].sum()
                 out[b] = self.rng.choice(self.last_strategy.shape[0], p=self.last_strategy)
                 continue
             best = np.flatnonzero(result.counts[b, k] == result.counts[b, k].max())
             out[b] = best[0] if len(best) == 1 else self.rng.choice(best)
-        self.last_counts = result.counts[-1] if result.strategies is None else result.strategies[-1]
+        self.last_counts = result.strategies[-1] if self.mixed else result.counts[-1]
         self._last_position = (states[-1].data.tobytes(), int(seats[-1]))
         return out
 
