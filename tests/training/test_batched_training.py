@@ -22,6 +22,7 @@ from boardgames.training.sb3.train import make_vec_env, train
 from boardgames.training.settings import load_config
 
 SMALL = [
+    "train.batched=true",
     "train.n_envs=2",
     "algo.n_steps=128",
     "algo.batch_size=128",

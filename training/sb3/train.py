@@ -187,16 +187,18 @@ def make_vec_env(
     illegal_action: str = "raise",
 ):
     """The learner's ``n_envs`` games as an SB3 VecEnv, opponents from the pool of ``cfg`` (``[opponents]``
-    weights, ``train.max_snapshots``), episode returns and lengths logged (``ep_rew_mean``): one
+    weights, ``train.max_snapshots``), episode returns and lengths logged (``ep_rew_mean``): monitored
+    :class:`~boardgames.training.sb3.selfplay.SelfPlayEnv` in a Dummy (``subproc``: Subproc) VecEnv, or with
+    ``train.batched = true`` (and a game with compiled kernels, no ``subproc``) one
     :class:`~boardgames.envs.vector.sb3.BatchedVecEnv` (all games in one compiled batch,
-    :class:`~boardgames.training.sb3.selfplay.PoolOpponent`) in a ``VecMonitor``; with ``subproc``, or for a
-    game without compiled kernels, monitored :class:`~boardgames.training.sb3.selfplay.SelfPlayEnv` in a
-    Subproc (or Dummy) VecEnv. ``illegal_action="random"`` for algorithms without action masks (see
+    :class:`~boardgames.training.sb3.selfplay.PoolOpponent`) in a ``VecMonitor``: faster, but its agents do
+    not yet learn as well (docs/training.md), so it is not the default. ``illegal_action="random"`` for
+    algorithms without action masks (see
     SingleAgentEnv)."""
     from boardgames.envs.core.game_kernels import kernels_of
     from boardgames.envs.registry import make_game
 
-    if not subproc:
+    if not subproc and cfg.get("train", {}).get("batched", False) is True:
         the_game = make_game(game, **game_options)
         try:
             kernels_of(the_game, "the batched trainer")
