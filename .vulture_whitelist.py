@@ -63,7 +63,7 @@ _.forward
 _._on_training_start
 _._init_callback
 
-# Starlette and uvicorn (training/play/web/): exception handlers take the exception; stopping the server
+# Starlette and uvicorn (play/web/): exception handlers take the exception; stopping the server
 exc
 _.should_exit
 

@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	# torch first, pinned to the CPU wheel: an unpinned torch would pull gigabytes of CUDA packages
 	$(BIN)/pip install --quiet torch==2.13.0
-	# web: the browser server (boardgames.training.play.web); web-test: httpx and Playwright for tests/web (Playwright's wheel
+	# web: the browser server (boardgames.play.web); web-test: httpx and Playwright for tests/web (Playwright's wheel
 	# carries its driver; the browser is the system's Chromium, see the chromium target: never `playwright install`)
 	$(BIN)/pip install --quiet -e ".[train,dev,openspiel,web,web-test,ecosystem]"
 	touch $(STAMP)

@@ -10,7 +10,7 @@ Per model (by default ``models/dorix_2p_az``, ``models/olix_az``, ``models/adix_
 * ``import``: importing the agent kinds and the game registry;
 * ``load``: ``make_agent(model)`` (the network read from disk);
 * ``ready``: the warm-up ``boardgames play`` and ``boardgames web`` do before the game
-  (:func:`boardgames.training.play.moves.warm_up`: the search compiled, the network called once);
+  (:func:`boardgames.play.moves.warm_up`: the search compiled, the network called once);
   skipped with ``--no-warm-up``, whose first move then pays for it, as every first move did before;
 * ``first``, ``second``: the agent's move from the start position, then its move in the position after
   that one (the other seat's, played by the same agent);
@@ -39,8 +39,8 @@ def child(spec: str, warm: bool, threads: int | None) -> dict:
     """The stages of the module docstring for the model ``spec``, in this process: seconds per stage."""
     times = {}
     start = time.perf_counter()
+    from boardgames.play.moves import warm_up
     from boardgames.training.agent_kinds import make_agent
-    from boardgames.training.play.moves import warm_up
     from boardgames.training.storage.model_version import model_game
 
     times["import"] = time.perf_counter() - start

@@ -1,4 +1,4 @@
-"""Load test of the browser server (:mod:`boardgames.training.play.web`): many clients playing whole games at once.
+"""Load test of the browser server (:mod:`boardgames.play.web`): many clients playing whole games at once.
 
     python -m boardgames.benchmarks.web_load                                   # 50 clients, 2 games each, Barc
     python -m boardgames.benchmarks.web_load --clients 50 --games 3 --abandoned 100 --out load.json
@@ -66,7 +66,7 @@ def start_server(game: str, players: int | None, opponent: str, max_games: int, 
     cmd = [
         sys.executable,
         "-m",
-        "boardgames.training.play.web",
+        "boardgames.play.web",
         "--game",
         game,
         "--opponent",
@@ -98,7 +98,7 @@ def start_server(game: str, players: int | None, opponent: str, max_games: int, 
 
 def check_loopback(url: str) -> None:
     """ValueError unless ``url`` names a loopback host: this benchmark loads only this machine."""
-    from boardgames.training.play.web import is_loopback
+    from boardgames.play.web import is_loopback
 
     host = urlsplit(url).hostname or ""
     if not is_loopback(host):

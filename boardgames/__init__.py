@@ -3,8 +3,9 @@
 
 * :mod:`boardgames.envs`: the games (``from boardgames.envs import dorix_v0``), their shared Game/State
   interface, the environments, batched games, agents and compiled search;
-* :mod:`boardgames.training`: training (Stable-Baselines3, AlphaZero, Ray RLlib), evaluation, play and the
-  browser server; the shipped models are ``boardgames/models`` (``make_agent("models/dorix_2p", game)``);
+* :mod:`boardgames.training`: training (Stable-Baselines3, AlphaZero, Ray RLlib) and evaluation; the shipped
+  models are ``boardgames/models`` (``make_agent("models/dorix_2p", game)``);
+* :mod:`boardgames.play`: a person against an agent, in the terminal, a window or the browser;
 * :mod:`boardgames.benchmarks`: speed measurements;
 * ``boardgames`` on the command line: ``boardgames --help`` lists its subcommands.
 
@@ -18,7 +19,7 @@ __version__ = "0.1.0"  # the package version: pyproject.toml reads it from here 
 
 _HERE = Path(__file__).resolve().parent
 if not (_HERE / "envs").is_dir() and (_HERE.parent / "envs" / "__init__.py").is_file():
-    # A source checkout: the subpackages are the folders beside this one (envs/, training/, benchmarks/,
+    # A source checkout: the subpackages are the folders beside this one (envs/, training/, play/, benchmarks/,
     # models/), which an installed wheel holds inside boardgames/ (setuptools' package-dir mapping in
     # pyproject.toml). Searching the checkout too makes ``boardgames.envs`` the checkout's envs/ without an
     # install, the same modules an editable install maps.

@@ -17,8 +17,8 @@ import sys
 COMMANDS = {
     "train": ("boardgames.training.sb3.train", "train a PPO agent (Stable-Baselines3 / sb3-contrib MaskablePPO)"),
     "evaluate": ("boardgames.training.evaluation.evaluate", "play agents against each other: win rates, Elo"),
-    "play": ("boardgames.training.play.cli", "play a game against an agent: terminal, window (--gui), browser (--web)"),
-    "web": ("boardgames.training.play.web.__main__", "serve games and replays in the browser"),
+    "play": ("boardgames.play.cli", "play a game against an agent: terminal, window (--gui), browser (--web)"),
+    "web": ("boardgames.play.web.__main__", "serve games and replays in the browser"),
     "leaderboard": ("boardgames.training.evaluation.leaderboard", "rank every agent of a game in a round robin"),
     "alphazero": ("boardgames.training.alphazero.__main__", "train an AlphaZero agent (compiled search)"),
     "rllib": ("boardgames.training.rllib.train", "train with Ray RLlib, on one machine or a cluster"),

@@ -7,7 +7,7 @@ Every game notebook has the same sections, written once here: the rules shown on
 (positions in the game's notation, listed per game in ``RULE_PICTURES``), a random game (move list
 and GIF), a scripted position played from notation through the PettingZoo environment, a small agent
 trained with MaskablePPO, its learning curve, and a match against baselines; the random game is also
-shown as an inline replay (``boardgames.training.play.web.notebook``). A game registered
+shown as an inline replay (``boardgames.play.web.notebook``). A game registered
 without an entry in ``RULE_PICTURES`` still gets a notebook (its start and a mid-game position).
 
 With ``NOTEBOOK_QUICK=1`` in the environment the notebooks use tiny step and game counts (the test
@@ -159,8 +159,11 @@ RULE_PICTURES = {
                 "**Simultaneous orders, and a clash.** Turns 1 and 2: both orders succeed. Turn 3: both orders "
                 "name c4, so nobody moves. The picture shows both players' last orders.",
                 START_BARC,
-                ["player_0: c1-c2 | player_1: d6-d5", "player_0: c2-c3 | player_1: d5-d4",
-                 "player_0: c3-c4 | player_1: d4-c4"],
+                [
+                    "player_0: c1-c2 | player_1: d6-d5",
+                    "player_0: c2-c3 | player_1: d5-d4",
+                    "player_0: c3-c4 | player_1: d4-c4",
+                ],
             ),
             (
                 "**Capture by stacking.** A stack moves onto an enemy stack and covers it: the new stack "
@@ -173,8 +176,11 @@ RULE_PICTURES = {
                 "**Three in a row wins.** Three neighbouring squares in a row, column or diagonal topped by "
                 "one's colour win (here b2, c2, d2).",
                 START_BARC,
-                ["player_0: a1-b2 | player_1: stay", "player_0: c1-c2 | player_1: stay",
-                 "player_0: e1-d2 | player_1: stay"],
+                [
+                    "player_0: a1-b2 | player_1: stay",
+                    "player_0: c1-c2 | player_1: stay",
+                    "player_0: e1-d2 | player_1: stay",
+                ],
             ),
         ],
         "scripted": (START_BARC, ["c1-c2 | d6-d5", "c2-c3 | d5-d4", "c3-c4 | d4-c4"]),
@@ -283,7 +289,7 @@ print("GIF:", gif, "-", len(record) + 1, "frames")
 display(Image(filename=gif))"""
 
 INLINE_REPLAY = """\
-from boardgames.training.play.web.notebook import InlineReplay
+from boardgames.play.web.notebook import InlineReplay
 
 InlineReplay(random_record(game, seed=0, max_moves=30), scale=0.4)  # the same seed: the same first moves"""
 
@@ -343,7 +349,7 @@ def game_notebook(name: str) -> nbformat.NotebookNode:
     cells.append(
         new_markdown_cell(
             "The first moves of the same game as an inline replay: step with the buttons, the slider, the arrow "
-            "keys or a click on a move (`boardgames.training.play.web.notebook`: plain HTML and JavaScript in the output, no "
+            "keys or a click on a move (`boardgames.play.web.notebook`: plain HTML and JavaScript in the output, no "
             "server). `boardgames web --replay FILE` shows a saved move list the same way in the browser, "
             "and `boardgames play --game GAME --web` plays against an agent there."
         )

@@ -16,7 +16,8 @@ catalogue      ``envs.registry``: the list of games (it imports their environmen
 adapters       ``envs.adapters``, ``envs.vector``, ``envs.interop``: PettingZoo, Gymnasium, batches, OpenSpiel
 environments   ``envs.<game>_v<N>``, ``envs.registration`` and ``envs`` itself: what a user imports
 tools          ``envs.tools``: game records and GIFs
-training       ``training``: SB3, AlphaZero, RLlib, evaluation, play (its families: see the tests below)
+training       ``training``: SB3, AlphaZero, RLlib, evaluation (its families: see the tests below)
+play           ``play``: the terminal, window and browser play of any agent (it consumes agents, trains none)
 benchmarks     ``benchmarks``
 face           ``boardgames.cli``: the command line
 =============  =====================================================================================
@@ -32,7 +33,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"boardgames": "boardgames", "envs": "boardgames.envs", "training": "boardgames.training",
-           "benchmarks": "boardgames.benchmarks"}  # fmt: skip
+           "play": "boardgames.play", "benchmarks": "boardgames.benchmarks"}  # fmt: skip
 """Repository folder -> the package it is (pyproject.toml's package-dir)."""
 GAMES = ("dorix", "olix", "adix", "barc")
 ROOMS = [
@@ -47,6 +48,7 @@ ROOMS = [
     ("environments", ["envs"]),  # envs/__init__, envs.registration, envs.<game>_v<N>
     ("tools", ["envs.tools"]),
     ("training", ["training"]),
+    ("play", ["play"]),
     ("benchmarks", ["benchmarks"]),
     ("face", ["cli", "__main__"]),  # the command line
 ]
@@ -209,7 +211,9 @@ def test_the_contract_imports_nothing_of_the_project_but_itself():
     assert not outside, outside
 
 
-@pytest.mark.parametrize("package", ["boardgames.envs", "boardgames.training", "boardgames.benchmarks"])
+@pytest.mark.parametrize(
+    "package", ["boardgames.envs", "boardgames.training", "boardgames.play", "boardgames.benchmarks"]
+)
 def test_no_import_cycle(package):
     graph = import_graph()
     sub = {m: {d for d in deps if d.startswith(package)} for m, deps in graph.items() if m.startswith(package)}

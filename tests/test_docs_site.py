@@ -83,8 +83,8 @@ def test_every_api_module_exists():
 
 
 def test_readme_links_become_site_links():
-    text = "[rules](docs/rules/dorix.md#setup) [docs/training.md](docs/training.md) [app](training/play/web/app.py)"
-    made = "[rules](rules/dorix.md#setup) [docs/training.md](training.md) app (`training/play/web/app.py`)"
+    text = "[rules](docs/rules/dorix.md#setup) [docs/training.md](docs/training.md) [app](play/web/app.py)"
+    made = "[rules](rules/dorix.md#setup) [docs/training.md](training.md) app (`play/web/app.py`)"
     assert site_pages.site_links(text) == made
     assert site_pages.site_links("[x](docs/a.md)", depth=1) == "[x](../a.md)"
     assert site_pages.site_links("[`notebooks/README.md`](notebooks/README.md)") == "`notebooks/README.md`"

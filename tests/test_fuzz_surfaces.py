@@ -174,8 +174,8 @@ def test_a_resume_that_leaves_temporary_files_is_caught(refs, tmp_path, monkeypa
 def test_a_server_error_is_caught(monkeypatch):
     """A server whose JSON reader lets deeply nested JSON through to a 500 (as before it was hardened):
     the campaign reports those answers, with their requests."""
-    from boardgames.training.play.web import app
-    from boardgames.training.play.web.session import MoveRefused
+    from boardgames.play.web import app
+    from boardgames.play.web.session import MoveRefused
 
     real = app._json_object
 

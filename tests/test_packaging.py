@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 PROJECT = PYPROJECT["project"]
 # what a wheel is built from (a checkout's build outputs and caches left out)
-SOURCES = ["pyproject.toml", "README.md", "LICENSE", "boardgames", "envs", "training", "benchmarks", "models"]
+SOURCES = ["pyproject.toml", "README.md", "LICENSE", "boardgames", "envs", "training", "play", "benchmarks", "models"]
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc", "*.egg-info", "build", "results")
 
 
@@ -43,7 +43,7 @@ def test_version_has_one_source_and_a_changelog_entry():
 
 
 def test_packages_are_marked_typed():
-    for package in ("boardgames", "envs", "training"):
+    for package in ("boardgames", "envs", "training", "play"):
         assert (ROOT / package / "py.typed").exists()
     assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["*"]
 
@@ -55,6 +55,7 @@ def test_every_package_folder_is_a_package_of_the_wheel():
         "boardgames": "boardgames",
         "boardgames.envs": "envs",
         "boardgames.training": "training",
+        "boardgames.play": "play",
         "boardgames.benchmarks": "benchmarks",
         "boardgames.models": "models",
     }
@@ -203,7 +204,7 @@ def test_wheel_installs_in_a_fresh_venv_and_works_beside_a_users_own_packages(tm
         "boardgames/envs/py.typed",
         "boardgames/training/py.typed",
         "boardgames/training/configs/dorix.toml",
-        "boardgames/training/play/web/static/index.html",
+        "boardgames/play/web/static/index.html",
     ):
         assert expected in names, f"{expected} not in the wheel"
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)

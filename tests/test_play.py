@@ -13,7 +13,7 @@ from penny_game import _PennyGame
 
 from boardgames.envs.registry import game_names, make_game
 from boardgames.envs.tools.replay import random_record
-from boardgames.training.play.cli import (
+from boardgames.play.cli import (
     ClickSelector,
     legal_move_texts,
     play_terminal,
@@ -63,7 +63,7 @@ def test_terminal_player_driven_through_stdin():
     game = make_game(name)
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "boardgames.training.play.cli", "--game", name, "--opponent", "random", "--seed", "3"],
+        [sys.executable, "-m", "boardgames.play.cli", "--game", name, "--opponent", "random", "--seed", "3"],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -99,7 +99,7 @@ def test_terminal_player_driven_through_stdin():
 
 def test_play_rejects_a_bad_option():
     proc = subprocess.run(
-        [sys.executable, "-m", "boardgames.training.play.cli", "--game", GAMES[0], "--option", "no_such_option=1"],
+        [sys.executable, "-m", "boardgames.play.cli", "--game", GAMES[0], "--option", "no_such_option=1"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -168,7 +168,7 @@ def test_dorix_clicks_place_move_and_reject():
 @pytest.mark.parametrize("name", GAMES)
 def test_window_plays_clicks_then_closes(name):
     pygame = pytest.importorskip("pygame")
-    from boardgames.training.play.cli import play_window
+    from boardgames.play.cli import play_window
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     game = make_game(name)
@@ -198,7 +198,7 @@ def test_window_plays_clicks_then_closes(name):
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:16"])
 def test_terminal_player_against_each_baseline(spec):
-    from boardgames.training.play.cli import make_opponent
+    from boardgames.play.cli import make_opponent
 
     game = make_game(GAMES[0])
     opponent = make_opponent(spec, game, seed=0)
@@ -220,7 +220,7 @@ def test_terminal_player_against_each_baseline(spec):
 
 def test_unknown_opponent_is_refused():
     from boardgames.envs.core.errors import GameOptionError
-    from boardgames.training.play.cli import make_opponent
+    from boardgames.play.cli import make_opponent
 
     with pytest.raises(GameOptionError, match="unknown agent"):
         make_opponent("no-such-agent", make_game(GAMES[0]))

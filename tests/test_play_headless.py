@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from boardgames.training.play.window import NoDisplayError, no_display_reason
+from boardgames.play.window import NoDisplayError, no_display_reason
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,7 +39,7 @@ def test_headless_environment_is_recognised(environ, platform, headless):
 
 @pytest.mark.parametrize("extra", [{}, {"SDL_VIDEODRIVER": "dummy"}], ids=["no-display", "dummy-driver"])
 def test_gui_without_a_screen_exits_at_once_suggesting_web(extra):
-    command = [sys.executable, "-m", "boardgames.training.play", "--game", "dorix", "--gui"]
+    command = [sys.executable, "-m", "boardgames.play", "--game", "dorix", "--gui"]
     done = subprocess.run(
         command, cwd=ROOT, env=_headless_environment(**extra), capture_output=True, text=True, timeout=300
     )
@@ -51,7 +51,7 @@ def test_gui_without_a_screen_exits_at_once_suggesting_web(extra):
 def test_window_refuses_a_headless_pygame_driver():
     pygame = pytest.importorskip("pygame")
     from boardgames.envs.registry import make_game
-    from boardgames.training.play.window import play_window
+    from boardgames.play.window import play_window
 
     saved = os.environ.get("SDL_VIDEODRIVER")
     os.environ["SDL_VIDEODRIVER"] = "dummy"

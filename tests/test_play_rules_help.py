@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from boardgames.envs.registry import game_names, make_game
-from boardgames.training.play.cli import play_terminal, random_policy, rules_help, rules_page
+from boardgames.play.cli import play_terminal, random_policy, rules_help, rules_page
 
 
 @pytest.mark.parametrize("name", game_names())

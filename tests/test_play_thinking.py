@@ -13,8 +13,8 @@ import pytest
 
 from boardgames.envs.agents import Agent
 from boardgames.envs.registry import make_game
-from boardgames.training.play.cli import play_terminal, random_policy
-from boardgames.training.play.moves import get_ready, thinking_text, thinks, warm_up
+from boardgames.play.cli import play_terminal, random_policy
+from boardgames.play.moves import get_ready, thinking_text, thinks, warm_up
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,7 +87,7 @@ def test_the_command_gets_the_agent_ready_then_says_it_thinks():
     """``boardgames play`` as a user sees it, the agent moving first: a line before the game while it gets
     ready, then "... is thinking..." before its move and the seconds after."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "boardgames.training.play.cli", "--game", "olix", "--opponent", "mcts:8"]
+    command = [sys.executable, "-m", "boardgames.play.cli", "--game", "olix", "--opponent", "mcts:8"]
     done = subprocess.run(
         command + ["--seat", "1"], cwd=ROOT, input="quit\n", capture_output=True, text=True, env=env, timeout=300
     )
@@ -101,7 +101,7 @@ def test_the_command_gets_the_agent_ready_then_says_it_thinks():
 
 def test_the_window_shows_the_agent_thinking_in_its_status_and_title(monkeypatch):
     pygame = pytest.importorskip("pygame")
-    from boardgames.training.play.window import play_window
+    from boardgames.play.window import play_window
 
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     captions, strips = [], []

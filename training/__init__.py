@@ -1,4 +1,4 @@
-"""Training agents for the games of :mod:`boardgames.envs`, and measuring and playing them.
+"""Training agents for the games of :mod:`boardgames.envs`, and measuring them.
 
 The families, each in its own package:
 
@@ -9,9 +9,10 @@ The families, each in its own package:
 What uses the agents they produce:
 
 * :mod:`.evaluation`: matches between agents with win rates and Elo, leaderboards, strength during training
-  (``boardgames evaluate``, ``boardgames leaderboard``);
-* :mod:`.play`: a person against an agent, in the terminal, a window or the browser (``boardgames play``,
-  ``boardgames web``).
+  (``boardgames evaluate``, ``boardgames leaderboard``).
+
+A person plays against these agents with :mod:`boardgames.play` (``boardgames play``, ``boardgames web``),
+a package beside this one.
 
 What they share, at the top: :mod:`.agent_kinds` (every kind of agent and :func:`~.agent_kinds.make_agent`,
 which builds one from a spec such as ``greedy`` or ``models/dorix_2p``), :mod:`.settings` (the per-game

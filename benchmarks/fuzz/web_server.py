@@ -1,7 +1,7 @@
 """Malformed requests sent to the web server while real games are played on it: the server part of the
 surfaces campaign.
 
-Each session starts the server of :mod:`boardgames.training.play.web` (``make_app`` in a thread of this process, on
+Each session starts the server of :mod:`boardgames.play.web` (``make_app`` in a thread of this process, on
 127.0.0.1 and a free port, playing one game against the random agent) and stops it when its time or
 request count is spent (a timer stops it too should the campaign get stuck; the campaign checks that
 the port is closed afterwards). Then, at once:
@@ -563,7 +563,7 @@ def _bad_header(r, req: _Request, pick: int) -> str:
 
 def _oversized_request(r, ctx: Context, req: _Request) -> None:
     """A body over the server's limit, declared or streamed in chunks without a length."""
-    from boardgames.training.play.web.app import MAX_BODY
+    from boardgames.play.web.app import MAX_BODY
 
     req.method = "POST"
     req.path = str(_pick(r, ["/api/games", "/api/replays", f"/api/games/{ctx.own[0]['id']}/move"]))
@@ -638,8 +638,8 @@ class LogErrors(logging.Handler):
 def server_for(label: str, seed: int, limit_seconds: float):
     """The server of config ``label`` on 127.0.0.1 (a free port) for the block, with its log errors
     counted; stopped at the end, and by a timer ``limit_seconds`` after its start whatever happens."""
-    from boardgames.training.play.web.app import ServerThread, make_app
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.app import ServerThread, make_app
+    from boardgames.play.web.session import Table
 
     game = config_of(label).make_game()
     app = make_app(Table(game, "random", seed=seed), limit=32)

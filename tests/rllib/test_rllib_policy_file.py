@@ -85,7 +85,7 @@ def test_it_plays_whole_games_in_the_evaluation_loop(tmp_path, game):
 def test_training_play_plays_against_it(tmp_path, game, monkeypatch, capsys):
     import io
 
-    from boardgames.training.play import cli as play
+    from boardgames.play import cli as play
 
     info = game.info
     state = game.new_initial_state()

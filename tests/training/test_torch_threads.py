@@ -170,8 +170,8 @@ COMMANDS = [
     ("boardgames.training.sb3.card", ["models/dorix_2p"]),
     ("boardgames.training.alphazero.card", ["models/dorix_2p_az", "--run", "no-such-run"]),
     ("boardgames.training.alphazero.__main__", ["--run-dir", "{tmp}"]),
-    ("boardgames.training.play.cli", ["--game", "dorix"]),
-    ("boardgames.training.play.web.__main__", ["--game", "dorix"]),
+    ("boardgames.play.cli", ["--game", "dorix"]),
+    ("boardgames.play.web.__main__", ["--game", "dorix"]),
     ("boardgames.training.rllib.train", []),
 ]
 

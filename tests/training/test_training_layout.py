@@ -14,9 +14,11 @@ The parts of ``boardgames.training`` (the first name after it) and what each may
 ``alphazero``,    never each other
 ``rllib``
 ``evaluation``    the shared modules: it reaches the families' agents only through ``agent_kinds``
-``play``          the shared modules, the same way
 ``demo``          the shared modules, ``evaluation`` and the family it demonstrates (``sb3``)
 ================  ==================================================================================
+
+Beside ``training/``, ``boardgames.play`` (a person against an agent: terminal, window, browser) may import its
+shared modules only, reaching every family's agents through ``agent_kinds``; nothing in ``training/`` imports it.
 
 Imports inside functions count (the walk of ``tests/test_architecture.py``).
 """
@@ -46,10 +48,12 @@ MAY_IMPORT = {
     "agent_kinds": {"settings", "storage"},
     **{family: SHARED | {"evaluation"} for family in FAMILIES},
     "evaluation": set(SHARED),
-    "play": set(SHARED),
     "demo": SHARED | {"evaluation", "sb3"},
 }
 """The parts each part may import besides itself (and, for ``agent_kinds``, :data:`AGENT_MODULES`)."""
+CONSUMERS = {"boardgames.play": SHARED | {None}}
+"""Packages beside ``training/`` that use its agents (``play/``: a person against an agent), and the parts of
+``training/`` each may import (None: anything outside ``training/``); ``training/`` imports none of them."""
 
 
 def part_of(module: str) -> str:
@@ -58,10 +62,15 @@ def part_of(module: str) -> str:
 
 
 def forbidden_imports(graph: dict[str, set[str]]) -> list[str]:
-    """Every import between parts of ``training/`` that :data:`MAY_IMPORT` does not allow, as
+    """Every import between parts of ``training/`` that :data:`MAY_IMPORT` does not allow, and every import
+    between ``training/`` and its consumers outside (:data:`CONSUMERS`) that the layout forbids, as
     ``"a -> b"``; a part missing from the table is reported too."""
     wrong = []
     for module, deps in sorted(graph.items()):
+        consumer = next((c for c in CONSUMERS if module == c or module.startswith(c + ".")), None)
+        if consumer is not None:
+            wrong += [f"{module} -> {dep}" for dep in sorted(deps) if _part_in_training(dep) not in CONSUMERS[consumer]]
+            continue
         if module != TRAINING and not module.startswith(TRAINING + "."):
             continue
         part = part_of(module)
@@ -69,6 +78,8 @@ def forbidden_imports(graph: dict[str, set[str]]) -> list[str]:
             wrong.append(f"{module}: a part of training/ that MAY_IMPORT does not list")
             continue
         for dep in sorted(deps):
+            if any(dep == c or dep.startswith(c + ".") for c in CONSUMERS):
+                wrong.append(f"{module} -> {dep}")
             if not dep.startswith(TRAINING + "."):
                 continue
             other = part_of(dep)
@@ -78,6 +89,14 @@ def forbidden_imports(graph: dict[str, set[str]]) -> list[str]:
             if not allowed:
                 wrong.append(f"{module} -> {dep}")
     return wrong
+
+
+def _part_in_training(module: str) -> str | None:
+    """The part of ``training/`` that ``module`` is in, or None outside ``training/`` (always allowed to a
+    consumer: the rooms of ``tests/test_architecture.py`` order the rest)."""
+    if module != TRAINING and not module.startswith(TRAINING + "."):
+        return None
+    return part_of(module)
 
 
 def test_training_parts_import_only_what_the_layout_allows():
@@ -99,16 +118,18 @@ def test_the_layout_rule_fails_on_a_forbidden_import():
     graph[f"{t}.alphazero.train"] = graph[f"{t}.alphazero.train"] | {f"{t}.sb3.train"}  # a family sideways
     graph[f"{t}.storage.durable"] = graph[f"{t}.storage.durable"] | {f"{t}.cli"}  # storage above settings
     graph[f"{t}.evaluation.evaluate"] = graph[f"{t}.evaluation.evaluate"] | {f"{t}.sb3.agent"}  # past agent_kinds
-    graph[f"{t}.play.moves"] = graph[f"{t}.play.moves"] | {f"{t}.rllib.policy_file"}
+    graph["boardgames.play.moves"] = graph["boardgames.play.moves"] | {
+        f"{t}.rllib.policy_file"
+    }  # play past agent_kinds
     graph[f"{t}.agent_kinds"] = graph[f"{t}.agent_kinds"] | {f"{t}.sb3.train"}  # more than a family's agents
-    graph[f"{t}.sb3.agent"] = graph[f"{t}.sb3.agent"] | {f"{t}.play.window"}
+    graph[f"{t}.sb3.agent"] = graph[f"{t}.sb3.agent"] | {"boardgames.play.window"}  # training up into play
     graph[f"{t}.tools.extra"] = set()  # a new part nobody placed
     assert forbidden_imports(graph) == [
+        f"boardgames.play.moves -> {t}.rllib.policy_file",
         f"{t}.agent_kinds -> {t}.sb3.train",
         f"{t}.alphazero.train -> {t}.sb3.train",
         f"{t}.evaluation.evaluate -> {t}.sb3.agent",
-        f"{t}.play.moves -> {t}.rllib.policy_file",
-        f"{t}.sb3.agent -> {t}.play.window",
+        f"{t}.sb3.agent -> boardgames.play.window",
         f"{t}.storage.durable -> {t}.cli",
         f"{t}.tools.extra: a part of training/ that MAY_IMPORT does not list",
     ]
@@ -127,7 +148,7 @@ def test_importing_the_agent_kinds_loads_no_family_and_no_torch():
         "import sys, boardgames.training.agent_kinds as k\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'stable_baselines3', 'sb3_contrib', "
         "'ray') or m.startswith(('boardgames.training.sb3', 'boardgames.training.alphazero', "
-        "'boardgames.training.rllib', 'boardgames.training.evaluation', 'boardgames.training.play')))\n"
+        "'boardgames.training.rllib', 'boardgames.training.evaluation', 'boardgames.play')))\n"
         "print(loaded)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

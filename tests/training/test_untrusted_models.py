@@ -178,7 +178,7 @@ def test_evaluate_and_the_web_table_refuse_a_trapped_model(tmp_path, capsys):
         )
     assert stop.value.code == 2
     _says_why(capsys.readouterr().err.replace("\n", " "))
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     with pytest.raises(ModelFileError, match="unpickl"):
         Table(make_game("dorix", num_players=2), str(trap))

@@ -30,7 +30,7 @@ def serve():
     ``table`` listening on a free port of ``host``; stopped after."""
     for module in ("starlette", "uvicorn"):
         pytest.importorskip(module, reason="the web extra is not installed (pip install -e '.[web-test]')")
-    from boardgames.training.play.web.app import ServerThread, make_app
+    from boardgames.play.web.app import ServerThread, make_app
 
     servers = []
 

@@ -35,7 +35,7 @@ def client(serve):
 
 
 def _table(name="dorix", opponent="random", **kwargs):
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     options = kwargs.pop("options", {})
     return Table(make_game(name, **options), opponent, **kwargs)
@@ -122,7 +122,7 @@ def test_malformed_json_is_refused(client, raw, words):
 
 
 def test_a_huge_body_is_refused_with_or_without_its_length(client):
-    from boardgames.training.play.web.app import MAX_BODY
+    from boardgames.play.web.app import MAX_BODY
 
     c, _ = client(_table("dorix"))
     gid = c.post("/api/games").json()["id"]

@@ -69,7 +69,7 @@ def play_full_game(page, url: str, seed: int) -> tuple[str, list, dict]:
 
 @pytest.mark.parametrize(("name", "options"), GAMES, ids=[f"{g}{o.get('num_players', '')}" for g, o in GAMES])
 def test_a_full_game_clicked_in_the_page_ends_in_the_engines_position(name, options, serve, browser):
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     game = make_game(name, **options)
     human = game.info.num_seats - 1 if name == "dorix" and game.info.num_seats > 2 else 0  # agents move first
@@ -92,7 +92,7 @@ def test_a_full_game_clicked_in_the_page_ends_in_the_engines_position(name, opti
 
 
 def test_the_replay_viewer_steps_through_a_saved_game(serve, browser, tmp_path):
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     game = make_game("dorix", num_players=2)
     record = random_record(game, seed=3)
@@ -125,7 +125,7 @@ def test_the_page_says_when_the_server_is_full(serve, browser):
     """A server holding one game, which is being played: the page's new game is refused, and it says why."""
     import httpx
 
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     server = serve(Table(make_game("olix"), "random"), limit=1)
     assert httpx.post(server.url + "/api/games", headers={"X-Boardgames-Token": server.token}).status_code == 200
@@ -139,7 +139,7 @@ def test_the_page_says_when_the_server_is_full(serve, browser):
 def test_the_page_of_a_server_open_to_the_network_works_from_the_printed_url(serve, browser):
     """A server asking every request for its token: the page opened from the URL it prints plays, and
     goes on after a reload (whose address no longer holds the token: the cookie does)."""
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     server = serve(Table(make_game("olix"), "random"), allowed_hosts=["*"], remote=True)
     page = browser.new_page()

@@ -32,21 +32,21 @@ class Clock:
 
 
 def _table(start: str | None = None):
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     game = make_game("dorix", num_players=2)
     return Table(game, "random", start=game.from_text(start) if start else None)
 
 
 def _registry(limit=3, idle=600.0):
-    from boardgames.training.play.web.session import Registry
+    from boardgames.play.web.session import Registry
 
     clock = Clock()
     return Registry(limit=limit, idle_timeout=idle, clock=clock), clock
 
 
 def _session(table, finished=False):
-    from boardgames.training.play.web.session import PlaySession
+    from boardgames.play.web.session import PlaySession
 
     session = PlaySession(table)
     if finished:
@@ -56,7 +56,7 @@ def _session(table, finished=False):
 
 
 def test_a_full_registry_refuses_a_new_game_and_keeps_every_game_in_progress():
-    from boardgames.training.play.web.session import MoveRefused
+    from boardgames.play.web.session import MoveRefused
 
     registry, clock = _registry(limit=3, idle=600)
     table = _table()
@@ -88,7 +88,7 @@ def test_only_a_game_idle_past_the_timeout_is_let_go_the_longest_idle_first():
     d = registry.add(_session(table))
     assert set(registry.plays) == {a, c, d}  # b: idle past the timeout, the only one let go
     clock.now += 100
-    from boardgames.training.play.web.session import MoveRefused
+    from boardgames.play.web.session import MoveRefused
 
     with pytest.raises(MoveRefused, match="full"):
         registry.add(_session(table))  # a idle 401 s, c 100 s, d 100 s: all in progress
@@ -128,7 +128,7 @@ def test_finished_games_make_room_when_none_is_abandoned_abandoned_ones_first():
 
 def test_replays_are_let_go_least_recently_viewed_first_and_pinned_ones_never():
     from boardgames.envs.tools.replay import random_record
-    from boardgames.training.play.web.session import MoveRefused, ReplaySession
+    from boardgames.play.web.session import MoveRefused, ReplaySession
 
     registry, _ = _registry(limit=2)
     replay = ReplaySession(random_record(make_game("dorix"), seed=1, max_moves=3))
@@ -146,7 +146,7 @@ def test_replays_are_let_go_least_recently_viewed_first_and_pinned_ones_never():
 
 
 def test_bad_limits_are_refused():
-    from boardgames.training.play.web.session import Registry
+    from boardgames.play.web.session import Registry
 
     with pytest.raises(ValueError, match="at least 1"):
         Registry(limit=0)
@@ -263,7 +263,7 @@ def test_the_load_benchmark_loses_no_game(serve):
     from boardgames.benchmarks.web_load import failed, run_load
 
     game = make_game("barc")
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     server = serve(Table(game, "random"), limit=16)
     report = _run(run_load(server.url, game, clients=12, games=1, abandoned=30, time_limit=240))

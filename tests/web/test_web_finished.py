@@ -18,7 +18,7 @@ httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install
 from test_web_capacity import WIN_IN_ONE, Clock, _session, _table  # noqa: E402  (b2 wins at WIN_IN_ONE)
 
 TOKEN = "X-Boardgames-Token"
-LOGGER = "boardgames.training.play.web"
+LOGGER = "boardgames.play.web"
 
 
 class Records(logging.Handler):
@@ -115,7 +115,7 @@ def test_the_config_says_how_long_a_finished_game_is_kept(serve):
 
 # ----- the registry ---------------------------------------------------------------------------------
 def test_a_finished_game_past_its_time_goes_first_and_one_within_it_is_kept():
-    from boardgames.training.play.web.session import MoveRefused, Registry
+    from boardgames.play.web.session import MoveRefused, Registry
 
     clock = Clock()
     registry = Registry(limit=3, idle_timeout=600, finished_grace=100, clock=clock)
@@ -143,7 +143,7 @@ def test_a_finished_game_past_its_time_goes_first_and_one_within_it_is_kept():
 
 
 def test_abandoned_games_and_finished_games_past_their_time_go_the_longest_without_a_request_first():
-    from boardgames.training.play.web.session import Registry
+    from boardgames.play.web.session import Registry
 
     clock = Clock()
     registry = Registry(limit=2, idle_timeout=200, finished_grace=100, clock=clock)
@@ -159,7 +159,7 @@ def test_abandoned_games_and_finished_games_past_their_time_go_the_longest_witho
 
 
 def test_games_let_go_are_logged_and_remembered_within_a_bound(caplog):
-    from boardgames.training.play.web.session import MoveRefused, Registry
+    from boardgames.play.web.session import MoveRefused, Registry
 
     clock = Clock()
     registry = Registry(limit=1, idle_timeout=10, finished_grace=5, clock=clock, wall=lambda: 1_800_000_000.0)
@@ -187,7 +187,7 @@ def test_games_let_go_are_logged_and_remembered_within_a_bound(caplog):
 
 
 def test_a_negative_time_for_finished_games_is_refused():
-    from boardgames.training.play.web.session import Registry
+    from boardgames.play.web.session import Registry
 
     with pytest.raises(ValueError, match="finished game is kept"):
         Registry(finished_grace=-1)
@@ -198,7 +198,7 @@ def test_finished_minutes_reaches_the_server_and_its_log(monkeypatch, capsys):
     """``--finished-minutes`` sets the time a finished game is kept; the server started by the command
     writes one line per game let go to stderr."""
     uvicorn = pytest.importorskip("uvicorn")
-    from boardgames.training.play.cli import main
+    from boardgames.play.cli import main
 
     apps = []
 

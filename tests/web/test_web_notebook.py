@@ -1,11 +1,11 @@
-"""The notebooks' inline replay (:mod:`boardgames.training.play.web.notebook`) in a real browser: self-contained HTML
+"""The notebooks' inline replay (:mod:`boardgames.play.web.notebook`) in a real browser: self-contained HTML
 whose buttons, slider and move list step through the game, each step showing that position."""
 
 from __future__ import annotations
 
 from boardgames.envs.registry import make_game
 from boardgames.envs.tools.replay import random_record
-from boardgames.training.play.web.notebook import InlineReplay, replay_html
+from boardgames.play.web.notebook import InlineReplay, replay_html
 
 
 def test_the_inline_replay_is_self_contained_html():

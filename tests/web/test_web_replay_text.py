@@ -25,7 +25,7 @@ def _open(page, path) -> None:
 
 
 def test_the_replay_viewer_says_what_it_shows_without_the_click_hint(serve, browser, tmp_path):
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     game = make_game("dorix", num_players=2)
     server = serve(Table(game, "random"))

@@ -23,7 +23,7 @@ TOKEN = "X-Boardgames-Token"
 
 
 def _table(name="dorix", **options):
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     return Table(make_game(name, **options), "random")
 
@@ -133,7 +133,7 @@ def test_a_server_open_to_the_network_asks_every_request_for_the_token(serve):
     ],
 )
 def test_host_of_reads_a_host_header(header, host):
-    from boardgames.training.play.web.app import host_of
+    from boardgames.play.web.app import host_of
 
     assert host_of(header) == host
 
@@ -154,7 +154,7 @@ def test_host_of_reads_a_host_header(header, host):
     ],
 )
 def test_which_hosts_are_loopback(host, loopback):
-    from boardgames.training.play.web import allowed_hosts, is_loopback
+    from boardgames.play.web import allowed_hosts, is_loopback
 
     assert is_loopback(host) == loopback
     assert (allowed_hosts(host) == ["*"]) != loopback
@@ -195,7 +195,7 @@ def no_listening(monkeypatch):
 
 
 def test_a_host_open_to_the_network_needs_allow_remote_and_warns(no_listening, capsys):
-    from boardgames.training.play.cli import main
+    from boardgames.play.cli import main
 
     assert main(["--game", "dorix", "--web", "--host", "0.0.0.0", "--port", "0"]) == 2
     err = capsys.readouterr().err
@@ -209,7 +209,7 @@ def test_a_host_open_to_the_network_needs_allow_remote_and_warns(no_listening, c
 
 
 def test_a_loopback_host_needs_no_flag_and_prints_a_valid_url(no_listening, capsys):
-    from boardgames.training.play.cli import main
+    from boardgames.play.cli import main
 
     assert main(["--game", "dorix", "--web", "--host", "127.0.0.1", "--port", "0"]) == 0
     out, err = capsys.readouterr()
@@ -225,7 +225,7 @@ def test_a_loopback_host_needs_no_flag_and_prints_a_valid_url(no_listening, caps
 @pytest.mark.skipif(not _ipv6_loopback(), reason="this machine has no IPv6 loopback")
 def test_python_m_training_web_serves_on_ipv6_loopback():
     proc = subprocess.Popen(
-        [sys.executable, "-m", "boardgames.training.play.web", "--game", "olix", "--host", "::1", "--port", "0"],
+        [sys.executable, "-m", "boardgames.play.web", "--game", "olix", "--host", "::1", "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -32,7 +32,7 @@ def _config(serve, table) -> dict:
 
 
 def test_the_config_says_whether_the_agents_think(serve):
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     assert _config(serve, Table(make_game("olix"), "random"))["agent_thinks"] is False
     config = _config(serve, Table(make_game("olix"), Slow(0.0)))
@@ -40,7 +40,7 @@ def test_the_config_says_whether_the_agents_think(serve):
 
 
 def test_the_page_says_the_agent_is_thinking_while_it_moves_first(serve, browser):
-    from boardgames.training.play.web.session import Table
+    from boardgames.play.web.session import Table
 
     server = serve(Table(make_game("olix"), Slow(2.0), human_seat=1))
     page = browser.new_page()
@@ -64,7 +64,7 @@ def test_serve_gets_the_agent_ready_before_printing_the_url(monkeypatch, capsys)
     pytest.importorskip("uvicorn", reason="the web extra is not installed")
     import uvicorn
 
-    from boardgames.training.play.web import serve
+    from boardgames.play.web import serve
 
     readied = []
     agent = Slow(0.0)

@@ -15,7 +15,7 @@ from boardgames.envs.core.errors import IllegalActionError, NotationError
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.core.squares import square_name
 from boardgames.envs.tools.replay import GameRecord, parse_move
-from boardgames.training.play.moves import legal_move_texts, opponent_move, record_label, result_text, thinking_text
+from boardgames.play.moves import legal_move_texts, opponent_move, record_label, result_text, thinking_text
 
 HEADLESS_DRIVERS = ("dummy", "offscreen")
 

@@ -19,7 +19,7 @@ also be typed on the keyboard and sent with Enter; right click or Escape clears 
 Browser (``--web``, the ``[web]`` extra): a local web server (127.0.0.1 by default, ``--host``,
 ``--port``; a host open to the network only with ``--allow-remote``) serves a page that draws the board,
 takes moves by clicking, and shows the move list, the result and the agent's thinking; ``--replay FILE``
-opens a ``--save-moves`` file in its replay viewer (:mod:`boardgames.training.play.web`). ``boardgames web`` is
+opens a ``--save-moves`` file in its replay viewer (:mod:`boardgames.play.web`). ``boardgames web`` is
 the same command.
 
 Opponents: ``random``, ``greedy``, ``mcts`` (the baseline agents of :mod:`boardgames.envs.agents`) or the path of
@@ -42,8 +42,7 @@ from boardgames.envs.core.errors import GameOptionError, IllegalActionError, Not
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.registry import make_game
 from boardgames.envs.tools.replay import GameRecord, parse_move
-from boardgames.training.cli import add_game_arguments, add_torch_threads_argument, apply_torch_threads, game_options_of
-from boardgames.training.play.moves import (  # noqa: F401  (re-exported: the player's helpers)
+from boardgames.play.moves import (  # noqa: F401  (re-exported: the player's helpers)
     agent_label,
     get_ready,
     legal_move_texts,
@@ -56,7 +55,7 @@ from boardgames.training.play.moves import (  # noqa: F401  (re-exported: the pl
     thinks,
     warm_up,
 )
-from boardgames.training.play.window import (  # noqa: F401  (re-exported: the window's helpers)
+from boardgames.play.window import (  # noqa: F401  (re-exported: the window's helpers)
     ClickSelector,
     NoDisplayError,
     no_display_message,
@@ -65,6 +64,7 @@ from boardgames.training.play.window import (  # noqa: F401  (re-exported: the w
     render_with_geometry,
     squares_in,
 )
+from boardgames.training.cli import add_game_arguments, add_torch_threads_argument, apply_torch_threads, game_options_of
 
 HELP = (
     "Type a move in the game's notation, then Enter.\n"
@@ -291,10 +291,10 @@ def main(argv=None) -> int:
 
 def _serve(args, game: Game, start: State | None) -> int:
     """``--web``: serve the game and the ``--replay`` files in the browser
-    (:func:`boardgames.training.play.web.serve`)."""
+    (:func:`boardgames.play.web.serve`)."""
     try:
-        from boardgames.training.play.web import serve
-        from boardgames.training.play.web.session import MoveRefused
+        from boardgames.play.web import serve
+        from boardgames.play.web.session import MoveRefused
     except ImportError as e:
         print(f"error: --web needs the web extra (pip install -e '.[web]'): {e}", file=sys.stderr)
         return 2

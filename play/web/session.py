@@ -21,7 +21,7 @@ When a new game needs room (``limit`` games held), the :class:`Registry` lets on
 So a game in progress with a recent request is never let go, and a finished game stays readable (its
 final view and move list) for ``finished_grace`` after its last request, unless its own player starts
 another game on a full server. A game let go is logged (one line, logger
-``boardgames.training.play.web.session``) and remembered (:data:`LET_GO_MEMORY` ids) so that a request
+``boardgames.play.web.session``) and remembered (:data:`LET_GO_MEMORY` ids) so that a request
 for it is answered 404 saying when and why it was let go.
 """
 
@@ -41,8 +41,8 @@ from boardgames.envs.core.errors import GameOptionError, IllegalActionError, Not
 from boardgames.envs.core.game import Game, State, action_index
 from boardgames.envs.registry import game_names, make_game
 from boardgames.envs.tools.replay import GameRecord, labelled_move, parse_move
-from boardgames.training.play.moves import thinks
-from boardgames.training.play.web.board import board_view, legal_moves, outcome
+from boardgames.play.moves import thinks
+from boardgames.play.web.board import board_view, legal_moves, outcome
 
 THINKING_TOP = 8
 """How many of an agent's moves the page lists (the most visited or most probable)."""

@@ -1,4 +1,4 @@
-"""The web server: a Starlette app over :mod:`boardgames.training.play.web.session`, its JSON API and the page.
+"""The web server: a Starlette app over :mod:`boardgames.play.web.session`, its JSON API and the page.
 
 Routes (every answer JSON but the page and its files; an error is ``{"error": message}`` with a 4xx, or
 503 when the server is full of games in progress):
@@ -31,14 +31,14 @@ What keeps it safe to leave running:
   malformed request (broken or deeply nested JSON, wrong types, huge numbers, a bad position index) is
   answered 4xx with a message. The only thing a request can change is the game it names, by one move the
   engine accepts.
-* Games in progress are never let go to make room (:class:`boardgames.training.play.web.session.Registry`), and a
+* Games in progress are never let go to make room (:class:`boardgames.play.web.session.Registry`), and a
   finished game stays readable (its view, its move list) for ``finished_grace`` seconds after its last
   request (10 minutes, ``--finished-minutes``): past the limit, the games let go are abandoned games and
   finished games past that time (the longest without a request first), else a finished game of the
   browser asking for the new game (the ``boardgames_player`` cookie, :data:`PLAYER_COOKIE`, set when it
   starts its first game); when none may go, a new game is refused (503). A request for a game let go is
   answered 404 saying when and why; each game let go is one line of the server's log (logger
-  ``boardgames.training.play.web.session``, shown by :func:`boardgames.training.play.web.serve`).
+  ``boardgames.play.web.session``, shown by :func:`boardgames.play.web.serve`).
 * A client that disconnects while its request body is read (a broken chunked body the HTTP layer
   refused, a closed connection) ends the request quietly: nothing is answered, a debug line is logged,
   no traceback.
@@ -62,7 +62,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from boardgames.training.play.web.session import (
+from boardgames.play.web.session import (
     FINISHED_GRACE,
     IDLE_TIMEOUT,
     MAX_GAMES,

@@ -1,4 +1,4 @@
-// The page of boardgames.training.play.web, for every game: draws the game's picture with its squares as clickable SVG,
+// The page of boardgames.play.web, for every game: draws the game's picture with its squares as clickable SVG,
 // turns clicks into the human's legal moves, and shows the move list, the result and the agents'
 // thinking; on /replay it steps through a recorded game. Plain JavaScript, no build step, no network
 // but this server. Per game, only the HINTS below differ: the board, moves and notation come from the

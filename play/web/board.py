@@ -16,8 +16,8 @@ from PIL import Image
 
 from boardgames.envs.core.game import State
 from boardgames.envs.core.squares import square_name
-from boardgames.training.play.moves import result_text
-from boardgames.training.play.window import squares_in
+from boardgames.play.moves import result_text
+from boardgames.play.window import squares_in
 
 
 def png_data_url(image: Image.Image, scale: float = 1.0, small: bool = False) -> str:

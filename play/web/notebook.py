@@ -5,7 +5,7 @@ is fetched and no server or widget library is needed: it plays in Jupyter, Jupyt
 static render that runs a notebook's scripts (nbviewer, ``jupyter nbconvert --to html``); where scripts
 do not run, the start position and the move list are still shown.
 
-    from boardgames.training.play.web.notebook import InlineReplay
+    from boardgames.play.web.notebook import InlineReplay
     InlineReplay(record)          # the last expression of a cell: displayed as the replay
     display(InlineReplay(record, scale=0.4))
 """
@@ -17,7 +17,7 @@ import json
 import secrets
 
 from boardgames.envs.tools.replay import GameRecord
-from boardgames.training.play.web.board import board_view
+from boardgames.play.web.board import board_view
 
 SCRIPT = """
 (function () {

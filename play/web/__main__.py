@@ -1,4 +1,4 @@
-"""``boardgames web``: serve the game (and replays) in the browser; see :mod:`boardgames.training.play.web`.
+"""``boardgames web``: serve the game (and replays) in the browser; see :mod:`boardgames.play.web`.
 
 It is ``boardgames play ... --web`` (the same options, with the browser ones: ``--replay``,
 ``--host``, ``--allow-remote``, ``--port``, ``--max-games``, ``--idle-minutes``,
@@ -14,8 +14,8 @@ from pathlib import Path
 def main(argv=None) -> int:
     """``boardgames web``: the server of :func:`serve` from the command line (the options of
     ``boardgames play``, plus ``--replay``, ``--host``, ``--port``)."""
-    # imported here, not at the top: boardgames.training.play.cli imports boardgames.training.play.web
-    from boardgames.training.play.cli import main as play_main
+    # imported here, not at the top: boardgames.play.cli imports boardgames.play.web
+    from boardgames.play.cli import main as play_main
 
     args = list(sys.argv[1:] if argv is None else argv)
     if "--game" not in args and not any(a.startswith("--game=") for a in args) and "--replay" in args:
@@ -27,7 +27,7 @@ def _game_of_replay(args: list) -> list:
     """``args`` with ``--game`` (and ``--players``) taken from the first ``--replay`` file's header."""
     import json
 
-    from boardgames.training.play.web.session import MoveRefused, ReplaySession
+    from boardgames.play.web.session import MoveRefused, ReplaySession
 
     path = args[args.index("--replay") + 1]
     try:

@@ -9,7 +9,7 @@ The page draws the board (the game's own picture, with its squares as clickable 
 squares where the human's legal moves start, takes moves by clicking (a move is chosen when the squares
 its notation names are clicked in order; moves sharing those squares, such as ADIX's rotations and
 tilts, or that name none, such as Barc's ``stay``, are offered as buttons), shows the move list in
-notation, the result, and the agents' thinking (:func:`boardgames.training.play.web.session.thinking_of`). Barc's
+notation, the result, and the agents' thinking (:func:`boardgames.play.web.session.thinking_of`). Barc's
 orders are sent, then both seats' orders are revealed together.
 
 The server listens on 127.0.0.1 (or another loopback address: ``--host ::1``); any other ``--host``
@@ -17,12 +17,12 @@ needs ``--allow-remote``, prints a warning, and then asks every request for the 
 prints. Every request that changes something carries the server's token (the page has it), so other web
 sites cannot play here; a game in progress is never dropped to make room, and a finished one stays
 readable for 10 minutes after its last request (``--max-games``, ``--idle-minutes``,
-``--finished-minutes``); see :mod:`boardgames.training.play.web.app`.
+``--finished-minutes``); see :mod:`boardgames.play.web.app`.
 
-Modules: :mod:`boardgames.training.play.web.board` (what is drawn, framework-free),
-:mod:`boardgames.training.play.web.session` (the
-games and replays the server holds), :mod:`boardgames.training.play.web.app` (routes, JSON API, limits),
-:mod:`boardgames.training.play.web.notebook` (an inline replay for notebooks) and ``static/`` (the page).
+Modules: :mod:`boardgames.play.web.board` (what is drawn, framework-free),
+:mod:`boardgames.play.web.session` (the
+games and replays the server holds), :mod:`boardgames.play.web.app` (routes, JSON API, limits),
+:mod:`boardgames.play.web.notebook` (an inline replay for notebooks) and ``static/`` (the page).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def serve(
     server's token (the URL printed holds it). ``max_games``, ``idle_minutes`` and ``finished_minutes``:
     how many games the server holds, after how long without a request a game in progress counts as
     abandoned, and how long after its last request a finished game is kept for its player
-    (:class:`boardgames.training.play.web.session.Registry`). Each game let go to make room is one line on
+    (:class:`boardgames.play.web.session.Registry`). Each game let go to make room is one line on
     stderr. ValueError for a remote host without ``allow_remote``,
     OSError when the address cannot be bound. An agent that searches or runs a network gets ready
     (compiles its search, makes its network's first call) before the URL is printed, saying so, so that
@@ -95,9 +95,9 @@ def serve(
 
     import uvicorn
 
-    from boardgames.training.play.moves import get_ready
-    from boardgames.training.play.web.app import make_app, url_host
-    from boardgames.training.play.web.session import FINISHED_GRACE, IDLE_TIMEOUT, MAX_GAMES, ReplaySession, Table
+    from boardgames.play.moves import get_ready
+    from boardgames.play.web.app import make_app, url_host
+    from boardgames.play.web.session import FINISHED_GRACE, IDLE_TIMEOUT, MAX_GAMES, ReplaySession, Table
     from boardgames.training.torch_threads import ensure_torch_threads
 
     host = host.strip().strip("[]")
@@ -149,6 +149,6 @@ def serve(
         webbrowser.open(f"{url}replay{query}#{app.state.replay_ids[0]}" if replays else url + query)
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)  # uvicorn's, plus the games let go (INFO)
     ours = {"handlers": ["default"], "level": "INFO", "propagate": False}
-    log_config["loggers"]["boardgames.training.play.web"] = ours
+    log_config["loggers"]["boardgames.play.web"] = ours
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", log_config=log_config)
     uvicorn.Server(config).run(sockets=[sock])
