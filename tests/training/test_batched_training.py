@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import torch
-from stable_baselines3.common.vec_env import VecMonitor
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
 from boardgames.envs.agents import GreedyAgent
 from boardgames.envs.registry import make_game
@@ -17,7 +18,7 @@ from boardgames.envs.vector.sb3 import BatchedVecEnv
 from boardgames.training.sb3 import selfplay
 from boardgames.training.sb3.agent import PolicyAgent, draw_rows
 from boardgames.training.sb3.algorithms import get_algorithm
-from boardgames.training.sb3.selfplay import PoolOpponent, SnapshotCallback
+from boardgames.training.sb3.selfplay import OpponentPool, PoolOpponent, SelfPlayEnv, SnapshotCallback
 from boardgames.training.sb3.train import make_vec_env, train
 from boardgames.training.settings import load_config
 
@@ -176,6 +177,38 @@ def test_the_partner_at_team_games_is_the_latest_snapshot(monkeypatch):
                 assert agent is pool.random
                 opponent += 1
     assert partner > 20 and opponent > 40
+
+
+def test_with_the_same_opponent_moves_both_paths_train_the_same_weights(monkeypatch):
+    """MaskablePPO learns bit-identical weights on the batch and on the former DummyVecEnv of SelfPlayEnvs when
+    what is drawn at random in the environments is the same in both (the greedy agent breaking its ties by the
+    lowest action, the learner's seat fixed): the batch changes how the games are stepped, not what the
+    learner experiences or how SB3 takes it in."""
+
+    def lowest_greedy_choice(self, state, seat):
+        return min(self.choices(state, seat))
+
+    monkeypatch.setattr(GreedyAgent, "act", lowest_greedy_choice)
+    monkeypatch.setattr(GreedyAgent, "__call__", lowest_greedy_choice)
+    weights = {"random": 0.0, "greedy": 1.0, "snapshot": 0.0}
+    options = {"num_players": 2}
+    game = make_game("dorix", **options)
+    cfg = load_config("dorix", options, sets=SMALL)
+
+    def former_env():
+        return Monitor(SelfPlayEnv("dorix", options, weights=weights, learner_seat=1))
+
+    former = DummyVecEnv([former_env for _ in range(4)])
+    pool = PoolOpponent(OpponentPool(game, weights))
+    batched = VecMonitor(BatchedVecEnv(game, 4, opponent=pool, learner_seat=1, seed=0, illegal_action="raise"))
+    weights_learned, episodes = [], []
+    for env in (former, batched):
+        model = get_algorithm("maskable_ppo").build(env, dict(cfg["algo"]), 0, None)
+        model.learn(1024)
+        weights_learned.append(torch.cat([p.detach().flatten() for p in model.policy.parameters()]))
+        episodes.append([(e["r"], e["l"]) for e in model.ep_info_buffer])
+    assert len(episodes[0]) > 20 and episodes[0] == episodes[1]
+    assert torch.equal(weights_learned[0], weights_learned[1])
 
 
 def test_a_seeded_batch_with_the_pool_plays_the_same_games():
