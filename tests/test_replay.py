@@ -14,7 +14,7 @@ from PIL import Image
 
 from boardgames.envs.core.errors import IllegalActionError
 from boardgames.envs.registry import game_names, make_game
-from boardgames.envs.tools.replay import GameRecord, move_list, random_record, save_gif
+from boardgames.envs.tools.replay import GameRecord, move_list, random_record, read_header, save_gif
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = game_names()
@@ -100,6 +100,68 @@ def test_replay_command_reads_a_move_list_and_writes_a_gif(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(record.to_text())
     assert Image.open(gif).n_frames == 8
+
+
+def _replay(*args, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "boardgames.envs.tools.replay", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def test_replay_command_reads_the_game_and_its_options_from_the_header(tmp_path):
+    record = random_record(make_game("dorix", num_players=3), seed=2, max_moves=5)
+    moves = tmp_path / "moves.txt"
+    moves.write_text(record.to_text())
+    proc = _replay(str(moves))  # no --game: the header names dorix with 3 players
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == record.to_text()
+    assert _replay(str(moves), "--game", "dorix").returncode == 0  # the header's game: accepted
+
+
+def test_replay_command_refuses_a_game_other_than_the_headers(tmp_path):
+    moves = tmp_path / "moves.txt"
+    moves.write_text(random_record(make_game("olix"), seed=1, max_moves=3).to_text())
+    proc = _replay(str(moves), "--game", "adix")
+    assert proc.returncode == 2
+    assert "--game adix but the move list's header names olix" in proc.stderr
+
+
+def test_replay_command_needs_game_only_without_a_header():
+    record = random_record(make_game("barc"), seed=1, max_moves=3)
+    body = "".join(line + "\n" for line in record.to_text().splitlines() if not line.startswith("#"))
+    refused = _replay("-", stdin=body)
+    assert refused.returncode == 2 and "name its game with --game" in refused.stderr
+    named = _replay("-", "--game", "barc", stdin=body)
+    assert named.returncode == 0, named.stderr
+    assert named.stdout.splitlines()[1:] == record.to_text().splitlines()[1:]
+
+
+def test_replay_help_says_whole_sentences():
+    proc = _replay("--help")
+    assert proc.returncode == 0
+    description = " ".join(proc.stdout.split("\n\n")[1].split())
+    assert description.endswith(".")  # the first line of a docstring stopped mid-sentence before
+    assert "first line" in description  # and it says where the game comes from
+
+
+@pytest.mark.parametrize(
+    "first, problem",
+    [("# olix [1, 2]", "not a JSON object"), ("# olix {max_turns: 3}", "not JSON")],
+)
+def test_read_header_names_bad_options(first, problem):
+    with pytest.raises(ValueError, match=problem):
+        read_header(first + "\n1. a1\n")
+
+
+def test_read_header_of_other_first_lines():
+    assert read_header("# a comment\n1. b2\n") is None
+    assert read_header("1. b2\n") is None
+    assert read_header('# adix {"max_turns": 50}\n') == ("adix", {"max_turns": 50})
 
 
 def test_simultaneous_game_record_gif_and_move_list(tmp_path):

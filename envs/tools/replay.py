@@ -16,8 +16,9 @@ The move list format (``record.to_text()``, read back by ``GameRecord.from_text`
     # result: player_0 +1, player_1 -1
 
 Games where every seat acts at once write each seat's order on the turn's line: ``1. player_0: c1-c2 | player_1: d6``.
-Lines starting with ``#`` are comments (the header and the result are informative only); the
-``N.`` numbers and ``player_k:`` labels may be left out when reading.
+Lines starting with ``#`` are comments to ``GameRecord.from_text`` (the result is informative only); the header
+names the game for ``boardgames replay`` and the browser's replay viewer (:func:`read_header`, :func:`game_of_list`).
+The ``N.`` numbers and ``player_k:`` labels may be left out when reading.
 
 ``save_gif(record_or_states, path)`` writes the pictures of ``State.render_rgb()`` as an animated GIF
 with a caption under each frame naming the move that led to it.
@@ -328,28 +329,94 @@ def _record_of(game: Game, agents, start, max_moves: int | None) -> GameRecord:
     return record
 
 
-def main(argv=None) -> int:
-    """``boardgames replay --game dorix moves.txt --gif game.gif``: read a move list in
-    notation (a file, or ``-`` for standard input), print it back checked and numbered, and save
-    it as an animated GIF."""
+def read_header(text: str) -> tuple[str, dict] | None:
+    """The game name and options of a move list's first line ``# <game> {options}`` (as :meth:`GameRecord.to_text`
+    writes it); None when the first line is not such a header. A ValueError names the problem when the line names a
+    game but its options are not a JSON object."""
+    from boardgames.envs.registry import game_names
+
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if not first.startswith("#"):
+        return None
+    name, _, options = first[1:].strip().partition(" ")
+    if name not in game_names():
+        return None
+    try:
+        parsed = json.loads(options) if options.strip() else {}
+    except ValueError as e:
+        raise ValueError(f"the header {first[:80]!r} has options that are not JSON: {e}") from None
+    if not isinstance(parsed, dict):
+        raise ValueError(f"the header {first[:80]!r} has options that are not a JSON object")
+    return name, parsed
+
+
+def game_of_list(text: str, game: str | None = None, options: dict | None = None) -> Game:
+    """The game a move list is played in: the one its header names (:func:`read_header`), with ``options`` over the
+    header's. ``game``, when given, must be the header's game (a ValueError says both otherwise) and is needed only
+    for a list without a header."""
+    from boardgames.envs.registry import game_names, make_game
+
+    header = read_header(text)
+    if header is None:
+        if game is None:
+            raise ValueError(
+                "the move list does not start with '# <game> {options}' (as record.to_text() and --save-moves write "
+                f"it): name its game with --game ({', '.join(game_names())})"
+            )
+        return make_game(game, **(options or {}))
+    named, recorded = header
+    if game is not None and game != named:
+        raise ValueError(f"--game {game} but the move list's header names {named}: leave --game out or fix it")
+    return make_game(named, **{**recorded, **(options or {})})
+
+
+def _replay_parser():
+    """The arguments of ``boardgames replay``."""
     import argparse
+
+    from boardgames.envs.registry import game_names
+
+    p = argparse.ArgumentParser(
+        prog="boardgames replay",
+        description=(
+            "Read a move list in notation (a file, or - for standard input), print it back checked and numbered, "
+            "and optionally save it as an animated GIF. The game and its options come from the list's first line, "
+            "'# <game> {options}', as record.to_text(), 'boardgames play --save-moves' and 'boardgames evaluate "
+            "--save-games' write it."
+        ),
+        epilog="example: boardgames replay game.txt --gif game.gif",
+    )
+    p.add_argument("moves", help="a move list file in notation, or - for standard input")
+    p.add_argument(
+        "--game",
+        default=None,
+        choices=game_names(),
+        help="the game, for a list without a header; with a header it must be the header's game",
+    )
+    p.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option, over the header's"
+    )
+    p.add_argument("--start", default=None, help="the start position in notation (else the list's # start:)")
+    p.add_argument("--gif", default=None, metavar="PATH", help="write the game as an animated GIF")
+    p.add_argument("--duration-ms", type=int, default=700, help="time per frame of the GIF, in milliseconds")
+    return p
+
+
+def main(argv=None) -> int:
+    """``boardgames replay moves.txt --gif game.gif``: read a move list in notation (a file, or ``-`` for standard
+    input; its header names the game), print it back checked and numbered, and save it as an animated GIF."""
     import sys
 
     from boardgames.envs.core.options import parse_options
-    from boardgames.envs.registry import game_names, make_game
 
-    p = argparse.ArgumentParser(prog="boardgames replay", description=main.__doc__.split("\n")[0])
-    p.add_argument("moves", help="a move list file in notation, or - for standard input")
-    p.add_argument("--game", required=True, choices=game_names())
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
-    p.add_argument("--start", default=None, help="the start position in notation (else the list's # start:)")
-    p.add_argument("--gif", default=None, metavar="PATH", help="write the game as an animated GIF")
-    p.add_argument("--duration-ms", type=int, default=700, help="time per frame")
-    args = p.parse_args(argv)
-    options = parse_options(args.option)
-    text = sys.stdin.read() if args.moves == "-" else open(args.moves).read()
+    args = _replay_parser().parse_args(argv)
     try:
-        record = GameRecord.from_text(make_game(args.game, **options), text, start=args.start)
+        options = parse_options(args.option)
+        text = sys.stdin.read() if args.moves == "-" else open(args.moves, encoding="utf-8").read()
+        record = GameRecord.from_text(game_of_list(text, args.game, options), text, start=args.start)
+    except OSError as e:
+        print(f"error: cannot read {args.moves}: {e.strerror or e}", file=sys.stderr)
+        return 2
     except (IllegalActionError, NotationError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
