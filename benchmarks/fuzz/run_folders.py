@@ -340,7 +340,7 @@ def ppo_problems(ref: Path, run: Path, same_strength: bool) -> list:
     """What is wrong with a finished PPO run."""
     from boardgames.training.agent_kinds import load_model
     from boardgames.training.evaluation.strength import FIELDS
-    from boardgames.training.storage.checkpoints import checkpoint_manifest
+    from boardgames.training.sb3.checkpoints import checkpoint_manifest
     from boardgames.training.storage.durable import CheckpointError, read_csv_rows
 
     problems = []

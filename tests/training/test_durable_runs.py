@@ -378,7 +378,7 @@ def resume_ppo(run: Path) -> tuple[int, float]:
 
 def assert_consistent_ppo_run(ref: Path, run: Path, wall_before: float) -> None:
     from boardgames.training.agent_kinds import load_model
-    from boardgames.training.storage.checkpoints import checkpoint_manifest
+    from boardgames.training.sb3.checkpoints import checkpoint_manifest
 
     assert checkpoint_manifest(run / "final.zip")["steps"] == PPO_STEPS
     assert load_model(run / "final.zip").num_timesteps == PPO_STEPS

@@ -1,5 +1,6 @@
-"""Strength during training (training/evaluation/strength.py): win rates against fixed opponents every N steps,
-logged to TensorBoard, the progress bar's text, strength.csv and the run's results.png."""
+"""Strength during training (training/evaluation/strength.py, hooked in by training/sb3/strength.py): win rates
+against fixed opponents every N steps, logged to TensorBoard, the progress bar's text, strength.csv and the run's
+results.png."""
 
 import json
 
@@ -7,7 +8,8 @@ import numpy as np
 from training_duel_game import DuelGame
 
 from boardgames.envs.agents import Agent
-from boardgames.training.evaluation.strength import StrengthCallback, read_strength
+from boardgames.training.evaluation.strength import read_strength
+from boardgames.training.sb3.strength import StrengthCallback
 from boardgames.training.sb3.train import train
 
 

@@ -46,8 +46,9 @@ MAY_IMPORT = {
     "ray_cluster": {"settings"},
     "storage": {"settings"},
     "agent_kinds": {"settings", "storage"},
-    **{family: SHARED | {"evaluation"} for family in FAMILIES},
+    **{family: SHARED | {"evaluation", "run"} for family in FAMILIES},
     "evaluation": set(SHARED),
+    "run": SHARED - {"agent_kinds"} | {"evaluation"},
     "demo": SHARED | {"evaluation", "sb3"},
 }
 """The parts each part may import besides itself (and, for ``agent_kinds``, :data:`AGENT_MODULES`)."""

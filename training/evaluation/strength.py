@@ -1,148 +1,95 @@
-"""Strength during training: win rates against fixed opponents, measured every N steps.
+"""The strength hook: during training, the learner against fixed opponents, every N units of training.
 
-In self-play ``ep_rew_mean`` says little (the opponents get stronger with the learner).
-:class:`StrengthCallback` plays the learner's current policy (arg-max over the legal actions) against
-fixed agents (default ``random`` and ``greedy``), ``games`` games each with sides swapped
-(:func:`boardgames.training.evaluation.evaluate.play_match`), at the start of training and every ``every`` steps.
-Each measurement goes to
+In self-play ``ep_rew_mean`` (or the loss) says little: the opponents get stronger with the learner. Every
+family therefore plays its current learner (arg-max over the legal actions, or the network's search) against
+fixed agents (default ``random`` and ``greedy``), a number of games each with sides swapped
+(:func:`boardgames.training.evaluation.evaluate.play_match`), at the start of training and every N units, and
+keeps the results in ``<run>/strength.csv`` (one row per measurement and opponent, written whole and durably).
 
-* TensorBoard: ``strength/win_rate_vs_<opponent>`` and ``strength/draw_rate_vs_<opponent>``;
-* the progress bar (:class:`StrengthProgressBar`): ``vs random 85% · greedy 40%``;
-* ``<run>/strength.csv`` (one row per measurement and opponent, with the 95% Wilson interval), which
-  :func:`boardgames.training.evaluation.evaluate.plot_strength` draws: the run's ``results.png`` shows that curve.
+This module is the part every family shares, and knows no family: :class:`StrengthMeter` (the opponents, the
+games, the seconds spent), the CSV rows (:func:`append_rows`, :func:`replace_rows_from`), the short text of
+the latest win rates (:func:`win_rates_text`), :func:`read_strength` and the run's ``results.png``
+(:func:`save_strength_plot`). The families hook it in their own way: SB3 as a callback
+(:mod:`boardgames.training.sb3.strength`; its rows are :data:`FIELDS`, with the 95% Wilson interval), AlphaZero
+and RLlib after their iterations (with an Elo fit, and the environment steps).
 
-The games are cheap with the compiled engine (a few dozen games take about a second on Dorix); the
-settings are ``train.eval_every`` (steps between measurements, 0 turns them off), ``train.eval_games``
-(games per opponent) and ``train.eval_opponents`` (agent specs).
+The games are cheap with the compiled engine (a few dozen games take about a second on Dorix); the SB3
+settings are ``train.eval_every`` (steps between measurements, 0 turns them off), ``train.eval_games`` (games
+per opponent) and ``train.eval_opponents`` (agent specs).
 """
 
 from __future__ import annotations
 
 import csv
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
-
 from boardgames.envs.core.game import Game
+from boardgames.training.storage.durable import number, read_csv_rows, write_csv, write_with
 
 FIELDS = ["steps", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
+"""The columns of an SB3 run's ``strength.csv``."""
 DEFAULT_OPPONENTS = ("random", "greedy")
 
 
-class StrengthCallback(BaseCallback):
-    """Every ``every`` steps (and when training starts), ``games`` games of the learner against each of
-    ``opponents`` (agent specs or Agent objects); results logged to TensorBoard, kept in :attr:`history`
-    and appended to ``csv_path``."""
+def make_opponents(opponents: Iterable, game: Game, seed: int) -> dict:
+    """``{name: agent}`` of ``opponents`` (agent specs or Agent objects; the ``i``-th built with seed
+    ``seed + 1 + i``): a spec is named by its text, an Agent object by its name."""
+    from boardgames.training.agent_kinds import make_agent
 
-    def __init__(
-        self,
-        game: Game,
-        every: int,
-        games: int = 20,
-        opponents=DEFAULT_OPPONENTS,
-        seed: int = 0,
-        csv_path: str | Path | None = None,
-    ):
-        super().__init__()
-        from boardgames.training.agent_kinds import make_agent
+    opponents = list(opponents)
+    agents = [make_agent(o, game, seed=seed + 1 + i) for i, o in enumerate(opponents)]
+    return {o if isinstance(o, str) else getattr(a, "name", type(a).__name__): a for o, a in zip(opponents, agents)}
 
+
+class StrengthMeter:
+    """The learner of a run against fixed ``opponents`` (specs or agents, built once with ``seed``),
+    ``games`` games each; :attr:`seconds` counts the wall time spent measuring (``run.json`` records it)."""
+
+    def __init__(self, game: Game, opponents: Iterable = DEFAULT_OPPONENTS, games: int = 20, seed: int = 0):
         self.game = game
-        self.every = int(every)
         self.games = int(games)
-        self.seed = int(seed)
-        agents = [make_agent(o, game, seed=seed + 1 + i) for i, o in enumerate(opponents)]
-        # an agent spec is named by its text, an Agent object by its name
-        self.opponents = {
-            o if isinstance(o, str) else getattr(a, "name", type(a).__name__): a for o, a in zip(opponents, agents)
-        }
-        self.csv_path = Path(csv_path) if csv_path is not None else None
-        self.history: list[dict] = []  # one row (FIELDS) per measurement and opponent
-        self.last = None
-        self.seconds = 0.0  # wall time spent measuring (recorded in run.json)
+        self.opponents = make_opponents(opponents, game, seed)
+        self.seconds = 0.0
 
-    def _on_training_start(self) -> None:
-        self.measure()
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps - self.last >= self.every:
-            self.measure()
-        return True
-
-    def measure(self) -> list[dict]:
-        """Play the matches now; returns this measurement's rows."""
-        from boardgames.training.agent_kinds import PolicyAgent
+    def play(self, learner, seeds: Callable[[int], int], name: str = "learner", progress=None) -> dict:
+        """``{opponent: PairResult}``: ``learner`` against each opponent, the ``k``-th match seeded
+        ``seeds(k)`` (``progress()``, when given, after every game)."""
         from boardgames.training.evaluation.evaluate import play_match
 
-        start = time.time()
-        self.last = self.num_timesteps
-        policy = self.model.policy
-        was_training = policy.training
-        policy.set_training_mode(False)
-        learner = PolicyAgent(policy, deterministic=True, name="learner")
-        rows = []
-        for k, (name, opponent) in enumerate(self.opponents.items()):
-            r = play_match(
-                self.game,
-                learner,
-                opponent,
-                self.games,
-                seed=self.seed + 7919 * len(self.history) + k,
-                name_a="learner",
-                name_b=name,
-            )
-            lo, hi = r.win_interval()
-            rows.append(
-                {
-                    "steps": int(self.num_timesteps),
-                    "opponent": name,
-                    "games": r.games,
-                    "wins": r.wins,
-                    "draws": r.draws,
-                    "losses": r.losses,
-                    "win_rate": round(r.win_rate, 4),
-                    "ci_low": round(lo, 4),
-                    "ci_high": round(hi, 4),
-                }
-            )
-            self.logger.record(f"strength/win_rate_vs_{name}", r.win_rate)
-            self.logger.record(f"strength/draw_rate_vs_{name}", r.draws / max(r.games, 1))
-        policy.set_training_mode(was_training)
-        self.history.extend(rows)
-        if self.csv_path is not None:
-            self._append(rows)
-        self.seconds += time.time() - start
-        return rows
-
-    def _append(self, rows: list[dict]) -> None:
-        """Add ``rows`` to the CSV, which is rewritten whole and durably
-        (:mod:`boardgames.training.storage.durable`): a kill leaves the rows before or after, never a row cut
-        short."""
-        from boardgames.training.storage.durable import read_csv_rows, write_csv
-
-        write_csv(self.csv_path, FIELDS, [*read_csv_rows(self.csv_path, FIELDS), *rows])
-
-    def summary(self) -> str:
-        """The latest measurement as a short text: ``vs random 85% · greedy 40%``."""
-        if not self.history:
-            return ""
-        latest = [r for r in self.history if r["steps"] == self.history[-1]["steps"]]
-        return "vs " + " · ".join(f"{r['opponent']} {100 * r['win_rate']:.0f}%" for r in latest)
+        started = time.time()
+        try:
+            return {
+                other: play_match(
+                    self.game, learner, agent, self.games, seed=seeds(k), name_a=name, name_b=other, progress=progress
+                )  # fmt: skip
+                for k, (other, agent) in enumerate(self.opponents.items())
+            }
+        finally:
+            self.seconds += time.time() - started
 
 
-class StrengthProgressBar(ProgressBarCallback):
-    """SB3's progress bar with the latest win rates of ``strength`` as its description."""
+def win_rates_text(rates: dict, separator: str = " · ") -> str:
+    """``vs random 85% · greedy 40%`` of ``{opponent: win rate in 0..1}``; empty when there is none."""
+    if not rates:
+        return ""
+    return "vs " + separator.join(f"{name} {100 * rate:.0f}%" for name, rate in rates.items())
 
-    def __init__(self, strength: StrengthCallback | None):
-        super().__init__()
-        self.strength = strength
-        self.shown = 0
 
-    def _on_step(self) -> bool:
-        if self.strength is not None and len(self.strength.history) != self.shown:
-            self.shown = len(self.strength.history)
-            self.pbar.set_description_str(self.strength.summary(), refresh=False)
-        return super()._on_step()
+def append_rows(path: str | Path, fields: list, rows: list[dict]) -> None:
+    """Add ``rows`` to the CSV ``path``, which is rewritten whole and durably
+    (:mod:`boardgames.training.storage.durable`): a kill leaves the rows before or after, never a row cut
+    short."""
+    write_csv(path, fields, [*read_csv_rows(path, fields), *rows])
+
+
+def replace_rows_from(path: str | Path, fields: list, column: str, at: float, rows: list[dict]) -> None:
+    """Put ``rows`` (those of the measurement at ``at``) in the CSV ``path`` in place of every row whose
+    ``column`` is ``at`` or later (rows of a killed run, measured again after its resume), rewritten whole
+    and durably."""
+    earlier = [r for r in read_csv_rows(path, fields) if number(r[column]) < at]
+    write_csv(path, fields, [*earlier, *rows])
 
 
 def read_strength(path: str | Path) -> list[dict]:
@@ -172,8 +119,6 @@ def save_strength_plot(out: str | Path, history: list[dict], title: str = "") ->
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    from boardgames.training.storage.durable import write_with
-
     path = Path(out) / "results.png"
     try:
         write_with(path, lambda tmp: fig.savefig(tmp, dpi=100, format="png"))

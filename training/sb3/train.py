@@ -19,7 +19,14 @@ checkpoints every ``train.checkpoint_every`` steps in ``checkpoints/``, the fina
 ``run.json`` (the command, the settings really used, steps and wall time). Every ``train.eval_every`` steps
 the learner plays ``train.eval_games`` games against random and greedy
 (:mod:`boardgames.training.evaluation.strength`): win
-rates in TensorBoard (``strength/``), on the progress bar, in ``strength.csv`` and drawn in ``results.png``.
+rates in TensorBoard (``strength/``), in the progress, in ``strength.csv`` and drawn in ``results.png``. The
+progress (:mod:`boardgames.training.run.progress`) is a bar on a terminal and a plain line every 30 seconds
+otherwise (a log, ``tee``, CI); it stops at the total, though SB3 collects whole rollouts
+(``algo.n_steps * train.n_envs`` steps each) and so may end a little past it.
+
+The run stands on the run scaffold (:mod:`boardgames.training.run`: run folder, ``run.json``, strength hook,
+progress); :mod:`boardgames.training.sb3.trainer` is the family's trainer (SB3's ``learn`` with the scaffold's
+hooks as callbacks), imported once the arguments are read.
 ``--save PATH.zip`` also copies the final model there with ``run.json`` beside it.
 
 ``--resume CHECKPOINT.zip`` continues a run up to ``--steps`` in total. Its network is the checkpoint's
@@ -29,7 +36,7 @@ replace the checkpoint's, the others stay the checkpoint's, and ``run.json`` rec
 ``--pretrain TEACHER`` (or a ``[pretrain]`` section) first clones a teacher agent's play
 (:mod:`boardgames.training.sb3.pretrain`), saved as ``pretrained.zip``, then self-play continues from there.
 
-Durable runs (:mod:`boardgames.training.storage.durable`, :mod:`boardgames.training.storage.checkpoints`): every file
+Durable runs (:mod:`boardgames.training.storage.durable`, :mod:`boardgames.training.sb3.checkpoints`): every file
 is written to a temporary
 name, fsynced and renamed into place, so a kill at any moment leaves complete files. Each checkpoint
 ``model_N_steps.zip`` (and ``final.zip``, ``pretrained.zip``) has a manifest beside it
@@ -50,7 +57,6 @@ import copy
 import shlex
 import sys
 import time
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,16 +68,10 @@ from boardgames.training.cli import (
     non_negative_int,
     positive_int,
 )
-from boardgames.training.settings import SettingError, check_count, check_number, explicit_settings, load_config
-from boardgames.training.storage.durable import (
-    keep_csv_rows,
-    number,
-    read_json,
-    refuse_links_out,
-    remove_stale_temps,
-    replacing,
-    write_json,
-)
+from boardgames.training.evaluation.strength import read_strength, save_strength_plot
+from boardgames.training.run.folder import RunFolder, commands_so_far, elapsed_since
+from boardgames.training.settings import SettingError, check_count, check_number, load_config
+from boardgames.training.storage.durable import replacing, write_json
 from boardgames.training.torch_threads import use_torch_threads
 
 EVAL_DEFAULTS = {"eval_every": 25000, "eval_games": 20, "eval_opponents": ["random", "greedy"]}
@@ -283,26 +283,22 @@ class TrainSpec:
     pretrain_games: int | None = None
 
 
-def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
-    """Train (or resume) and return ``(model, run_dir)``; see the module docstring and :class:`TrainSpec`.
-    ``train(TrainSpec(...))``, or ``train(game, game_options, total_steps=..., seed=..., ...)`` with the
-    fields of :class:`TrainSpec` as keywords."""
-    if not isinstance(spec, TrainSpec):
-        spec = TrainSpec(spec, dict(game_options or {}), **settings)
-    elif game_options is not None or settings:
-        raise TypeError("train(TrainSpec) takes no other argument")
-    game, game_options, seed, resume = spec.game, spec.game_options, spec.seed, spec.resume
-    check_count("--seed", seed, 0, MAX_SEED)
-    import torch
-    from stable_baselines3.common.callbacks import CallbackList
+@dataclass
+class _Counts:
+    """The ``[train]`` counts of a run, checked (:func:`count_setting`)."""
 
-    from boardgames.training.sb3.algorithms import get_algorithm
-    from boardgames.training.sb3.selfplay import SnapshotCallback
-    from boardgames.training.storage.checkpoints import DurableCheckpoint, checkpoint_manifest, save_model_set
+    total_steps: int
+    n_envs: int
+    checkpoint_every: int
+    snapshot_every: int
+    eval_every: int
+    eval_games: int
 
-    use_torch_threads()  # 1 unless the command or the environment says: more threads ran 10x slower on 2 cores
-    warnings.filterwarnings("ignore", message="rich is experimental")  # SB3's progress bar (tqdm.rich)
-    cfg = load_config(game, game_options, spec.config_file, spec.sets)
+
+def run_settings(spec: TrainSpec) -> tuple[dict, _Counts]:
+    """The run's merged settings (config files, ``--config``, ``--set``, the pretraining flags, ``--steps``),
+    every one range-checked, and its ``[train]`` counts."""
+    cfg = load_config(spec.game, spec.game_options, spec.config_file, spec.sets)
     if spec.pretrain is not None:
         cfg.setdefault("pretrain", {})["teacher"] = spec.pretrain
     if spec.pretrain_games is not None:
@@ -315,141 +311,88 @@ def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
     tr = cfg["train"]
     if spec.total_steps is not None:
         tr["total_steps"] = spec.total_steps
-    total_steps = count_setting(tr, "total_steps", 100000)
-    n_envs = count_setting(tr, "n_envs", 8)
-    checkpoint_every = count_setting(tr, "checkpoint_every", 50000)
-    snapshot_every = count_setting(tr, "snapshot_every", 25000)
+    counts = _Counts(
+        total_steps=count_setting(tr, "total_steps", 100000),
+        n_envs=count_setting(tr, "n_envs", 8),
+        checkpoint_every=count_setting(tr, "checkpoint_every", 50000),
+        snapshot_every=count_setting(tr, "snapshot_every", 25000),
+        eval_every=count_setting(tr, "eval_every", EVAL_DEFAULTS["eval_every"], minimum=0),
+        eval_games=count_setting(tr, "eval_games", EVAL_DEFAULTS["eval_games"]),
+    )
     count_setting(tr, "max_snapshots", 5)
-    eval_every = count_setting(tr, "eval_every", EVAL_DEFAULTS["eval_every"], minimum=0)
-    eval_games = count_setting(tr, "eval_games", EVAL_DEFAULTS["eval_games"])
-    algo = get_algorithm(tr.get("algorithm", "maskable_ppo"))
-    if resume:
-        from boardgames.training.sb3.agent import model_path
+    return cfg, counts
 
-        if str(resume).endswith(".zip"):  # a kill may have left the zip under its temporary name: put it in place
-            refuse_links_out(Path(resume).parent)  # nothing in a stranger's folder leads a write out of it
-            checkpoint_manifest(resume)
-        try:
-            resume = model_path(resume)
-        except FileNotFoundError as e:
-            raise SettingError(f"--resume: {e}") from None
-    run = Path(spec.run_dir or Path("runs") / run_name(game, game_options, seed))
-    if resume and run.is_dir():
-        refuse_links_out(run)
-    (run / "checkpoints").mkdir(parents=True, exist_ok=True)
-    # the checkpoint's manifest (a damaged zip is refused here, naming it), then what killed runs left
-    manifest = checkpoint_manifest(resume) if resume else None
-    for folder in (run, run / "checkpoints"):
-        remove_stale_temps(folder)
-    # An algorithm that does not see the masks gets a random legal action for each illegal choice.
-    env = make_vec_env(game, game_options, cfg, seed, n_envs, spec.subproc, "raise" if algo.uses_masks else "random")
-    try:
-        if resume:
-            # the checkpoint's settings, but for the hyperparameters given for this run (network changes refused)
-            from boardgames.training.storage.safe_load import ModelFileError
 
-            try:  # weights and plain data only: a checkpoint that needs unpickling is refused, saying why
-                model = algo.load(resume, env=env, settings=explicit_settings(spec.config_file, spec.sets).get("algo"))
-            except ModelFileError as e:
-                raise SettingError(f"--resume: {e}") from None
-            model.tensorboard_log = str(run / "tb")
-            if model.num_timesteps >= total_steps:
-                raise SettingError(
-                    f"--resume: {resume} has {model.num_timesteps} steps already and --steps (or "
-                    f"train.total_steps) is the total to reach: give more than {model.num_timesteps}"
-                )
-        else:
-            model = algo.build(env, dict(cfg["algo"]), seed, str(run / "tb"))
-    except BaseException:
-        env.close()
-        raise
-    cfg["algo"] = algo.used_settings(model, cfg["algo"])
-    start = time.time()
-    pretrain_info = None
-    if wants_pretrain(cfg) and not resume:
-        from boardgames.envs.registry import make_game
-        from boardgames.training.sb3.pretrain import pretrain as run_pretrain
+class RunRecord:
+    """What ``run.json`` (and each checkpoint's manifest) records of an SB3 run at a step count: ``earlier`` is
+    the checkpoint's own record (or the resumed run's ``run.json``), ``threads()`` torch's thread count."""
 
-        pretrain_info = run_pretrain(model, make_game(game, **game_options), cfg["pretrain"], seed=seed, log=print)
-        save_model_set(model, run / "pretrained.zip", {"steps": int(model.num_timesteps), "pretrain": pretrain_info})
-    done = int(model.num_timesteps)
-    remaining = total_steps - done
-    info_path = run / "run.json"
-    previous = read_json(info_path, {}) if resume else {}  # an unreadable run.json (an older version's) is mended
-    previous = previous if isinstance(previous, dict) else {}
-    earlier = manifest if manifest is not None else previous  # the checkpoint's own record when it has one
-    from boardgames.envs.registry import make_game
-    from boardgames.training.storage.model_version import version_record
+    def __init__(self, spec: TrainSpec, cfg: dict, earlier: dict, version: dict, threads):
+        self.spec, self.cfg, self.earlier, self.version, self.threads = spec, cfg, earlier, version, threads
+        self.start = time.time()
+        self.strength = None  # the strength hook, once the run has one (its seconds are recorded)
+        self.pretrain: dict | None = None
 
-    version = version_record(make_game(game, **game_options))
-    command = spec.command
-
-    def run_info(steps: int) -> dict:
-        """What ``run.json`` (and each checkpoint's manifest) records at ``steps`` steps."""
+    def __call__(self, steps: int) -> dict:
+        spec, earlier, command = self.spec, self.earlier, self.spec.command
         info = {
             "command": command or "boardgames train " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
-            "commands": list(earlier.get("commands", [])) + [command or " ".join(sys.argv)],  # every run that built it
-            "game": game,
-            "game_options": game_options,
-            **version,
-            "seed": seed,
+            "commands": commands_so_far(earlier.get("commands", []), command or " ".join(sys.argv)),
+            "game": spec.game,
+            "game_options": spec.game_options,
+            **self.version,
+            "seed": spec.seed,
             "steps": int(steps),
-            "wall_time_s": round(time.time() - start + float(earlier.get("wall_time_s", 0.0)), 1),
-            "config": cfg,
-            "torch_threads": torch.get_num_threads(),
+            "wall_time_s": elapsed_since(self.start, earlier.get("wall_time_s", 0.0)),
+            "config": self.cfg,
+            "torch_threads": self.threads(),
         }
-        if strength is not None:
-            info["strength_eval_s"] = round(strength.seconds, 1)  # of this run's wall time
-        if pretrain_info is not None or earlier.get("pretrain") is not None:
-            info["pretrain"] = pretrain_info if pretrain_info is not None else earlier["pretrain"]
+        if self.strength is not None:
+            info["strength_eval_s"] = round(self.strength.seconds, 1)  # of this run's wall time
+        if self.pretrain is not None or earlier.get("pretrain") is not None:
+            info["pretrain"] = self.pretrain if self.pretrain is not None else earlier["pretrain"]
         return info
 
-    callbacks = [
-        DurableCheckpoint(
-            max(checkpoint_every // n_envs, 1),
-            run / "checkpoints",
-            run_info,
-            on_saved=lambda steps: write_json(info_path, run_info(steps), indent=2),
-        ),
-        SnapshotCallback(snapshot_every),
-    ]
-    strength_csv = run / "strength.csv"
-    if not resume:
-        strength_csv.unlink(missing_ok=True)  # a new run's curve starts afresh (a resumed one goes on)
-    else:  # the rows measured past the checkpoint go (this run measures from the checkpoint's step on)
-        from boardgames.training.evaluation.strength import FIELDS
 
-        keep_csv_rows(strength_csv, FIELDS, lambda r: number(r["steps"]) < done + (eval_every == 0))
-    strength = None
-    if eval_every > 0:
-        from boardgames.envs.registry import make_game
-        from boardgames.training.evaluation.strength import StrengthCallback
+def train(spec: TrainSpec | str, game_options: dict | None = None, **settings):
+    """Train (or resume) and return ``(model, run_dir)``; see the module docstring and :class:`TrainSpec`.
+    ``train(TrainSpec(...))``, or ``train(game, game_options, total_steps=..., seed=..., ...)`` with the
+    fields of :class:`TrainSpec` as keywords."""
+    if not isinstance(spec, TrainSpec):
+        spec = TrainSpec(spec, dict(game_options or {}), **settings)
+    elif game_options is not None or settings:
+        raise TypeError("train(TrainSpec) takes no other argument")
+    game, game_options, seed = spec.game, spec.game_options, spec.seed
+    check_count("--seed", seed, 0, MAX_SEED)
+    from boardgames.training.sb3 import trainer  # torch and SB3: only once the arguments are read
 
-        opponents = tr.get("eval_opponents", EVAL_DEFAULTS["eval_opponents"])
-        strength = StrengthCallback(
-            make_game(game, **game_options),
-            eval_every,
-            eval_games,
-            [opponents] if isinstance(opponents, str) else opponents,
-            seed=seed,
-            csv_path=strength_csv,
-        )
-        callbacks.append(strength)
-    if spec.progress_bar:
-        from boardgames.training.evaluation.strength import StrengthProgressBar
-
-        callbacks.append(StrengthProgressBar(strength))
-    if remaining > 0:
-        model.learn(remaining, callback=CallbackList(callbacks), reset_num_timesteps=not resume, tb_log_name="run")
-    info = run_info(int(model.num_timesteps))
-    save_model_set(model, run / "final.zip", info)
-    if strength is not None:
-        from boardgames.training.evaluation.strength import read_strength, save_strength_plot
-
-        save_strength_plot(
-            run, read_strength(strength_csv), f"{run_name(game, game_options, seed)}: {int(model.num_timesteps)} steps"
-        )
-    write_json(info_path, info, indent=2)
+    use_torch_threads()  # 1 unless the command or the environment says: more threads ran 10x slower on 2 cores
+    cfg, counts = run_settings(spec)
+    algo = trainer.get_algorithm(cfg["train"].get("algorithm", "maskable_ppo"))
+    resume = trainer.resume_file(spec.resume)
+    folder = RunFolder(spec.run_dir or Path("runs") / run_name(game, game_options, seed))
+    run = folder.path
+    manifest = trainer.open_run_folder(folder, resume)
+    # An algorithm that does not see the masks gets a random legal action for each illegal choice.
+    env = make_vec_env(
+        game, game_options, cfg, seed, counts.n_envs, spec.subproc, "raise" if algo.uses_masks else "random"
+    )
+    model = trainer.build_model(algo, env, spec, cfg, run, resume, counts.total_steps)
+    cfg["algo"] = algo.used_settings(model, cfg["algo"])
+    previous = folder.previous_record() if resume else {}  # an unreadable run.json (an older version's) is mended
+    earlier = manifest if manifest is not None else previous  # the checkpoint's own record when it has one
+    record = RunRecord(spec, cfg, earlier, trainer.version_of(spec), trainer.torch_threads_now)
+    if wants_pretrain(cfg) and not resume:
+        record.pretrain = trainer.pretrain_model(model, spec, cfg, run)
+    opponents = cfg["train"].get("eval_opponents", EVAL_DEFAULTS["eval_opponents"])
+    opponents = [opponents] if isinstance(opponents, str) else opponents
+    name = run_name(game, game_options, seed)
+    trainer.learn(model, spec, counts, opponents, folder, record, int(model.num_timesteps), bool(resume), name)
+    info = record(int(model.num_timesteps))
+    trainer.save_model_set(model, run / "final.zip", info)
+    if record.strength is not None:
+        save_strength_plot(run, read_strength(folder.strength_path), f"{name}: {int(model.num_timesteps)} steps")
+    folder.write_record(info, indent=2)
     if spec.save:
         dest = Path(spec.save)
         dest.parent.mkdir(parents=True, exist_ok=True)
