@@ -328,24 +328,32 @@ def round_robin(
     save_games: int = 0,
     jobs: int = 1,
     openings: int = 0,
+    plan: bool = False,
 ) -> tuple:
     """Play every pair (or the first agent against each other); returns ``(results, elo)`` (the first
     ``save_games`` games of each pair kept in its ``records``). ``jobs`` > 1 plays the pairs in that many
     processes at once (the same games as one process: each match is seeded by its pair alone); ``openings``
-    random plies start every game (:func:`play_match`)."""
-    from tqdm import tqdm
-
+    random plies start every game (:func:`play_match`). ``plan``: print the plan first (games, pairs, rough
+    time: :mod:`boardgames.training.evaluation.plan`) and show the time left estimated pair by pair."""
     names = names or [agent_name(s) for s in specs]
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs)) if not first_only or i == 0]
     if jobs > 1:
         return _round_robin_in_processes(
-            game, specs, names, pairs, games, seed, show_progress, save_games, jobs, openings
+            game, specs, names, pairs, games, seed, show_progress, save_games, jobs, openings, plan
         )
     agents = [make_agent(s, game, seed=seed + i) for i, s in enumerate(specs)]
+    remaining = _announce_plan(game, agents, names, pairs, games, 1, seed) if plan else None
     results = []
-    with tqdm(total=games * len(pairs), desc="evaluating", unit="game", disable=not show_progress) as bar:
-        for i, j in pairs:
-            bar.set_postfix_str(f"{names[i]} vs {names[j]}")
+    with _games_bar(games * len(pairs), show_progress, remaining) as bar:
+        for k, (i, j) in enumerate(pairs):
+
+            def played(k=k):
+                if remaining is not None:
+                    remaining.played(k)
+                bar.set_postfix_str(_bar_note(names, pairs[k], remaining), refresh=False)
+                bar.update(1)
+
+            bar.set_postfix_str(_bar_note(names, (i, j), remaining))
             results.append(
                 play_match(
                     game,
@@ -355,7 +363,7 @@ def round_robin(
                     seed=_pair_seed(seed, i, j),
                     name_a=names[i],
                     name_b=names[j],
-                    progress=lambda: bar.update(1),
+                    progress=played,
                     save_games=save_games,
                     openings=openings,
                 )
@@ -363,44 +371,90 @@ def round_robin(
     return results, fit_elo(names, results)
 
 
+def _announce_plan(game: Game, agents: list, names: list, pairs: list, games: int, jobs: int, seed: int):
+    """Print the plan of a round robin (:func:`boardgames.training.evaluation.plan.format_plan`) and return its
+    :class:`~boardgames.training.evaluation.plan.Remaining`."""
+    from boardgames.training.evaluation.plan import Remaining, format_plan, make_plan
+
+    print(f"measuring the move time of {len(agents)} agents for the plan...", flush=True)
+    made = make_plan(game, agents, names, pairs, games, jobs, seed)
+    print(format_plan(made), flush=True)
+    return Remaining(made)
+
+
+def _games_bar(total: int, show_progress: bool, remaining):
+    """The round robin's progress bar, in games; with a plan, the time left is the plan's
+    (:class:`~boardgames.training.evaluation.plan.Remaining`), not the bar's own rate-based guess."""
+    from tqdm import tqdm
+
+    form = None
+    if remaining is not None:
+        form = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} games [{elapsed}{postfix}]"
+    return tqdm(total=total, desc="evaluating", unit="game", disable=not show_progress, bar_format=form)
+
+
+def _bar_note(names: list, pair: tuple | None, remaining) -> str:
+    """The bar's note: the pair playing, and the time left when there is a plan."""
+    playing = f"{names[pair[0]]} vs {names[pair[1]]}" if pair is not None else ""
+    left = remaining.text() if remaining is not None else ""
+    return ", ".join(part for part in (playing, left) if part)
+
+
 def _round_robin_in_processes(
-    game, specs, names, pairs, games, seed, show_progress, save_games, jobs, openings=0
+    game, specs, names, pairs, games, seed, show_progress, save_games, jobs, openings=0, plan=False
 ) -> tuple:
     """:func:`round_robin`'s pairs played by ``jobs`` worker processes (:func:`play_pairs_in_processes`),
     the results in the serial loop's order."""
     tasks = [(specs, names, i, j, games, seed) for i, j in pairs]
-    results = play_pairs_in_processes(game, tasks, jobs, show_progress, save_games, openings)
+    results = play_pairs_in_processes(game, tasks, jobs, show_progress, save_games, openings, plan)
     return results, fit_elo(names, results)
 
 
 def play_pairs_in_processes(
-    game: Game, tasks: list, jobs: int, show_progress: bool = True, save_games: int = 0, openings: int = 0
+    game: Game,
+    tasks: list,
+    jobs: int,
+    show_progress: bool = True,
+    save_games: int = 0,
+    openings: int = 0,
+    plan: bool = False,
 ) -> list:
     """Matches played by ``jobs`` worker processes (started afresh: no state shared with this one), each
     task ``(specs, names, i, j, games, seed)`` the pair ``i``, ``j`` of a round robin of ``specs`` seeded
-    ``seed`` (:func:`_play_pair`: the games one process plays); the results in the tasks' order."""
+    ``seed`` (:func:`_play_pair`: the games one process plays); the results in the tasks' order. ``plan``
+    (tasks of one round robin): print its plan first, submit the slowest pairs first (no process left with a
+    long pair at the end) and show the time left estimated pair by pair."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    from tqdm import tqdm
-
+    made = {}
     for specs in {id(task[0]): task[0] for task in tasks}.values():  # a bad spec fails here, before any
-        for i, spec in enumerate(specs):  # worker starts (a round robin's list made once, not per pair)
-            make_agent(spec, game, seed=i)
+        made[id(specs)] = [make_agent(spec, game, seed=i) for i, spec in enumerate(specs)]  # worker starts
+    remaining = None
+    if plan:
+        specs, names = tasks[0][0], tasks[0][1]
+        pairs = [(task[2], task[3]) for task in tasks]
+        remaining = _announce_plan(game, made[id(specs)], names, pairs, tasks[0][4], jobs, tasks[0][5])
+    order = range(len(tasks))
+    if remaining is not None:
+        order = sorted(order, key=lambda k: -remaining.plan.pair_seconds[k])
     context = multiprocessing.get_context("spawn")
     total = sum(task[4] for task in tasks)
     with (
         ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool,
-        tqdm(total=total, desc="evaluating", unit="game", disable=not show_progress) as bar,
+        _games_bar(total, show_progress, remaining) as bar,
     ):
-        futures = {
-            pool.submit(_play_pair, game, specs, names, i, j, games, seed, save_games, openings): k
-            for k, (specs, names, i, j, games, seed) in enumerate(tasks)
-        }
+        futures = {}
+        for k in order:
+            specs, names, i, j, games, seed = tasks[k]
+            futures[pool.submit(_play_pair, game, specs, names, i, j, games, seed, save_games, openings)] = k
         results = [None] * len(tasks)
         for future in as_completed(futures):
             k = futures[future]
             results[k] = future.result()
+            if remaining is not None:
+                remaining.played(k, tasks[k][4])
+                bar.set_postfix_str(remaining.text(), refresh=False)
             bar.update(tasks[k][4])
     return results
 
@@ -593,6 +647,7 @@ def main(argv: list | None = None) -> None:
         show_progress=not args.no_progress,
         save_games=max(0, args.save_games),
         openings=args.openings,
+        plan=True,
     )
     opened = f", {args.openings}-ply random openings played from both sides" if args.openings else ""
     title = f"{args.game} {options or ''} — {args.games} games per pair, seed {args.seed}{opened}"

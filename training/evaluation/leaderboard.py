@@ -192,14 +192,16 @@ def leaderboard(
     show_progress: bool = True,
     jobs: int = 1,
     openings: int = 0,
+    plan: bool = False,
 ) -> tuple:
     """Play the round robin of ``specs`` (each game after ``openings`` random plies, each opening from every
-    side) and rate them: ``(results, rows)``."""
+    side) and rate them: ``(results, rows)``. ``plan``: print the plan first (games, pairs, rough time) and show
+    the time left estimated pair by pair (:mod:`boardgames.training.evaluation.plan`)."""
     names = [agent_name(s) for s in specs]
     if len(set(names)) != len(names):
         raise ValueError(f"two agents would have the same name in the table: {names}")
     results, elo = round_robin(
-        game, specs, games, seed, names=names, show_progress=show_progress, jobs=jobs, openings=openings
+        game, specs, games, seed, names=names, show_progress=show_progress, jobs=jobs, openings=openings, plan=plan
     )
     anchor = "random" if "random" in names else None
     intervals = bootstrap_elo(names, results, bootstrap, seed, anchor=anchor)
@@ -254,7 +256,7 @@ def main(argv: list | None = None) -> None:
         p.error(f"a leaderboard needs three agents or more (with two, boardgames evaluate says it all), got {specs}")
     try:
         results, rows = leaderboard(
-            game, specs, args.games, args.seed, args.bootstrap, not args.no_progress, args.jobs, args.openings
+            game, specs, args.games, args.seed, args.bootstrap, not args.no_progress, args.jobs, args.openings, True
         )
     except (ValueError, FileNotFoundError) as e:
         p.error(str(e))
