@@ -42,9 +42,11 @@ from boardgames.envs.core.errors import GameOptionError, IllegalActionError, Not
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.registry import make_game
 from boardgames.envs.tools.replay import GameRecord, parse_move
+from boardgames.play.ending import end_line, forfeit
 from boardgames.play.moves import (  # noqa: F401  (re-exported: the player's helpers)
     agent_label,
     get_ready,
+    illegal_choice,
     legal_move_texts,
     make_opponent,
     opponent_move,
@@ -55,6 +57,7 @@ from boardgames.play.moves import (  # noqa: F401  (re-exported: the player's he
     thinks,
     warm_up,
 )
+from boardgames.play.sides import options_text, side_name, title_of, you_play
 from boardgames.play.window import (  # noqa: F401  (re-exported: the window's helpers)
     ClickSelector,
     NoDisplayError,
@@ -115,7 +118,9 @@ def play_terminal(
     """Play a game in the terminal; returns its record. ``read(prompt)`` gives the human's lines
     (``input`` by default); EOF or ``quit`` stops the game early. ``write(line)`` shows a line (printed
     at once by default); before the move of an agent that searches or runs a network the player reads
-    ``<agent> is thinking...``, and after it the seconds it took."""
+    ``North (barc_az) is thinking…``, and after it the seconds it took. The end is said with the rule
+    that ended the game, to the human (``You won: ...``) or, when every seat is an agent, in the
+    third person (``South (barc_az) won: ...``); an agent's illegal move loses the game."""
     write = write or _say
     record = GameRecord(start if start is not None else game.new_initial_state())
     state = record.last
@@ -123,27 +128,27 @@ def play_terminal(
         write("")
         write(state.render_text())
         write(f"position: {state.to_text()}")
-        chosen = {}
-        for seat in state.current_seats():
-            if seat not in human_seats:
-                continue
-            action = _ask_move(state, seat, read, write)
-            if action is None:
-                write("Game stopped.")
-                return record
-            chosen[seat] = action
+        chosen = _human_moves(state, human_seats, read, write)
+        if chosen is None:
+            write("Game stopped.")
+            return record
         thinking = thinking_text(state, human_seats, policies)
         if thinking:
             write(thinking)
         started = time.perf_counter()
         chosen.update(opponent_move(state, human_seats, policies))
         took = f"  ({time.perf_counter() - started:.1f} s)" if thinking else ""
+        bad = illegal_choice(state, chosen)
+        if bad is not None:
+            ending = forfeit(state, bad[0], bad[1], agent_label(policies[bad[0]]))
+            write(end_line(ending, game.info, *_viewer(human_seats, policies)))
+            return record
         label = record_label(state, chosen)
         state = record.play(chosen)
         write(f"{len(record)}. {label}{took}")
     write("")
     write(state.render_text())
-    write(result_text(state))
+    write(result_text(state, *_viewer(human_seats, policies)))
     return record
 
 
@@ -151,9 +156,31 @@ def _say(line: str = "") -> None:
     print(line, flush=True)  # at once, a pipe included: "... is thinking" is read while the agent thinks
 
 
+def _viewer(human_seats: set, policies: dict) -> tuple:
+    """``(seat, agents)`` the end is said to: the one human's seat, else nobody (the third person) with
+    the agents' names."""
+    if len(human_seats) == 1:
+        return next(iter(human_seats)), None
+    return None, {s: agent_label(p) for s, p in policies.items()}
+
+
+def _human_moves(state: State, human_seats: set, read, write) -> dict | None:
+    """``{seat: action}`` of the human seats acting in ``state``, asked in turn; None when the human
+    stops the game."""
+    chosen = {}
+    for seat in state.current_seats():
+        if seat in human_seats:
+            action = _ask_move(state, seat, read, write)
+            if action is None:
+                return None
+            chosen[seat] = action
+    return chosen
+
+
 def _ask_move(state: State, seat: int, read, write) -> int | None:
-    name = state.game.info.seat_names[seat]
-    write(f"{name} to move (a move in notation, 'moves', 'help' or 'quit'):")
+    info = state.game.info
+    what = "order" if info.simultaneous else "move"
+    write(f"Your {what}, {side_name(info, seat)} (a move in notation, 'moves', 'help' or 'quit'):")
     while True:
         try:
             line = read("> ")
@@ -182,6 +209,15 @@ def _ask_move(state: State, seat: int, read, write) -> int | None:
             write("Try again ('moves' lists the legal moves).")
 
 
+def intro_line(game: Game, opponent: str, seat: int | None) -> str:
+    """The line a game starts with: ``Barc duel — you against barc_az (start alternating, max_turns 200).
+    You play South (light).``; ``seat`` None: the agent plays every seat (watching)."""
+    info = game.info
+    who = f"{opponent} against itself" if seat is None else f"you against {opponent}"
+    line = f"{title_of(info)} — {who} ({options_text(info)})."
+    return line if seat is None else f"{line} {you_play(info, seat)}"
+
+
 # ----- command line -------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -196,6 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--position", default=None, help="start from this position (in notation)")
     p.add_argument("--gui", action="store_true", help="play in a pygame window with the mouse")
+    p.add_argument("--watch", action="store_true", help="watch: every seat played by --opponent (terminal and window)")
     p.add_argument("--save-gif", default=None, metavar="PATH", help="save the game as an animated GIF")
     p.add_argument("--save-moves", default=None, metavar="PATH", help="save the move list in notation")
     add_torch_threads_argument(p)
@@ -266,10 +303,13 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.web or args.replay:
+        if args.watch:
+            print("error: --watch is for the terminal and the window (--gui), not the browser", file=sys.stderr)
+            return 2
         return _serve(args, game, start)
-    humans = {args.seat}
+    humans = set() if args.watch else {args.seat}
     policies = {s: opponent for s in range(game.info.num_seats) if s not in humans}
-    print(f"{game.info.name}: you are {game.info.seat_names[args.seat]}, against {args.opponent}.")
+    print(intro_line(game, args.opponent, None if args.watch else args.seat))
     get_ready(opponent, args.opponent, start if start is not None else game.new_initial_state())
     if args.gui:
         try:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import numpy as np
+
 from boardgames.envs.core.errors import GameOptionError
-from boardgames.envs.core.game import Game, State
-from boardgames.envs.tools.replay import labelled_move
+from boardgames.envs.core.game import JOINT_SEPARATOR, Game, State
+from boardgames.play.ending import result_line
+from boardgames.play.sides import side_name
 from boardgames.training.agent_kinds import GreedyAgent, RandomAgent, make_agent
 
 Policy = Callable[[State, int], int]
@@ -58,17 +61,18 @@ def warm_up(agent, state: State) -> None:
 
 
 def thinking_text(state: State, human_seats: set, policies: dict) -> str:
-    """What the player reads while the agents choose their moves in ``state``: ``"player_1 (dorix_2p_az)
-    is thinking..."``; empty when none of them thinks (:func:`thinks`)."""
-    names = state.game.info.seat_names
+    """What the player reads while the agents choose their moves in ``state``: ``"North (barc_az)
+    is thinking…"`` (the sides named as :mod:`boardgames.play.sides` names them); empty when none of
+    them thinks (:func:`thinks`)."""
+    info = state.game.info
     who = [
-        f"{names[s]} ({agent_label(policies[s])})"
+        f"{side_name(info, s)} ({agent_label(policies[s])})"
         for s in state.current_seats()
         if s not in human_seats and thinks(policies[s])
     ]
     if not who:
         return ""
-    return f"{' and '.join(who)} {'is' if len(who) == 1 else 'are'} thinking..."
+    return f"{' and '.join(who)} {'is' if len(who) == 1 else 'are'} thinking…"
 
 
 def get_ready(agent, name: str, state: State, write: Callable[[str], None] | None = None) -> float:
@@ -88,8 +92,26 @@ def get_ready(agent, name: str, state: State, write: Callable[[str], None] | Non
 
 # ----- one turn, whoever plays it -----------------------------------------------------------------
 def opponent_move(state: State, human_seats: set, policies: dict) -> dict:
-    """The moves of every acting seat that is not human: {seat: action}."""
-    return {s: int(policies[s](state.clone(), s)) for s in state.current_seats() if s not in human_seats}
+    """The moves of every acting seat that is not human: {seat: action} (as the agents chose them:
+    :func:`illegal_choice` says whether one is illegal)."""
+    return {s: _as_action(policies[s](state.clone(), s)) for s in state.current_seats() if s not in human_seats}
+
+
+def _as_action(value):
+    """An agent's answer as an int when it is a whole number, else as it came (an illegal choice)."""
+    return int(value) if isinstance(value, (int, np.integer)) and not isinstance(value, bool) else value
+
+
+def illegal_choice(state: State, chosen: dict) -> tuple[int, object] | None:
+    """``(seat, action)`` of the first action of ``chosen`` (``{seat: action}``) that is not a legal move
+    of its seat in ``state`` (an agent's mistake: the game ends with its loss,
+    :func:`boardgames.play.ending.forfeit`), or None when all are legal."""
+    n = state.game.info.num_actions
+    for seat, action in sorted(chosen.items()):
+        legal = isinstance(action, (int, np.integer)) and 0 <= int(action) < n and state.legal_mask(seat)[int(action)]
+        if not legal:
+            return seat, action
+    return None
 
 
 def legal_move_texts(state: State, seat: int) -> list[str]:
@@ -97,18 +119,18 @@ def legal_move_texts(state: State, seat: int) -> list[str]:
     return [state.action_to_text(int(a), seat) for a in state.legal_actions(seat)]
 
 
-def result_text(state: State) -> str:
-    names = state.game.info.seat_names
-    returns = state.returns()
-    if state.is_truncated():
-        return "The turn limit ends the game: no winner."
-    winners = [names[s] for s in range(len(returns)) if returns[s] > 0]
-    if not winners:
-        return "Draw."
-    return " and ".join(winners) + (" win." if len(winners) > 1 else " wins.")
+def result_text(state: State, seat: int | None = None, agents: dict | None = None) -> str:
+    """How the finished ``state`` ended, with the rule that ended it: said to the player at ``seat``
+    (``You won: South lines up a1, b1, c1.``) or, without one, to a watcher, the ``agents``
+    (``{seat: name}``) beside their sides (:func:`boardgames.play.ending.result_line`)."""
+    return result_line(state, seat, agents)
 
 
 def record_label(state: State, chosen: dict) -> str:
-    """``player_k: <move>`` for each seat of the decision ``chosen`` (joined by ``|``), as move lists
-    write it (:func:`boardgames.envs.tools.replay.labelled_move`)."""
-    return labelled_move(state, chosen)
+    """``South: <move>`` for each seat of the decision ``chosen`` (joined by ``|``), the sides named as
+    :mod:`boardgames.play.sides` names them (move list files keep the engines' ``player_k``:
+    :func:`boardgames.envs.tools.replay.labelled_move`)."""
+    info = state.game.info
+    return JOINT_SEPARATOR.join(
+        f"{side_name(info, s)}: {state.action_to_text(a, s)}" for s, a in sorted(state.decision(chosen).items())
+    )

@@ -15,7 +15,15 @@ from boardgames.envs.core.errors import IllegalActionError, NotationError
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.core.squares import square_name
 from boardgames.envs.tools.replay import GameRecord, parse_move
-from boardgames.play.moves import legal_move_texts, opponent_move, record_label, result_text, thinking_text
+from boardgames.play.moves import (
+    agent_label,
+    legal_move_texts,
+    opponent_move,
+    record_label,
+    result_text,
+    thinking_text,
+)
+from boardgames.play.sides import side_name
 
 HEADLESS_DRIVERS = ("dummy", "offscreen")
 
@@ -229,13 +237,15 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
         canvas.paste(img, (0, 0))
         d2 = ImageDraw.Draw(canvas)
         if state.is_terminal():
-            lines = [result_text(state) + "  (close the window to quit)", f"last: {note}"]
+            viewer = next(iter(human_seats)) if len(human_seats) == 1 else None
+            agents = {s: agent_label(p) for s, p in policies.items()}
+            lines = [result_text(state, viewer, agents) + "  (close the window to quit)", f"last: {note}"]
         elif thinking:  # drawn once before the agents' move, which holds the window until it is chosen
             lines = [thinking, f"last: {note}"]
             pygame.display.set_caption(f"{game.info.name}: {thinking}")
             thinking_shown = True
         else:
-            who = game.info.seat_names[seat] if seat is not None else ""
+            who = side_name(game.info, seat) if seat is not None else ""
             lines = [f"{who}: {selector.message if selector else ''}", f"typed: {typed}_   last: {note}"]
         for i, line in enumerate(lines):
             d2.text((10, img.height + 16 + 24 * i), line, fill=TEXT, font=strip_font, anchor="lm")

@@ -19,6 +19,7 @@ from boardgames.play.cli import (
     play_terminal,
     random_policy,
     render_with_geometry,
+    result_text,
     squares_in,
 )
 
@@ -53,7 +54,8 @@ def test_terminal_player_in_process_plays_to_the_end(name):
     record = play_terminal(game, policies, {0}, read=read, write=write)
     assert record.last.is_terminal()
     assert any(line.startswith("Illegal move:") for line in out)
-    assert out[-1].endswith(("wins.", "win.", "Draw.", "no winner."))
+    assert out[-1] == result_text(record.last, 0)  # said to the player, with the rule that ended the game
+    assert out[-1].startswith(("You won: ", "You lost: ", "Your team won", "Your team lost", "Draw: "))
 
 
 def test_terminal_player_driven_through_stdin():
@@ -94,7 +96,7 @@ def test_terminal_player_driven_through_stdin():
         proc.kill()
     assert proc.returncode == 0, "\n".join(lines[-20:])
     assert rejected == 1 and prompts >= 2
-    assert lines[-1].endswith(("wins.", "win.", "Draw.", "no winner.")), lines[-5:]
+    assert lines[-1].startswith(("You won: ", "You lost: ", "Your team", "Draw: ")), lines[-5:]
 
 
 def test_play_rejects_a_bad_option():
@@ -234,3 +236,30 @@ def test_simultaneous_game_in_the_terminal():
     assert record.last.is_terminal() and [m[0] for m in record.moves] == [0, 1, 2]
     assert sum(line.startswith("Illegal move:") for line in out) == 1
     assert any(line.startswith("1. player_0: a1 | player_1: ") for line in out)
+
+
+def test_watching_agents_says_the_end_in_the_third_person():
+    """Every seat an agent (``--watch``): the end names the winning side and its agent."""
+    game = make_game("barc")
+    policies = {0: random_policy(0), 1: random_policy(1)}
+    out = []
+    record = play_terminal(game, policies, set(), read=lambda p: pytest.fail("nobody is asked"), write=out.append)
+    assert record.last.is_terminal()
+    assert out[-1] == result_text(record.last, None, {0: "random", 1: "random"})
+    assert out[-1].startswith(("South (random) won: ", "North (random) won: ", "Draw: "))
+
+
+def test_an_agents_illegal_move_ends_the_game_with_its_loss():
+    game = make_game("olix")
+    out = []
+    answers = iter(["f6"])
+    play_terminal(game, {1: lambda state, seat: 60}, {0}, read=lambda p: next(answers), write=out.append)
+    assert out[-1] == "You won: player_1 (function) chose an illegal move (f6), which loses the game.", out[-3:]
+
+
+def test_the_terminal_introduces_the_game_and_the_players_side():
+    from boardgames.play.cli import intro_line
+
+    line = intro_line(make_game("barc"), "barc_az", 1)
+    assert line == "Barc duel — you against barc_az (start alternating, max_turns 200). You play North (dark)."
+    assert intro_line(make_game("olix"), "greedy", None) == "Olix — greedy against itself (max_turns 92)."

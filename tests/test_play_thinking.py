@@ -37,7 +37,7 @@ def test_which_agents_think():
     assert not thinks(make_agent("random", game)) and not thinks(make_agent("greedy", game))
     assert thinks(make_agent("mcts:8", game)) and thinks(Pondering())
     state = game.new_initial_state()
-    assert thinking_text(state, {1}, {0: Pondering()}) == "player_0 (ponder) is thinking..."
+    assert thinking_text(state, {1}, {0: Pondering()}) == "player_0 (ponder) is thinking…"
     assert thinking_text(state, {0}, {1: Pondering()}) == ""  # the human's turn
     assert thinking_text(state, {1}, {0: random_policy(0)}) == ""
 
@@ -51,7 +51,7 @@ def test_the_terminal_says_the_agent_is_thinking_then_how_long_it_took():
         return next(answers)
 
     play_terminal(game, {0: Pondering()}, {1}, read=read, write=out.append)
-    at = out.index("player_0 (ponder) is thinking...")
+    at = out.index("player_0 (ponder) is thinking…")
     assert out[at + 1].startswith("1. player_0: ") and out[at + 1].endswith(" s)"), out[at + 1]
     out.clear()
     answers = iter(["quit"])
@@ -85,7 +85,7 @@ def test_warm_up_uses_the_agents_own_when_it_has_one():
 
 def test_the_command_gets_the_agent_ready_then_says_it_thinks():
     """``boardgames play`` as a user sees it, the agent moving first: a line before the game while it gets
-    ready, then "... is thinking..." before its move and the seconds after."""
+    ready, then "... is thinking…" before its move and the seconds after."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "boardgames.play.cli", "--game", "olix", "--opponent", "mcts:8"]
     done = subprocess.run(
@@ -95,7 +95,7 @@ def test_the_command_gets_the_agent_ready_then_says_it_thinks():
     assert done.returncode == 0, done.stderr[-2000:]
     ready = next(i for i, line in enumerate(lines) if line.startswith("mcts:8: getting ready"))
     assert lines[ready + 1].startswith("mcts:8 is ready (")
-    thinking = lines.index("player_0 (mcts8) is thinking...")
+    thinking = lines.index("player_0 (mcts8) is thinking…")
     assert ready < thinking and lines[thinking + 1].startswith("1. player_0: ") and lines[thinking + 1].endswith(" s)")
 
 
@@ -121,7 +121,7 @@ def test_the_window_shows_the_agent_thinking_in_its_status_and_title(monkeypatch
     quit_ = [pygame.event.Event(pygame.QUIT)]
     record = play_window(game, {0: Pondering()}, {1}, fps=1000, events=lambda: next(script, quit_))
     assert len(record) == 1  # the agent moved once, then it was the human's turn
-    assert "olix: player_0 (ponder) is thinking..." in captions
+    assert "olix: player_0 (ponder) is thinking…" in captions
     assert captions[-1] == "olix: click to play"
-    assert "player_0 (ponder) is thinking..." in strips
+    assert "player_0 (ponder) is thinking…" in strips
     assert any(s.startswith("typed: _   last: player_0: ") and s.endswith(" s)") for s in strips), strips
