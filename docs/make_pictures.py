@@ -38,11 +38,12 @@ GIF_COLOURS = 64
 GIF_FRAME_MS = 600
 
 
-def mid_game(name: str, fraction: float = 0.7) -> GameRecord:
-    """The first moves of a greedy-against-greedy game of ``name``, up to about ``fraction`` of its length."""
+def mid_game(name: str, fraction: float = 0.7, **options) -> GameRecord:
+    """The first moves of a greedy-against-greedy game of ``name`` (made with the game's ``options``), up to
+    about ``fraction`` of its length."""
     from boardgames.training.agent_kinds import make_agent
 
-    game = make_game(name)
+    game = make_game(name, **options)
     games = [
         play_record(game, [make_agent("greedy", game, seed=seed + 10 * s) for s in range(game.info.num_seats)])
         for seed in range(SEEDS)

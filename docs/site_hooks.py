@@ -4,8 +4,11 @@
   name, ``boardgames``, whose subpackages are the repository's folders ``envs/``, ``training/``,
   ``benchmarks/`` and ``models/`` (setuptools' package-dir mapping, which griffe's static loader does not
   follow); ``build/docs-api/boardgames/`` holds ``boardgames/``'s own modules and links to those folders;
+* :func:`on_config` also writes the package's version (``boardgames.__version__``) into the footer of
+  every page (``copyright``), so that the version is written in one place only;
 * :func:`on_files` adds the pages made at build time (``docs/site_pages.py``: the README's sections, one
-  page per environment, the API reference, the changelog);
+  page per environment, the environments gallery, the API reference, the changelog) and the gallery's
+  pictures drawn at build time;
 * :func:`on_page_markdown` reads the pipes that GitHub's tables escape inside code as Python-Markdown
   does (``site_pages.table_code_pipes``).
 """
@@ -53,11 +56,17 @@ def stage_api_source(target: Path = API_SOURCE) -> Path:
     return target
 
 
+def footer(version: str, licence: str) -> str:
+    """The footer line of every page (MkDocs' ``copyright``): the package's version and licence."""
+    return f"boardgame-rl-envs {version} · {licence} licence"
+
+
 @event_priority(100)  # before mkdocstrings' own on_config, which reads the folder's path
 def on_config(config):
     stage_api_source()
     if str(ROOT) not in sys.path:  # the generated pages import the package from the checkout
         sys.path.insert(0, str(ROOT))
+    config["copyright"] = footer(site_pages.version(), site_pages.project()["license"])
     return config
 
 
@@ -70,6 +79,8 @@ def on_files(files, config):
         if existing is not None:
             raise PluginError(f"docs/{path} is made at build time (docs/site_pages.py): remove that file")
         files.append(File.generated(config, path, content=text))
+    for path, picture in site_pages.generated_pictures().items():
+        files.append(File.generated(config, path, content=picture))
     return files
 
 

@@ -5,7 +5,12 @@ references). No network, and no MkDocs needed here except where a test says so."
 from __future__ import annotations
 
 import importlib.util
+import io
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,9 +88,12 @@ def test_every_api_module_exists():
 
 
 def test_readme_links_become_site_links():
-    text = "[rules](docs/rules/dorix.md#setup) [docs/training.md](docs/training.md) [app](play/web/app.py)"
-    made = "[rules](rules/dorix.md#setup) [docs/training.md](training.md) app (`play/web/app.py`)"
+    text = "[rules](docs/rules/dorix.md#setup) [docs/search.md](docs/search.md) [app](play/web/app.py)"
+    made = "[rules](rules/dorix.md#setup) [Compiled search](search.md) app (`play/web/app.py`)"
     assert site_pages.site_links(text) == made
+    # a link whose text is its path gets words: the page's title (up to a colon or dash), with its folder
+    assert site_pages.site_links("[`docs/rules/adix.md`](docs/rules/adix.md)") == "[ADIX rules](rules/adix.md)"
+    assert site_pages.site_links("[docs/reliability.md](docs/reliability.md)") == "[Reliability](reliability.md)"
     assert site_pages.site_links("[x](docs/a.md)", depth=1) == "[x](../a.md)"
     assert site_pages.site_links("[`notebooks/README.md`](notebooks/README.md)") == "`notebooks/README.md`"
     assert site_pages.site_links("[PZ](https://pettingzoo.farama.org) [top](#quick-start)") == (
@@ -137,3 +145,153 @@ def test_the_extension_rewrites_every_docstring_of_a_package():
         docstrings = [mod.docstring.value, mod["Box"].docstring.value, mod["make"].docstring.value]
     assert all(":class:" not in d and ":func:" not in d for d in docstrings)
     assert 'identifier="fake.make"' in docstrings[1] and 'identifier="fake.Box"' in docstrings[2]
+
+
+# ----- the home page, the usage loops, the gallery ----------------------------------------------------
+
+PATH_AS_TEXT = re.compile(r"(?<!!)\[`?[\w./-]+\.(?:md|py)`?\]\(")
+"""A link whose text is a file's path."""
+
+
+def test_the_home_page_shows_every_game_first_with_words_as_link_texts(pages):
+    home = pages["index.md"]
+    first_picture = home.index("![")
+    assert first_picture < home.index("\n|") and first_picture < home.index("\n## "), "pictures come first"
+    for name in game_names():
+        assert f"[![{site_pages.title_and_summary(site_pages.current_module(name))[0]}: a position]" in home
+        assert f"](images/{name}.png)](environments/{name}.md)" in home, name
+    assert not PATH_AS_TEXT.findall(home), "a link of the home page reads as a path"
+    assert "[Dorix rules](rules/dorix.md)" in home  # the README's table, its links in words
+    assert "[environments gallery](environments/index.md)" in home
+
+
+def usage_blocks(page: str) -> list[str]:
+    """The Python code blocks of a page's ``## Usage`` section."""
+    section = page.split("\n## Usage\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, re.S)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_environment_page_has_a_complete_usage_loop_that_runs(pages, name):
+    from boardgames.envs.registry import parallel_games
+
+    blocks = usage_blocks(pages[site_pages.env_page_path(name)])
+    pettingzoo, single, vector = blocks
+    if name in parallel_games():
+        assert ".parallel_env()" in pettingzoo and "while env.agents:" in pettingzoo
+    else:
+        assert "for agent in env.agent_iter():" in pettingzoo and "env.last()" in pettingzoo
+    assert all("action_mask" in block for block in blocks)
+    assert "gymnasium.make(" in single and "gymnasium.make_vec(" in vector
+    for i, block in enumerate(blocks):
+        namespace: dict = {}
+        exec(compile(block, f"{name} page, usage block {i + 1}", "exec"), namespace)
+        assert namespace["env" if i < 2 else "envs"] is not None
+    assert namespace["step"] == 99  # the vector loop ran to its end
+
+
+def test_the_gallery_shows_every_game_and_variant_each_linking_to_its_page(pages):
+    from PIL import Image
+
+    gallery = pages["environments/index.md"]
+    cards = re.findall(r"\[!\[([^\]]*)\]\(\.\./([\w./-]+\.png)\)\]\((\w+)\.md\)", gallery)
+    drawn = site_pages.generated_pictures()
+    assert len(cards) == len(site_pages.gallery()) and {c[2] for c in cards} == set(game_names())
+    for alt, picture, page in cards:
+        assert alt.startswith(site_pages.title_and_summary(site_pages.current_module(page))[0])
+        if picture in drawn:
+            assert Image.open(io.BytesIO(drawn[picture])).size[0] > 200, picture
+        else:
+            assert (DOCS / picture).is_file(), picture
+    labels = [alt for alt, _, page in cards if page == "dorix"]
+    assert labels == ["Dorix, 2 players (the default)", "Dorix, 3 players", "Dorix, 4 players"]
+    assert len({picture for _, picture, _ in cards}) == len(cards), "two variants share a picture"
+
+
+# ----- the built site (make docs) ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The site, built strict by MkDocs into a temporary folder (skipped without the docs extra)."""
+    pytest.importorskip("mkdocs", reason="the docs extra is not installed (make docs installs it)")
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "MPLBACKEND": "Agg"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(out)]
+    subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=600)
+    return out
+
+
+def html_pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if p.name != "404.html")
+
+
+@pytest.mark.slow
+def test_every_page_shows_the_package_version(site):
+    import boardgames
+
+    footer = f"boardgame-rl-envs {boardgames.__version__}"
+    assert boardgames.__version__ not in (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), "written twice"
+    missing = [str(p.relative_to(site)) for p in html_pages(site) if footer not in p.read_text(encoding="utf-8")]
+    assert len(html_pages(site)) > 30 and not missing, f"no version on {missing}"
+
+
+@pytest.mark.slow
+def test_search_finds_make_vec_on_every_environment_page(site):
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    separator = re.compile(index["config"]["separator"])  # how the site's search splits words
+    found = {
+        doc["location"].partition(".html")[0]
+        for doc in index["docs"]
+        if "make_vec" in {word.lower() for word in separator.split(doc["text"]) if word}
+    }
+    assert {f"environments/{name}" for name in game_names()} <= found
+
+
+TABLES_AT = """() => {
+  const column = document.querySelector('.md-content__inner').getBoundingClientRect();
+  return [...document.querySelectorAll('.md-typeset table')].map(table => {
+    const box = table.closest('.md-typeset__scrollwrap');
+    const fits = table.getBoundingClientRect().right <= column.right + 1;
+    if (fits || !box) return {fits, box: !!box};
+    const before = box.scrollLeft;
+    box.scrollLeft = box.scrollWidth;
+    const scrolled = box.scrollLeft > before;
+    box.scrollLeft = before;
+    const style = getComputedStyle(box);
+    return {fits, box: true, scrolled, overflow: style.overflowX,
+            boxFits: box.getBoundingClientRect().right <= column.right + 20,
+            scrollbar: box.offsetHeight - box.clientHeight,
+            shadows: style.backgroundImage.split('gradient').length - 1};
+  });
+}"""
+
+
+@pytest.mark.slow
+def test_tables_fit_or_scroll_inside_their_box_at_1280_pixels(site):
+    """Every table of every page, in Chromium at 1280x900: it fits the text column, or its box does and it
+    scrolls inside it, with a scrollbar always shown and a shadow on the side that has more."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if not os.path.exists(chromium):
+        pytest.skip(f"no Chromium at {chromium} (apt-get install chromium; CI does it in the Makefile)")
+    wide, cut = [], []
+    with sync_api.sync_playwright() as p:
+        # Playwright hides scrollbars in headless Chromium unless told not to: a person's browser shows them
+        browser = p.chromium.launch(
+            executable_path=chromium, args=["--no-sandbox", "--disable-gpu"], ignore_default_args=["--hide-scrollbars"]
+        )
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        for path in (p for p in html_pages(site) if "<table" in p.read_text(encoding="utf-8")):
+            page.goto(path.as_uri())
+            for table in page.evaluate(TABLES_AT):
+                name = str(path.relative_to(site))
+                if table["fits"]:
+                    continue
+                wide.append(name)
+                scrolls = table["box"] and table["scrolled"] and table["overflow"] in ("auto", "scroll")
+                if not (scrolls and table["boxFits"] and table["scrollbar"] > 0 and table["shadows"] >= 4):
+                    cut.append((name, table))
+        browser.close()
+    assert not cut, f"tables cut at 1280 px: {cut}"
+    assert len(wide) < 10, f"too many tables scroll rather than fit: {wide}"
