@@ -53,10 +53,23 @@ def test_summary_names_the_latest_network_when_it_was_measured_and_resume_keeps_
     assert after["elo_iteration"] == 2
 
 
-def test_the_measuring_games_are_counted_on_a_bar_while_they_are_played(tmp_path, capsys):
+def test_the_measuring_games_are_counted_on_a_bar_while_they_are_played(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("boardgames.training.run.progress.is_terminal", lambda stream: True)  # bars: terminals only
     sets = as_table(TINY) | {"iterations": 1, "eval_every": 1}
     run = AlphaZeroRun("dorix", {"num_players": 2}, load_settings("dorix", {"num_players": 2}, sets), tmp_path / "r")
     run.run(progress=True, argv=[])
     err = capsys.readouterr().err
     assert "measuring iteration 0:" in err and "/2 [" in err and "measuring iteration 1:" in err
     assert "(it. 1) · loss" in err  # the bar names the iteration its Elo is of
+
+
+def test_output_that_is_not_a_terminal_gets_progress_lines_and_the_measurements(tmp_path, capsys):
+    """Through a pipe or into a log (as under pytest): no bar, but lines on standard output, the last one at the
+    end of the run with its Elo."""
+    sets = as_table(TINY) | {"iterations": 2, "eval_every": 1}
+    run = AlphaZeroRun("dorix", {"num_players": 2}, load_settings("dorix", {"num_players": 2}, sets), tmp_path / "r")
+    run.run(progress=True, argv=[])
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert "measuring the network of iteration 1: " in captured.out and "/2 [" not in captured.err
+    assert lines[-1].startswith("alphazero dorix: 2/2 it (100%) · ") and "(it. 2) · loss" in lines[-1]

@@ -16,7 +16,8 @@ import sys
 import time
 
 from boardgames.training.cli import add_game_arguments, add_torch_threads_argument, game_options_of, positive_int
-from boardgames.training.settings import SettingError, parse_sets
+from boardgames.training.run.options import section_sets
+from boardgames.training.settings import SettingError
 from boardgames.training.torch_threads import use_torch_threads
 
 
@@ -45,11 +46,7 @@ def main(argv: list | None = None) -> None:
     from boardgames.training.alphazero.train import AlphaZeroRun, load_settings  # torch: after the arguments
 
     try:
-        sets = {}
-        for section, key, value in parse_sets(args.set):
-            if section != "alphazero":
-                raise SettingError(f"--set {section}.{key}: AlphaZero settings are alphazero.<key>")
-            sets[key] = value
+        sets = section_sets(args.set, "alphazero", "AlphaZero")
         if args.iterations is not None:
             sets["iterations"] = args.iterations
         if args.torch_threads is not None or "threads" not in sets:  # alphazero.threads: the run's record

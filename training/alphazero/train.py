@@ -1,5 +1,10 @@
 """The AlphaZero training loop: self-play with the compiled search, a replay buffer, a torch learner,
-checkpoints every iteration, TensorBoard, a progress bar with the current Elo against the baselines.
+checkpoints every iteration, TensorBoard, the progress with the current Elo against the baselines.
+
+The run stands on the run scaffold (:mod:`boardgames.training.run`): :class:`AlphaZeroRun` is the family's
+trainer (``advance``: one iteration and its strength measurement; ``checkpoint``: the state to save;
+``load_checkpoint``), driven by the scaffold's loop, with its run folder, strength hook and progress (a bar on a
+terminal, a plain line every 30 seconds otherwise).
 
 One iteration = ``games_per_iteration`` self-play games (:mod:`boardgames.training.alphazero.selfplay`) added to
 the buffer, then ``train_steps`` gradient steps (:mod:`boardgames.training.alphazero.learner`). Every
@@ -39,9 +44,7 @@ import copy
 import json
 import os
 import pickle
-import shlex
 import shutil
-import sys
 import time
 import zipfile
 from pathlib import Path
@@ -58,6 +61,11 @@ from boardgames.training.alphazero.learner import Learner, resolve_device
 from boardgames.training.alphazero.network import CONFIG, WEIGHTS, AlphaZeroNet, load_network, save_network
 from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
 from boardgames.training.alphazero.settings import NETWORK_KEYS, AlphaZeroSettings, make_settings
+from boardgames.training.evaluation.evaluate import fit_elo
+from boardgames.training.evaluation.strength import StrengthMeter, replace_rows_from
+from boardgames.training.run.folder import RunFolder, command_line, commands_so_far
+from boardgames.training.run.loop import train_until
+from boardgames.training.run.progress import Progress
 from boardgames.training.settings import SettingError, check_count, config_section
 from boardgames.training.storage.durable import (
     CheckpointError,
@@ -65,18 +73,9 @@ from boardgames.training.storage.durable import (
     fault_point,
     fsync_dir,
     fsync_file,
-    keep_csv_rows,
-    number,
     open_set,
-    read_csv_rows,
-    read_json,
-    recover_folder,
-    refuse_links_out,
-    remove_stale_temps,
     replace_folder,
     sha256_of,
-    write_csv,
-    write_json,
 )
 from boardgames.training.storage.model_version import version_record
 from boardgames.training.torch_threads import use_torch_threads
@@ -123,11 +122,9 @@ def load_settings(game_name: str, options: dict, sets: dict | None = None) -> Al
 
 
 def measure_strength(game: Game, net: torch.nn.Module, settings: AlphaZeroSettings, seed: int, progress=None) -> tuple:
-    """``(elo, rows)``: games of the network against every evaluation opponent and the Elo fit
-    (``progress()``, when given, is called after every game)."""
-    from boardgames.training.agent_kinds import make_agent
-    from boardgames.training.evaluation.evaluate import fit_elo, play_match
-
+    """``(elo, rows)``: games of the network (the run's own, given directly: nothing is loaded) against every
+    evaluation opponent, with the shared strength hook, and the Elo fit (``progress()``, when given, is called
+    after every game)."""
     agent = AlphaZeroAgent(
         game,
         copy.deepcopy(net).eval(),
@@ -137,20 +134,10 @@ def measure_strength(game: Game, net: torch.nn.Module, settings: AlphaZeroSettin
         rule=settings.rule,
         gamma=settings.gamma,
     )
-    results, rows = [], []
-    for i, spec in enumerate(settings.eval_opponents):
-        opponent = make_agent(spec, game, seed=seed + 1 + i)
-        r = play_match(
-            game,
-            agent,
-            opponent,
-            settings.eval_games,
-            seed=seed + 100 * i,
-            name_a="alphazero",
-            name_b=spec,
-            progress=progress,
-        )
-        results.append(r)
+    meter = StrengthMeter(game, settings.eval_opponents, settings.eval_games, seed)
+    results = list(meter.play(agent, lambda i: seed + 100 * i, "alphazero", progress).values())
+    rows = []
+    for spec, r in zip(settings.eval_opponents, results):
         rows.append(
             {
                 "opponent": spec,
@@ -176,6 +163,7 @@ class AlphaZeroRun:
         self.game = make_game(game_name, **self.options)
         self.settings = settings
         self.run_dir = Path(run_dir)
+        self.folder = RunFolder(self.run_dir)
         self.seed = check_count("--seed", int(seed) if isinstance(seed, np.integer) else seed, 0, MAX_SEED)
         info = self.game.info
         per_sample = 2 * int(np.prod(info.observation_shape)) + 8 * min(settings.simulations + 1, info.num_actions)
@@ -210,6 +198,7 @@ class AlphaZeroRun:
         self.started_from: dict | None = None  # the trained network the run started from, once loaded
         self._commands_before: list | None = None  # the commands of the processes before this one
         self.command: str | None = None  # this process's command (set by run())
+        self._loop: tuple | None = None  # what the loop's units report to while run() runs
 
     # files ------------------------------------------------------------------------------------------
     def _new_player(self) -> SelfPlayer:
@@ -218,9 +207,7 @@ class AlphaZeroRun:
 
     def _commands(self) -> list:
         """The commands that built the run so far: the earlier processes', then this one's."""
-        if self._commands_before is None:
-            self._commands_before = []
-        return [*self._commands_before, self.command or _command_of(None)]
+        return commands_so_far(self._commands_before, self.command or _command_of(None))
 
     def save_checkpoint(self) -> None:
         """Write the checkpoint set (network and everything else in ``checkpoint.pt``, the buffer, the
@@ -300,7 +287,7 @@ class AlphaZeroRun:
         path = self.run_dir / CHECKPOINT
         if not self.has_checkpoint():
             raise SettingError(f"no checkpoint to resume in {self.run_dir} (expected {path})")
-        refuse_links_out(self.run_dir)
+        self.folder.refuse_links_out()
         files = open_set(self.run_dir, MANIFEST, SET_FILES)["files"] if (self.run_dir / MANIFEST).is_file() else None
         try:
             state = torch.load(path, map_location="cpu", weights_only=True)
@@ -343,14 +330,14 @@ class AlphaZeroRun:
             self.player = self._new_player()
             self._load_part(GAMES, self.player.load)
         if commands is None:  # an older version's checkpoint: the commands its run.json lists
-            commands = (read_json(self.run_dir / "run.json", {}) or {}).get("commands", [])
+            commands = self.folder.previous_record().get("commands", [])
         self._commands_before = list(commands) if isinstance(commands, list) else []
         self.net.eval()
         # the files around the checkpoint: what a kill left half done
-        remove_stale_temps(self.run_dir)
-        recover_folder(self.run_dir / LATEST)
+        self.folder.clear_leftovers()
+        self.folder.recover(LATEST)
         self.save_latest()
-        keep_csv_rows(self.run_dir / "strength.csv", STRENGTH_FIELDS, lambda r: number(r["iteration"]) <= iteration)
+        self.folder.keep_strength(STRENGTH_FIELDS, "iteration", iteration)
 
     def _load_part(self, name: str, load) -> None:
         try:
@@ -448,57 +435,64 @@ class AlphaZeroRun:
         return row
 
     def run(self, progress: bool = True, log=print, argv: list | None = None) -> None:
-        """Iterate up to ``settings.iterations``: a checkpoint and ``run.json`` (``argv``: this command's
-        arguments, as :meth:`write_run_json` takes them) after every iteration, so a run stopped by hand
-        leaves a complete folder."""
+        """Iterate up to ``settings.iterations`` (the scaffold's loop, :func:`~boardgames.training.run.loop.
+        train_until`): a checkpoint and ``run.json`` (``argv``: this command's arguments, as
+        :meth:`write_run_json` takes them) after every iteration, so a run stopped by hand leaves a complete
+        folder; without ``progress``, a line per iteration to ``log``."""
         from torch.utils.tensorboard import SummaryWriter
-        from tqdm import tqdm
 
         s = self.settings
         self.command = _command_of(argv)
-        remove_stale_temps(self.run_dir)  # what killed processes left (after load_checkpoint's renames, if any)
+        self.folder.clear_leftovers()  # what killed processes left (after load_checkpoint's renames, if any)
         writer = SummaryWriter(str(self.run_dir / "tb"), purge_step=self.iteration or None)
-        bar = tqdm(
-            total=s.iterations,
-            initial=self.iteration,
-            desc=f"alphazero {self.game_name}",
-            unit="it",
-            disable=not progress,
-            dynamic_ncols=True,
-        )
+        bar = Progress(s.iterations, "it", f"alphazero {self.game_name}", initial=self.iteration, enabled=progress)
+        self._loop = (writer, bar, log, argv)
         try:
-            if self.iteration == 0 and s.start_from and self.started_from is None:
-                f = self.start_from_network(s.start_from)
-                bar.write(f"starting from the network of {f['folder']} ({f['iterations']} iterations)")
-            if self.iteration == 0 and s.teacher and self.teacher is None:
-                t = self.learn_from_teacher()
-                bar.write(
-                    f"teacher {t['teacher']}: {t['games']} games, {t['samples']} samples ({t['play_s']} s), "
-                    f"{s.teacher_steps} steps ({t['learn_s']} s): loss π {t.get('policy_loss', 0):.2f} "
-                    f"v {t.get('value_loss', 0):.2f}"
-                )
-                self.save_checkpoint()
-                self.write_run_json(argv)
+            self._warm_start(bar, argv)
             if self.iteration == 0 and s.eval_every:
                 self._measure(writer, bar, log)
-            while self.iteration < s.iterations:
-                started = time.perf_counter()
-                row = self.iterate()
-                self.history.append(row)
-                self._log(writer, row)
-                self._spend("learning", row["learn_s"])
-                self._spend("selfplay", max(time.perf_counter() - started - row["learn_s"], 0.0))
-                if s.eval_every and self.iteration % s.eval_every == 0:
-                    self._measure(writer, bar, log)
-                self.save_checkpoint()
-                self.write_run_json(argv)
-                bar.set_postfix_str(self._postfix(row))
-                bar.update(1)
-                if not progress:
-                    log(f"iteration {self.iteration}/{s.iterations}: {self._postfix(row)}")
+            report = None if progress else (lambda text, _: log(f"iteration {self.iteration}/{s.iterations}: {text}"))
+            train_until(self, s.iterations, bar, report)
         finally:
+            self._loop = None
             bar.close()
             writer.close()
+
+    def _warm_start(self, bar: Progress, argv: list | None) -> None:
+        """Before the first iteration: the weights of ``alphazero.start_from``, the teacher's games and steps."""
+        s = self.settings
+        if self.iteration == 0 and s.start_from and self.started_from is None:
+            f = self.start_from_network(s.start_from)
+            bar.write(f"starting from the network of {f['folder']} ({f['iterations']} iterations)")
+        if self.iteration == 0 and s.teacher and self.teacher is None:
+            t = self.learn_from_teacher()
+            bar.write(
+                f"teacher {t['teacher']}: {t['games']} games, {t['samples']} samples ({t['play_s']} s), "
+                f"{s.teacher_steps} steps ({t['learn_s']} s): loss π {t.get('policy_loss', 0):.2f} "
+                f"v {t.get('value_loss', 0):.2f}"
+            )
+            self.save_checkpoint()
+            self.write_run_json(argv)
+
+    def advance(self) -> str:
+        """One iteration in the scaffold's loop (:meth:`run`): self-play and learning, logged, its time counted,
+        the strength measured when due; the progress text after it."""
+        writer, bar, log, _ = self._loop
+        started = time.perf_counter()
+        row = self.iterate()
+        self.history.append(row)
+        self._log(writer, row)
+        self._spend("learning", row["learn_s"])
+        self._spend("selfplay", max(time.perf_counter() - started - row["learn_s"], 0.0))
+        every = self.settings.eval_every
+        if every and self.iteration % every == 0:
+            self._measure(writer, bar, log)
+        return self._postfix(row)
+
+    def checkpoint(self) -> None:
+        """The state to save, in the scaffold's loop: the checkpoint set, ``latest/`` and ``run.json``."""
+        self.save_checkpoint()
+        self.write_run_json(self._loop[3] if self._loop is not None else None)
 
     def _postfix(self, row: dict) -> str:
         elo = f"elo {self.elo:+.0f} (it. {self.elo_iteration}) · " if self.elo is not None else ""
@@ -555,7 +549,7 @@ class AlphaZeroRun:
         lines.append(elo)
         return lines
 
-    def _measure(self, writer, bar, log) -> None:
+    def _measure(self, writer, bar: Progress, log) -> None:
         from tqdm import tqdm
 
         s = self.settings
@@ -566,7 +560,11 @@ class AlphaZeroRun:
             f"({s.eval_simulations} simulations a move)"
         )
         games_bar = tqdm(
-            total=games, desc=f"measuring iteration {self.iteration}", unit="game", leave=False, disable=bar.disable
+            total=games,
+            desc=f"measuring iteration {self.iteration}",
+            unit="game",
+            leave=False,
+            disable=not bar.draws_a_bar,
         )
         try:
             self.elo, rows = measure_strength(
@@ -579,9 +577,8 @@ class AlphaZeroRun:
         writer.add_scalar("strength/elo_vs_random", self.elo, self.iteration)
         for r in rows:
             writer.add_scalar(f"strength/score_vs_{r['opponent']}", r["score"], self.iteration)
-        path = self.run_dir / "strength.csv"  # rewritten whole: rows of this iteration or later replaced
-        earlier = [r for r in read_csv_rows(path, STRENGTH_FIELDS) if number(r["iteration"]) < self.iteration]
-        write_csv(path, STRENGTH_FIELDS, [*earlier, *({"iteration": self.iteration, **r} for r in rows)])
+        rows = [{"iteration": self.iteration, **r} for r in rows]  # rows of this iteration or later replaced
+        replace_rows_from(self.folder.strength_path, STRENGTH_FIELDS, "iteration", self.iteration, rows)
         summary = " · ".join(f"{r['opponent']} {r['score']:.0%}" for r in rows)
         bar.write(
             f"iteration {self.iteration}: elo {self.elo:+.0f} (random = 0); score vs {summary} "
@@ -612,7 +609,7 @@ class AlphaZeroRun:
             "device": str(self.device),
             "actors": self.actors.describe() if self.actors is not None else None,
         }
-        write_json(self.run_dir / "run.json", info)
+        self.folder.write_record(info)
 
 
 def _duration(seconds: float) -> str:
@@ -622,4 +619,4 @@ def _duration(seconds: float) -> str:
 
 def _command_of(argv: list | None) -> str:
     """The command line of ``boardgames alphazero`` with ``argv`` (this process's by default)."""
-    return shlex.join(["python", "-m", "boardgames.training.alphazero", *(argv if argv is not None else sys.argv[1:])])
+    return command_line(["python", "-m", "boardgames.training.alphazero"], argv)

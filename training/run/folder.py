@@ -7,7 +7,8 @@ handled here, the same way for all three:
 
 * :meth:`RunFolder.refuse_links_out` before anything is written into a folder being resumed;
 * :meth:`RunFolder.clear_leftovers` after the family opened its checkpoint (which may still need files under
-  their temporary names): a folder a kill left aside is put back, the temporary files of killed processes go;
+  their temporary names): the temporary files of killed processes go; :meth:`RunFolder.recover` puts back a
+  folder a kill left aside;
 * :meth:`RunFolder.keep_strength` drops the ``strength.csv`` rows measured past the checkpoint (measured again
   as the run goes on, so none is doubled);
 * :func:`commands_so_far` and :meth:`RunFolder.write_record`: ``run.json``, with every command that built
@@ -58,13 +59,16 @@ class RunFolder:
         if self.path.is_dir():
             refuse_links_out(self.path)
 
-    def clear_leftovers(self, subfolders: Iterable[str] = (), recover: Iterable[str] = ()) -> None:
-        """What killed processes left: each folder of ``recover`` put back when a kill left it aside, then
-        the temporary files and folders removed from the run folder and its ``subfolders``."""
-        for name in recover:
-            recover_folder(self.path / name)
+    def clear_leftovers(self, subfolders: Iterable[str] = ()) -> None:
+        """What killed processes left: the temporary files and folders removed from the run folder and its
+        ``subfolders`` (a folder a kill left aside put back first, when its process is gone)."""
         for folder in (self.path, *(self.path / name for name in subfolders)):
             remove_stale_temps(folder)
+
+    def recover(self, name: str) -> bool:
+        """Put back the folder ``name`` of the run when a kill left it aside while it was being replaced;
+        whether one was put back."""
+        return recover_folder(self.path / name)
 
     def keep_strength(self, fields: list, column: str, until: float, inclusive: bool = True) -> int:
         """Drop the ``strength.csv`` rows whose ``column`` is past ``until`` (at or past it when not
