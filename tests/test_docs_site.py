@@ -267,31 +267,52 @@ TABLES_AT = """() => {
 }"""
 
 
-@pytest.mark.slow
-def test_tables_fit_or_scroll_inside_their_box_at_1280_pixels(site):
-    """Every table of every page, in Chromium at 1280x900: it fits the text column, or its box does and it
-    scrolls inside it, with a scrollbar always shown and a shadow on the side that has more."""
+@pytest.fixture(scope="module")
+def browser_page():
+    """A page of the system's headless Chromium at 1280x900, scrollbars shown (skipped without Playwright or
+    Chromium)."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     if not os.path.exists(chromium):
         pytest.skip(f"no Chromium at {chromium} (apt-get install chromium; CI does it in the Makefile)")
-    wide, cut = [], []
     with sync_api.sync_playwright() as p:
         # Playwright hides scrollbars in headless Chromium unless told not to: a person's browser shows them
         browser = p.chromium.launch(
             executable_path=chromium, args=["--no-sandbox", "--disable-gpu"], ignore_default_args=["--hide-scrollbars"]
         )
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        for path in (p for p in html_pages(site) if "<table" in p.read_text(encoding="utf-8")):
-            page.goto(path.as_uri())
-            for table in page.evaluate(TABLES_AT):
-                name = str(path.relative_to(site))
-                if table["fits"]:
-                    continue
-                wide.append(name)
-                scrolls = table["box"] and table["scrolled"] and table["overflow"] in ("auto", "scroll")
-                if not (scrolls and table["boxFits"] and table["scrollbar"] > 0 and table["shadows"] >= 4):
-                    cut.append((name, table))
-        browser.close()
+        try:
+            yield browser.new_page(viewport={"width": 1280, "height": 900})
+        finally:
+            browser.close()
+
+
+@pytest.mark.slow
+def test_tables_fit_or_scroll_inside_their_box_at_1280_pixels(site, browser_page):
+    """Every table of every page, in Chromium at 1280x900: it fits the text column, or its box does and it
+    scrolls inside it, with a scrollbar always shown and a shadow on the side that has more."""
+    wide, cut = [], []
+    for path in (p for p in html_pages(site) if "<table" in p.read_text(encoding="utf-8")):
+        browser_page.goto(path.as_uri())
+        for table in browser_page.evaluate(TABLES_AT):
+            name = str(path.relative_to(site))
+            if table["fits"]:
+                continue
+            wide.append(name)
+            scrolls = table["box"] and table["scrolled"] and table["overflow"] in ("auto", "scroll")
+            if not (scrolls and table["boxFits"] and table["scrollbar"] > 0 and table["shadows"] >= 4):
+                cut.append((name, table))
     assert not cut, f"tables cut at 1280 px: {cut}"
     assert len(wide) < 10, f"too many tables scroll rather than fit: {wide}"
+
+
+@pytest.mark.slow
+def test_the_sites_search_finds_make_vec_on_the_environment_pages(site, browser_page):
+    """Typed into the search box of the site opened from the disk, as a reader would."""
+    browser_page.goto((site / "index.html").as_uri())
+    browser_page.locator(".md-search__input").click()
+    browser_page.keyboard.type("make_vec", delay=20)
+    results = browser_page.locator(".md-search-result__link")
+    results.first.wait_for(timeout=30_000)
+    hrefs = results.evaluate_all("links => links.map(link => link.href)")
+    found = {href.partition("?")[0].removeprefix(site.as_uri() + "/") for href in hrefs}
+    assert {f"environments/{name}.html" for name in game_names()} <= found, found
