@@ -19,15 +19,18 @@ Where it comes from:
   removed) and imported from there. A change to the rules names a new file, so numba never runs code
   compiled from older sources. Where that folder cannot be written, a temporary folder of the process is.
 
-The first time a process compiles something of a game's engine (numba found no cached code for it: a new
-install, a changed library, a new kind of call) one line on stderr says so and how long it may take;
-nothing is said when numba reads it from disk.
+An engine compiles in parts, each on its first use (:data:`PARTS`: the adapters' per-turn kernels, the batch
+loops, the search). The first time a process compiles something of a part (numba found no cached code for it: a
+new install, a changed library, a part not used before, a new kind of call) one line on stderr names the game and
+the part and says how long it usually takes (:func:`first_compile_line`); nothing is said when numba reads it from
+disk.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import linecache
 import os
 import sys
 import tempfile
@@ -145,19 +148,55 @@ def _prune(path: Path) -> None:
         pass
 
 
-# ----- one line on stderr, once per game and process ---------------------------------------------------------
+# ----- one line on stderr, once per part of a game's engine and process -------------------------------------
 
-_ANNOUNCED: set[str] = set()
+PARTS = (
+    ("the PettingZoo adapters", "adapters (PettingZoo and Gymnasium environments)", "about 5 to 40 s"),
+    ("the batch loops", "batch loops (make_vec, LearnerBatch, training)", "about 10 s to 2 min"),
+    ("the search", "search (MCTS and AlphaZero agents)", "about 20 s to 2 min"),
+)
+"""The parts of an engine that compile apart, each on its first use: (the start of its section's title in the
+rendered engine, what it is, how long its first compile usually takes: measured with an empty cache on the
+2-core development machine, the short figure quiet, the long one at a load of 7 to 12; README "First use")."""
+STEP_PART = ("step (moves, masks, observations)", "about 5 to 40 s")
+"""A function of the engine's first sections (how a decision is played, masks, the step) called on its own."""
+
+_ANNOUNCED: set = set()
 _WATCHED: dict[str, str] = {}
 """Name of an engine module -> its game: a compile of one of its functions means numba had nothing cached."""
 
 
-def _announce(game: str, how: str | None = None) -> None:
-    if game in _ANNOUNCED:
-        return
-    _ANNOUNCED.add(game)
-    how = how or "about 20 s to 2 min; numba caches it on disk, later runs read it back"
-    print(f"boardgames: compiling the {game} engine for a first use ({how})", file=sys.stderr, flush=True)
+def engine_part(function) -> tuple[str, str]:
+    """(what it is, how long its first compile usually takes) of the part of an engine (:data:`PARTS`) that
+    ``function`` belongs to: the section of the engine's text it is defined in."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return STEP_PART
+    lines = linecache.getlines(code.co_filename)[: code.co_firstlineno]
+    title = next((line for line in reversed(lines) if line.startswith("# ----- ")), "")[len("# ----- ") :]
+    return next(((what, usual) for start, what, usual in PARTS if title.startswith(start)), STEP_PART)
+
+
+def first_compile_line(game: str, part: tuple[str, str]) -> str:
+    """The line said when ``part`` of ``game``'s engine is compiled: which part, how long it usually takes, and
+    that it is cached on disk while the engine's other parts compile on their own first use."""
+    what, usual = part
+    return (
+        f"boardgames: compiling the {game} engine's {what}, first use on this machine: {usual}. numba caches it "
+        "on disk, so later runs start at once; the engine's other parts (and new kinds of call) compile on their "
+        "own first use"
+    )
+
+
+def _announce(game: str, how: str | None = None, part: tuple[str, str] | None = None) -> None:
+    """Say, once per process for each part of ``game``'s engine, that it is being compiled (``how``: a note
+    replacing the line, said once per game). The step's functions are said only when nothing of the game was."""
+    key = (game, None if how else part)
+    if key in _ANNOUNCED or (part == STEP_PART and any(said[0] == game for said in _ANNOUNCED)):
+        return  # a function of the step called on its own after a part: compiled with it, or quick
+    _ANNOUNCED.add(key)
+    line = f"boardgames: compiling the {game} engine ({how})" if how else first_compile_line(game, part or STEP_PART)
+    print(line, file=sys.stderr, flush=True)
 
 
 def _shown(path: Path) -> str:
@@ -167,17 +206,29 @@ def _shown(path: Path) -> str:
 
 
 class _ColdCache(event.Listener):
-    """numba's compile events (sent only when a function is not found in its disk cache): the first one for an
-    engine's function announces its game."""
+    """numba's compile events (sent only when a function is not found in its disk cache). A compile started
+    outside any other is a call from Python: the first engine function it compiles, itself or nested, names the
+    part announced (:func:`engine_part`); the functions it compiles on the way belong to that part."""
+
+    def __init__(self):
+        self.depth = 0
+        self.claimed = False  # the outermost compile under way has named its part
 
     def on_start(self, ev):
+        if self.depth == 0:
+            self.claimed = False
+        self.depth += 1
+        if self.claimed:
+            return
         dispatcher = ev.data.get("dispatcher") if isinstance(ev.data, dict) else None
-        game = _WATCHED.get(getattr(getattr(dispatcher, "py_func", None), "__module__", None))
+        function = getattr(dispatcher, "py_func", None)
+        game = _WATCHED.get(getattr(function, "__module__", None))
         if game is not None:
-            _announce(game)
+            self.claimed = True
+            _announce(game, part=engine_part(function))
 
     def on_end(self, ev):
-        pass
+        self.depth = max(0, self.depth - 1)
 
 
 event.register("numba:compile", _ColdCache())
