@@ -12,6 +12,10 @@ The league (:mod:`boardgames.training.rllib.league`): ``main`` learns on one sid
 a uniform random player or a frozen snapshot of itself; 4-player Dorix partners share the policy and
 the team reward.
 
+The run stands on the run scaffold (:mod:`boardgames.training.run`): :class:`RLlibTrainer` is the family's
+trainer in the scaffold's loop, with its run folder, strength hook and progress (a bar on a terminal, a plain
+line every 30 seconds otherwise, besides the iteration lines).
+
 One line per iteration: env steps (moves) so far, env steps per second over the iteration, and
 every ``--eval-every`` iterations the win rate of ``main`` (arg-max over the legal actions) against
 ``random`` and ``greedy``, measured with the project's own game loop
@@ -48,7 +52,6 @@ import contextlib
 import socket
 import sys
 import time
-from dataclasses import fields
 from pathlib import Path
 
 from boardgames.envs.core.errors import GameOptionError
@@ -62,20 +65,15 @@ from boardgames.training.cli import (
     parse_assignment,
     positive_int,
 )
+from boardgames.training.evaluation.strength import StrengthMeter, replace_rows_from
 from boardgames.training.ray_cluster import address_host_port, connect
 from boardgames.training.rllib.policy_file import RLlibPolicyAgent, export_module
+from boardgames.training.run.folder import RunFolder
+from boardgames.training.run.loop import train_until
+from boardgames.training.run.options import set_fields
+from boardgames.training.run.progress import Progress
 from boardgames.training.settings import SettingError, check_count, check_number
-from boardgames.training.storage.durable import (
-    keep_csv_rows,
-    number,
-    read_csv_rows,
-    read_json,
-    recover_folder,
-    remove_stale_temps,
-    write_csv,
-    write_json,
-    write_with,
-)
+from boardgames.training.storage.durable import read_json, write_json, write_with
 from boardgames.training.storage.model_version import version_record
 from boardgames.training.storage.run_signature import TRUST_FLAG, replace_signed_folder, restorable, run_key
 from boardgames.training.torch_threads import use_torch_threads
@@ -170,25 +168,12 @@ def make_settings(args: argparse.Namespace, saved: dict | None = None):
     from boardgames.training.rllib.config import RLlibSettings
 
     settings = RLlibSettings(**saved) if saved else RLlibSettings()
-    known = {f.name: f for f in fields(RLlibSettings)}
     changes = [parse_assignment(item, "--set") for item in args.set]
     if args.env_runners is not None:
         changes.append(("env_runners", args.env_runners))
     if args.seed is not None:
         changes.append(("seed", args.seed))
-    for key, value in changes:
-        if key not in known:
-            raise SettingError(f"--set {key}: no such setting; the settings: {', '.join(known)}")
-        current = getattr(settings, key)
-        if (
-            isinstance(current, bool)
-            or not isinstance(value, type(current))
-            and not (isinstance(current, float) and isinstance(value, int))
-        ):
-            raise SettingError(
-                f"--set {key}={value!r}: expected a value of type {type(current).__name__}, like {current!r}"
-            )
-        setattr(settings, key, type(current)(value) if isinstance(current, float) else value)
+    set_fields(settings, changes)
     check_ranges(settings)
     if settings.env_runners < 0 or settings.train_batch < 1 or settings.minibatch < 1 or settings.epochs < 1:
         raise SettingError("env_runners must be >= 0, train_batch, minibatch and epochs >= 1")
@@ -242,16 +227,13 @@ def start_ray(address: str | None, env_runners: int) -> None:
     connect(ray, address, env_runners, "env runners")
 
 
-def measure(algo, game, game_name: str, options: dict, opponents: dict, games: int, seed: int) -> dict:
-    """The win rate of ``main`` (arg-max) against each opponent: ``{name: PairResult}``."""
-    from boardgames.training.evaluation.evaluate import play_match
+def measure(algo, game_name: str, options: dict, meter: StrengthMeter, seed: int) -> dict:
+    """The win rate of ``main`` (arg-max) against each opponent of the strength hook ``meter``, the ``i``-th
+    match seeded ``seed + i``: ``{name: PairResult}``."""
     from boardgames.training.rllib.league import trained_module
 
     agent = RLlibPolicyAgent.from_module(trained_module(algo), game_name, options)
-    return {
-        name: play_match(game, agent, opp, games, seed=seed + i, name_a="main", name_b=name)
-        for i, (name, opp) in enumerate(opponents.items())
-    }
+    return meter.play(agent, lambda i: seed + i, "main")
 
 
 def save(algo, out: Path, run: dict, key: bytes | None = None) -> None:
@@ -289,11 +271,12 @@ def load_run(args: argparse.Namespace) -> tuple[str, dict, dict | None, Path]:
     """``(game, options, saved settings or None, out)`` of a new run or of the run ``--resume`` names."""
     if args.resume:
         out = Path(args.resume)
-        recover_folder(out / "checkpoint")  # a kill between the two renames of the checkpoint's swap
-        if not (out / "run.json").is_file() or not (out / "checkpoint").is_dir():
+        folder = RunFolder(out)
+        folder.recover("checkpoint")  # a kill between the two renames of the checkpoint's swap
+        if not folder.record_path.is_file() or not (out / "checkpoint").is_dir():
             raise SettingError(f"--resume {out}: no run there (expected {out}/run.json and {out}/checkpoint)")
-        remove_stale_temps(out)
-        saved = read_json(out / "run.json")
+        folder.clear_leftovers()
+        saved = read_json(folder.record_path)
         if not isinstance(saved, dict) or not all(k in saved for k in ("game", "options", "settings")):
             raise SettingError(
                 f"--resume {out}: {out / 'run.json'} cannot be read as this project's run.json "
@@ -320,79 +303,36 @@ def run(args: argparse.Namespace) -> None:
 
 def train(args, game_name: str, options: dict, settings, out: Path, key: bytes, checkpoint=None, release=None) -> None:
     """Build the algorithm, restore ``checkpoint`` when given (the checked copy of the one ``--resume`` names;
-    ``release()`` then removes the copy) and train to ``--iterations``."""
+    ``release()`` then removes the copy) and train to ``--iterations`` in the scaffold's loop."""
     import ray
-    import torch
-    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
-    from boardgames.training.agent_kinds import make_agent
     from boardgames.training.rllib.config import build_config
-    from boardgames.training.rllib.league import make_random_player, take_snapshot
+    from boardgames.training.rllib.league import make_random_player
 
     use_torch_threads()  # the driver learns and measures: one thread unless asked (README, Torch threads)
     game = make_game(game_name, **options)
     config = build_config(game_name, options, settings)
-    opponents = {spec: make_agent(spec, game, seed=settings.seed + 1 + i) for i, spec in enumerate(args.eval_opponents)}
+    meter = StrengthMeter(game, args.eval_opponents, args.eval_games, settings.seed)
     start_ray(args.address, settings.env_runners)
     try:
         algo = config.build_algo()
         make_random_player(algo)
         out.mkdir(parents=True, exist_ok=True)
         if checkpoint is not None:
-            try:
-                algo.restore_from_path(str(checkpoint.resolve()))
-            except Exception as e:  # RLlib raises many kinds on a damaged folder: the project's error, naming it
-                raise SettingError(
-                    f"--resume {out}: {out / 'checkpoint'} cannot be restored ({type(e).__name__}: {str(e)[:300]})"
-                ) from None
-            if release is not None:
-                release()  # the checked copy is no longer needed
-            print(f"resumed {out} at iteration {algo.iteration}")
-            keep_csv_rows(out / "strength.csv", STRENGTH_FIELDS, lambda r: number(r["iteration"]) <= algo.iteration)
+            restore(algo, checkpoint, out, release)
         print(
             f"{game_name} {options}: {settings.env_runners} env runners x {settings.envs_per_runner} games, "
             f"{settings.train_batch} env steps per iteration, league main + random + {settings.snapshots} snapshots; "
             f"ray {ray.__version__}, cluster CPUs {ray.cluster_resources().get('CPU', 0):g}; run folder {out}"
         )
-        run_info = {
-            "game": game_name,
-            "options": options,
-            **version_record(game),
-            "settings": settings.to_dict(),
-            "iteration": algo.iteration,
-            "env_steps": 0,
-            "wall_s": 0.0,
-            "torch_threads": torch.get_num_threads(),
-        }
-        if checkpoint is not None:
-            previous = read_json(out / "run.json", {})
-            run_info["wall_s"] = previous.get("wall_s", 0.0)
-            run_info["env_steps"] = previous.get("env_steps", 0)
-        started = time.perf_counter() - run_info["wall_s"]
-        while algo.iteration < args.iterations:
-            t0 = time.perf_counter()
-            before = run_info["env_steps"]
-            result = algo.train()
-            it = algo.iteration
-            steps = int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED_LIFETIME, before))
-            run_info.update(iteration=it, env_steps=steps)
-            dt = time.perf_counter() - t0
-            line = f"iter {it:>4}/{args.iterations}  env steps {steps:>10,}  {(steps - before) / dt:>8,.0f} steps/s"
-            if it % settings.snapshot_every == 0:
-                slot = take_snapshot(algo, it // settings.snapshot_every - 1, settings.snapshots)
-                line += f"  snapshot -> {slot}" if slot else ""
-            if args.eval_every and (it % args.eval_every == 0 or it == args.iterations):
-                results = measure(algo, game, game_name, options, opponents, args.eval_games, settings.seed + it)
-                line += "  vs " + "  ".join(f"{n} {100 * r.win_rate:.0f}%" for n, r in results.items())
-                write_strength(out / "strength.csv", it, steps, results)
-            run_info["wall_s"] = round(time.perf_counter() - started, 1)
-            if it % args.checkpoint_every == 0 or it == args.iterations:
-                save(algo, out, run_info, key)
-                line += "  (checkpoint)"
-            print(line, flush=True)
+        trainer = RLlibTrainer(algo, args, game_name, options, settings, RunFolder(out), key, meter)
+        trainer.start(version_record(game), resumed=checkpoint is not None)
+        with Progress(args.iterations, "it", f"rllib {game_name}", initial=algo.iteration) as progress:
+            train_until(trainer, args.iterations, progress, trainer.report(progress), args.checkpoint_every)
+        info = trainer.info
         print(
-            f"done: {run_info['iteration']} iterations, {run_info['env_steps']:,} env steps, "
-            f"{run_info['wall_s']:.0f} s; policy {out / 'policy.pt'} "
+            f"done: {info['iteration']} iterations, {info['env_steps']:,} env steps, "
+            f"{info['wall_s']:.0f} s; policy {out / 'policy.pt'} "
             f"(boardgames evaluate --game {game_name}"
             f"{' --players ' + str(options['num_players']) if 'num_players' in options else ''}"
             f" --agents rllib:{out} random greedy)"
@@ -402,15 +342,100 @@ def train(args, game_name: str, options: dict, settings, out: Path, key: bytes, 
         ray.shutdown()
 
 
+def restore(algo, checkpoint: Path, out: Path, release=None) -> None:
+    """Load the state of the checked ``checkpoint`` into ``algo`` (``release()`` then removes the checked copy)
+    and drop the ``strength.csv`` rows measured past it."""
+    try:
+        algo.restore_from_path(str(checkpoint.resolve()))
+    except Exception as e:  # RLlib raises many kinds on a damaged folder: the project's error, naming it
+        raise SettingError(
+            f"--resume {out}: {out / 'checkpoint'} cannot be restored ({type(e).__name__}: {str(e)[:300]})"
+        ) from None
+    if release is not None:
+        release()  # the checked copy is no longer needed
+    print(f"resumed {out} at iteration {algo.iteration}")
+    RunFolder(out).keep_strength(STRENGTH_FIELDS, "iteration", algo.iteration)
+
+
+class RLlibTrainer:
+    """The RLlib family's trainer in the scaffold's loop: one ``algo.train()`` iteration with its snapshot and
+    strength measurement (:meth:`advance`), the signed checkpoint, the policy and ``run.json``
+    (:meth:`checkpoint`)."""
+
+    def __init__(self, algo, args, game_name: str, options: dict, settings, folder: RunFolder, key: bytes, meter):
+        self.algo, self.args, self.game_name, self.options = algo, args, game_name, options
+        self.settings, self.folder, self.key, self.meter = settings, folder, key, meter
+        self.info: dict = {}
+        self.line = ""
+        self.started = time.perf_counter()
+
+    @property
+    def iteration(self) -> int:
+        return self.algo.iteration
+
+    def start(self, version: dict, resumed: bool) -> None:
+        """``run.json``'s record as the run starts (a resumed run's steps and wall time go on)."""
+        import torch
+
+        self.info = {
+            "game": self.game_name,
+            "options": self.options,
+            **version,
+            "settings": self.settings.to_dict(),
+            "iteration": self.algo.iteration,
+            "env_steps": 0,
+            "wall_s": 0.0,
+            "torch_threads": torch.get_num_threads(),
+        }
+        if resumed:
+            previous = read_json(self.folder.record_path, {})
+            self.info["wall_s"] = previous.get("wall_s", 0.0)
+            self.info["env_steps"] = previous.get("env_steps", 0)
+        self.started = time.perf_counter() - self.info["wall_s"]
+
+    def advance(self) -> str:
+        """One iteration: sampling and learning, a snapshot when due, the strength when due; its line."""
+        from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
+
+        from boardgames.training.rllib.league import take_snapshot
+
+        args, settings = self.args, self.settings
+        t0 = time.perf_counter()
+        before = self.info["env_steps"]
+        result = self.algo.train()
+        it = self.algo.iteration
+        steps = int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED_LIFETIME, before))
+        self.info.update(iteration=it, env_steps=steps)
+        dt = time.perf_counter() - t0
+        line = f"iter {it:>4}/{args.iterations}  env steps {steps:>10,}  {(steps - before) / dt:>8,.0f} steps/s"
+        if it % settings.snapshot_every == 0:
+            slot = take_snapshot(self.algo, it // settings.snapshot_every - 1, settings.snapshots)
+            line += f"  snapshot -> {slot}" if slot else ""
+        if args.eval_every and (it % args.eval_every == 0 or it == args.iterations):
+            results = measure(self.algo, self.game_name, self.options, self.meter, settings.seed + it)
+            line += "  vs " + "  ".join(f"{n} {100 * r.win_rate:.0f}%" for n, r in results.items())
+            write_strength(self.folder.strength_path, it, steps, results)
+        self.info["wall_s"] = round(time.perf_counter() - self.started, 1)
+        self.line = line
+        return f"{steps:,} env steps"
+
+    def checkpoint(self) -> None:
+        """The signed checkpoint, the exported policy and ``run.json``."""
+        save(self.algo, self.folder.path, self.info, self.key)
+
+    def report(self, progress: Progress):
+        """The loop's report: the iteration's line (above the bar on a terminal), marked when it checkpointed."""
+        return lambda text, saved: progress.write(self.line + ("  (checkpoint)" if saved else ""))
+
+
 def write_strength(path: Path, iteration: int, steps: int, results: dict) -> None:
     """Add one row per opponent to the run's strength.csv (rewritten whole and durably; rows of this
     iteration or later, from a run that was killed and resumed, are replaced)."""
-    rows = [r for r in read_csv_rows(path, STRENGTH_FIELDS) if number(r["iteration"]) < iteration]
-    rows += [
+    rows = [
         dict(zip(STRENGTH_FIELDS, [iteration, steps, name, r.games, r.wins, r.draws, r.losses, f"{r.win_rate:.4f}"]))
         for name, r in results.items()
     ]
-    write_csv(path, STRENGTH_FIELDS, rows)
+    replace_rows_from(path, STRENGTH_FIELDS, "iteration", iteration, rows)
 
 
 if __name__ == "__main__":
