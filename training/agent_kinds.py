@@ -10,13 +10,16 @@ The kinds (:data:`AGENT_KINDS`), tried in this order, the first that recognises 
 * ``alphazero``: a folder holding an AlphaZero network (``models/dorix_2p_az``, a run's ``latest/``),
   optionally ``@<simulations>`` (:mod:`boardgames.training.alphazero.agent`);
 * ``rllib``: ``rllib:<policy file or run folder>``, a policy exported by ``boardgames rllib``
-  (:mod:`boardgames.training.rllib.policy_file`);
+  (:mod:`boardgames.training.rllib.policy_file`, its ``load_agent``);
 * ``sb3``: a saved Stable-Baselines3 model, a ``.zip`` or a folder holding one
   (:mod:`boardgames.training.sb3.agent`).
 
-A kind imports its family only when a spec of that kind is recognised or built, so importing this module
-loads neither torch nor any training family. A spec that no kind recognises raises one ValueError listing
-the kinds.
+The families are plug-ins, registered by name as the games are (:mod:`boardgames.envs.registry`): a kind
+names its family's functions as ``"module:function"`` texts (:data:`FAMILY_AGENTS`), imported by name
+(``importlib``) when a spec of that kind is recognised or built, never by an import statement. So this hub
+imports no family (``tests/training/test_training_layout.py`` checks it), importing it loads neither torch nor
+any training family, and evaluation, which takes its agents from here, depends on no family either. A spec
+that no kind recognises raises one ValueError listing the kinds.
 
 The shipped models are found by name: ``models/dorix_2p`` (or just ``dorix_2p``) is always the shipped one in
 :data:`SHIPPED_MODELS`, never a folder of that name in the working directory; ``./models/dorix_2p`` (or any
@@ -31,10 +34,10 @@ first use.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from boardgames.envs.agents import (
     Agent,
@@ -49,9 +52,6 @@ from boardgames.envs.registry import HEURISTICS
 from boardgames.training.storage.safe_load import ModelFileError
 from boardgames.training.storage.shipped import SHIPPED_MODELS, find_model, shipped_models
 
-if TYPE_CHECKING:  # loaded on first use by __getattr__ below
-    from boardgames.training.sb3.agent import ModelAgent, PolicyAgent, load_model, model_metadata, model_path
-
 __all__ = [
     "AGENT_KINDS",
     "HEURISTICS",
@@ -59,20 +59,17 @@ __all__ = [
     "AgentKind",
     "GreedyAgent",
     "MCTSAgent",
-    "ModelAgent",
     "ModelFileError",
-    "PolicyAgent",
     "RandomAgent",
     "SHIPPED_MODELS",
     "agent_kind_of",
     "find_model",
-    "load_model",
     "make_agent",
-    "model_metadata",
-    "model_path",
     "register_agent_kind",
     "shipped_models",
 ]
+# and, from the SB3 family's agent module on first use (module __getattr__ below): PolicyAgent, ModelAgent,
+# load_model, model_metadata, model_path
 
 
 # ----- the registry ---------------------------------------------------------------------------------
@@ -149,39 +146,53 @@ def _build_sampled(text: str, game: Game | None, seed: int | None) -> Agent:
     return agent
 
 
-def _is_alphazero(text: str) -> bool:
-    from boardgames.training.alphazero.agent import parse_spec
+def by_name(reference: str) -> Callable:
+    """The function ``"module:function"`` names, imported by name on its first call (as the game registry
+    imports an environment module), so that registering a family's kind imports nothing of the family."""
+    module, colon, name = reference.partition(":")
+    if not colon or not module or not name:
+        raise ValueError(f"a family's function is named 'module:function', got {reference!r}")
 
-    return parse_spec(text) is not None
+    def call(*args):
+        return getattr(importlib.import_module(module), name)(*args)
 
-
-def _build_alphazero(text: str, game: Game | None, seed: int | None) -> Agent:
-    from boardgames.training.alphazero.agent import load_agent
-
-    return load_agent(text, game, seed)
-
-
-def _build_rllib(text: str, game: Game | None, seed: int | None) -> Agent:
-    from boardgames.training.rllib.policy_file import RLlibPolicyAgent
-
-    return RLlibPolicyAgent(text.partition(":")[2], game, seed=seed)
+    call.reference = reference
+    return call
 
 
-def _build_sb3(text: str, game: Game | None, seed: int | None) -> Agent:
-    from boardgames.training.sb3.agent import load_agent
+def _parsed_by(reference: str) -> Callable[[str], bool]:
+    """Whether the parser ``module:function`` names makes something of a spec (not None)."""
+    parse = by_name(reference)
+    return lambda text: parse(text) is not None
 
-    return load_agent(text, game, seed)
 
+FAMILY_AGENTS = {
+    "alphazero": "boardgames.training.alphazero.agent",
+    "rllib": "boardgames.training.rllib.policy_file",
+    "sb3": "boardgames.training.sb3.agent",
+}
+"""Each family's agent module, by the name of its kind: where its ``load_agent(spec, game, seed)`` is (and,
+for AlphaZero, ``parse_spec``), imported by name when a spec of the kind is met."""
 
 register_agent_kind(
     "baseline", "random, greedy, mcts[:N], pymcts[:N], smmcts[:N[:options]], pysmmcts[:N[:options]]",
     lambda text: parse_baseline_spec(text) is not None, make_baseline_agent,
 )  # fmt: skip
 register_agent_kind("sample", "sample:<model>", _prefixed("sample"), _build_sampled)
-register_agent_kind("alphazero", "an AlphaZero model folder[@N]", _is_alphazero, _build_alphazero)
-register_agent_kind("rllib", "rllib:<policy file or run folder>", _prefixed("rllib"), _build_rllib)
 register_agent_kind(
-    "sb3", "a saved model's path (.zip or folder)", lambda text: find_model(text) is not None, _build_sb3
+    "alphazero",
+    "an AlphaZero model folder[@N]",
+    _parsed_by(f"{FAMILY_AGENTS['alphazero']}:parse_spec"),
+    by_name(f"{FAMILY_AGENTS['alphazero']}:load_agent"),
+)
+register_agent_kind(
+    "rllib", "rllib:<policy file or run folder>", _prefixed("rllib"), by_name(f"{FAMILY_AGENTS['rllib']}:load_agent")
+)
+register_agent_kind(
+    "sb3",
+    "a saved model's path (.zip or folder)",
+    lambda text: find_model(text) is not None,
+    by_name(f"{FAMILY_AGENTS['sb3']}:load_agent"),
 )
 
 
@@ -191,8 +202,6 @@ _SB3_NAMES = ("PolicyAgent", "ModelAgent", "load_model", "model_metadata", "mode
 
 
 def __getattr__(name: str):
-    if name in _SB3_NAMES:
-        from boardgames.training.sb3 import agent
-
-        return getattr(agent, name)
+    if name in _SB3_NAMES:  # the SB3 family's agent module, imported by name as its kind is
+        return getattr(importlib.import_module(FAMILY_AGENTS["sb3"]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

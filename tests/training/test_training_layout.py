@@ -8,14 +8,21 @@ The parts of ``boardgames.training`` (the first name after it) and what each may
 ``torch_threads`` nothing: the one rule for torch's thread count (commands, agents)
 ``ray_cluster``   ``settings``: connecting a run to Ray with a CPU per worker (RLlib, AlphaZero's actors)
 ``storage``       ``settings``: files on disk (safe loading, shipped models, durable run folders)
-``agent_kinds``   ``settings``, ``storage`` and, of each family, only the module of its agents
-                  (:data:`AGENT_MODULES`), imported when a spec of that kind is met
-``sb3``,          the shared modules and ``evaluation`` (the consumer of agents that measures them),
-``alphazero``,    never each other
+``agent_kinds``   ``settings``, ``storage``: the families are plug-ins registered by name (``module:function``
+                  texts imported with ``importlib`` when a spec of their kind is met), never imported here
+``evaluation``    the shared modules: a leaf service, it reaches the families' agents only through
+                  ``agent_kinds`` and imports no family
+``run``           the run scaffold: the shared modules but ``agent_kinds``, and ``evaluation``
+``sb3``,          the shared modules, ``evaluation`` and ``run``, never each other
+``alphazero``,
 ``rllib``
-``evaluation``    the shared modules: it reaches the families' agents only through ``agent_kinds``
 ``demo``          the shared modules, ``evaluation`` and the family it demonstrates (``sb3``)
 ================  ==================================================================================
+
+The table is a stack of layers (:data:`LAYERS`: a part imports only parts of lower layers, the families
+are independent of each other) and the parts' import graph has no cycle; both are tested, as import-linter's
+layers and independence contracts would check them. (The hand-written walk stays: it sees imports made
+inside functions and maps the repository's folders to ``boardgames.*`` without an installed package.)
 
 Beside ``training/``, ``boardgames.play`` (a person against an agent: terminal, window, browser) may import its
 shared modules only, reaching every family's agents through ``agent_kinds``; nothing in ``training/`` imports it.
@@ -29,6 +36,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from test_architecture import import_graph  # noqa: E402
@@ -36,8 +45,6 @@ from test_architecture import import_graph  # noqa: E402
 TRAINING = "boardgames.training"
 SHARED = {"settings", "cli", "storage", "agent_kinds", "torch_threads", "ray_cluster"}
 FAMILIES = {"sb3", "alphazero", "rllib"}
-AGENT_MODULES = {"sb3": "sb3.agent", "alphazero": "alphazero.agent", "rllib": "rllib.policy_file"}
-"""The one module of each family that ``agent_kinds`` may import: where the family's agents are built."""
 MAY_IMPORT = {
     "": set(),  # boardgames.training itself
     "settings": set(),
@@ -51,7 +58,18 @@ MAY_IMPORT = {
     "run": SHARED - {"agent_kinds"} | {"evaluation"},
     "demo": SHARED | {"evaluation", "sb3"},
 }
-"""The parts each part may import besides itself (and, for ``agent_kinds``, :data:`AGENT_MODULES`)."""
+"""The parts each part may import besides itself."""
+LAYERS = [
+    {"", "settings", "torch_threads"},
+    {"cli", "ray_cluster", "storage"},
+    {"agent_kinds"},
+    {"evaluation"},
+    {"run"},
+    FAMILIES,
+    {"demo"},
+]
+"""The parts of ``training/`` as layers, bottom first: every import :data:`MAY_IMPORT` allows points to a lower
+layer, and the families (one layer) never import each other."""
 CONSUMERS = {"boardgames.play": SHARED | {None}}
 """Packages beside ``training/`` that use its agents (``play/``: a person against an agent), and the parts of
 ``training/`` each may import (None: anything outside ``training/``); ``training/`` imports none of them."""
@@ -84,10 +102,7 @@ def forbidden_imports(graph: dict[str, set[str]]) -> list[str]:
             if not dep.startswith(TRAINING + "."):
                 continue
             other = part_of(dep)
-            allowed = other == part or other in MAY_IMPORT[part]
-            if part == "agent_kinds" and other in AGENT_MODULES:
-                allowed = dep == f"{TRAINING}.{AGENT_MODULES[other]}"
-            if not allowed:
+            if other != part and other not in MAY_IMPORT[part]:
                 wrong.append(f"{module} -> {dep}")
     return wrong
 
@@ -154,3 +169,52 @@ def test_importing_the_agent_kinds_loads_no_family_and_no_torch():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", out
+
+
+def layer_of(part: str) -> int:
+    return next(i for i, layer in enumerate(LAYERS) if part in layer)
+
+
+def test_the_table_is_a_stack_of_layers_with_independent_families():
+    assert set().union(*LAYERS) == set(MAY_IMPORT)
+    upward = [f"{part} -> {other}" for part, others in MAY_IMPORT.items() for other in others
+              if layer_of(other) >= layer_of(part)]  # fmt: skip
+    assert not upward, upward
+
+
+def part_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The imports between the parts of ``training/`` (a part's imports of itself left out)."""
+    parts: dict[str, set[str]] = {}
+    for module, deps in graph.items():
+        if module == TRAINING or module.startswith(TRAINING + "."):
+            part = part_of(module)
+            others = {part_of(d) for d in deps if d == TRAINING or d.startswith(TRAINING + ".")}
+            parts.setdefault(part, set()).update(others - {part})
+    return parts
+
+
+def test_no_import_loop_among_the_parts_of_training():
+    from test_architecture import find_cycle
+
+    parts = part_graph(import_graph())
+    assert find_cycle(parts) is None, find_cycle(parts)
+    assert not parts["agent_kinds"] & FAMILIES, "the hub imports no family"
+    assert not parts["evaluation"] & (FAMILIES | {"run"}), "evaluation is a leaf service"
+    parts["evaluation"].add("sb3")  # what the loop of old was: hub -> family -> evaluation -> hub
+    assert find_cycle(parts) is not None
+
+
+def test_every_family_kind_names_functions_that_exist():
+    """The families' kinds are registered by name: each name must lead to a function of the family."""
+    import importlib
+
+    from boardgames.training import agent_kinds
+
+    references = [f.reference for kind in agent_kinds.AGENT_KINDS.values() for f in (kind.build,)
+                  if hasattr(f, "reference")]  # fmt: skip
+    assert {r.partition(":")[0] for r in references} == set(agent_kinds.FAMILY_AGENTS.values())
+    for reference in [*references, f"{agent_kinds.FAMILY_AGENTS['alphazero']}:parse_spec"]:
+        module, _, name = reference.partition(":")
+        assert callable(getattr(importlib.import_module(module), name)), reference
+    with pytest.raises(ValueError, match="module:function"):
+        agent_kinds.by_name("boardgames.training.sb3.agent.load_agent")

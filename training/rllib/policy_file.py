@@ -254,3 +254,9 @@ class RLlibPolicyAgent(Agent):
         logits = self.net.logits(state.observation(seat))[legal]
         p = np.exp(logits - logits.max())
         return {int(a): float(v) for a, v in zip(legal, p / p.sum())}
+
+
+def load_agent(spec: str, game: Game | None = None, seed: int | None = None) -> RLlibPolicyAgent:
+    """The agent of ``rllib:<policy file or run folder>`` (the ``rllib`` kind of
+    :mod:`boardgames.training.agent_kinds`), checked against ``game`` when given."""
+    return RLlibPolicyAgent(spec.partition(":")[2], game, seed=seed)
