@@ -7,7 +7,8 @@ Copies the run's ``latest/`` network into the model folder (unless it is there a
 against its targets (``--games`` games each, default 200): MCTS-400 and the game's PPO model
 (``--ppo``), sides alternating. For each pair the card gives the score and the Elo difference it implies
 with a 95% bootstrap interval, and whether the target (+200 Elo) is met; ``<dir>/results.csv`` holds the
-games, and the exact ``boardgames evaluate`` commands reproduce them. ``--jobs N`` plays the pairs in N
+games, and the exact ``boardgames evaluate`` commands reproduce them. The card opens with its machine-readable
+front matter (:mod:`boardgames.training.run.card`). ``--jobs N`` plays the pairs in N
 processes at once, each pair's games the same as in one process.
 """
 
@@ -133,6 +134,7 @@ def main(argv: list | None = None) -> None:
     from boardgames.envs.registry import make_game
     from boardgames.training.evaluation.evaluate import PairResult, fit_elo, format_table, save_results
     from boardgames.training.evaluation.leaderboard import board_key, bootstrap_elo
+    from boardgames.training.run.card import card_metadata, with_front_matter
     from boardgames.training.storage.shipped import find_model
 
     d, run_dir = Path(args.model_dir), Path(args.run)
@@ -209,7 +211,9 @@ def main(argv: list | None = None) -> None:
     if args.notes:
         notes = Path(args.notes[1:]).read_text().strip() if args.notes.startswith("@") else args.notes
         lines += ["## Notes", "", notes, ""]
-    (d / "card.md").write_text("\n".join(lines))
+    meta = card_metadata(results, family="alphazero", algorithm="alphazero", game=game_name, options=options,
+                         env_version=int(game.version), seed=args.seed, elo=elo)  # fmt: skip
+    (d / "card.md").write_text(with_front_matter(meta, "\n".join(lines)))
     print((d / "card.md").read_text())
 
 

@@ -4,7 +4,8 @@ Reads ``<dir>/run.json`` (written by ``boardgames train --save <dir>/model.zip``
 steps, wall time), plays the model against random and greedy (``--games``, default 200) and against
 MCTS (``--mcts-games`` games with ``--mcts-sims`` simulations) with
 :func:`boardgames.training.evaluation.evaluate.round_robin`,
-and writes ``<dir>/card.md`` (with the exact ``boardgames evaluate`` commands that reproduce
+and writes ``<dir>/card.md`` (its machine-readable front matter by :mod:`boardgames.training.run.card`, then the
+exact ``boardgames evaluate`` commands that reproduce
 each figure), ``<dir>/results.csv`` / ``results.png`` and ``<dir>/meta.json`` (game, options, the test's
 fixed-seed margin against random). ``--target`` states a target win rate against random
 and ``--target-greedy`` the one against greedy; ``--notes`` adds a paragraph (what was tried).
@@ -76,6 +77,7 @@ def main(argv: list | None = None) -> None:
         round_robin,
         save_results,
     )
+    from boardgames.training.run.card import card_metadata, with_front_matter
     from boardgames.training.storage.model_version import model_game, version_record
 
     d = Path(args.model_dir)
@@ -175,7 +177,10 @@ def main(argv: list | None = None) -> None:
         f"(measured {100 * test.win_rate:.0f}% when this card was written).",
         "",
     ]
-    (d / "card.md").write_text("\n".join(lines))
+    algorithm = run["config"]["train"].get("algorithm") or "maskable_ppo"
+    meta = card_metadata(results, family="sb3", algorithm=algorithm, game=game_name, options=options,
+                         env_version=int(game.version), seed=args.seed, elo=elo)  # fmt: skip
+    (d / "card.md").write_text(with_front_matter(meta, "\n".join(lines)))
     print((d / "card.md").read_text())
 
 
