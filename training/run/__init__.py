@@ -7,7 +7,7 @@ the state to save and how to load it back. The scaffold brings the rest, the sam
 * :mod:`.folder`: the run folder (``run.json``, the commands that built the run, resuming: links leading
   out refused, the files a killed process left cleared, the strength rows past the checkpoint dropped);
 * :mod:`.options`: ``--set`` for a family whose settings are a dataclass or one config section;
-* :mod:`.strength`: the strength hook (the learner against fixed opponents every N units, ``strength.csv``);
+* the strength hook, shared with evaluation: :mod:`boardgames.training.evaluation.strength`;
 * :mod:`.progress`: the progress reporter (a bar on a terminal, a plain line every N seconds otherwise);
 * :mod:`.loop`: the iteration loop of the families that iterate;
 * :mod:`.card`: the model card's machine-readable front matter, written for every family.
