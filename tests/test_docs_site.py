@@ -1,6 +1,9 @@
 """The documentation site (``mkdocs.yml``, ``make docs``) lists every page, and the pages it makes at build time
-(``docs/site_pages.py``) are whole and correct; ``make docs`` itself builds it strict (links, anchors and
-references). No network, and no MkDocs needed here except where a test says so."""
+(``docs/site_pages.py``) are whole and correct: the home page's pictures first, the environment pages' usage
+loops (run here), the gallery. The slow tests build the site strict (links, anchors and references) and read
+it: the version on every page, ``make_vec`` in the search, and, in the system's Chromium at 1280 px, tables
+that fit or scroll inside their box. No network, and no MkDocs, Playwright or Chromium needed except where a
+test says so (it is skipped without them)."""
 
 from __future__ import annotations
 
