@@ -4,6 +4,7 @@
     boardgames evaluate --game dorix --agents models/dorix_2p random --games 200
     boardgames play --game olix --opponent models/olix_az
     boardgames --help
+    boardgames --version
 
 Each subcommand is the ``main`` of a module that also runs as ``python -m <module>``; the module is imported
 only when its subcommand runs, so ``boardgames --help`` answers at once.
@@ -35,7 +36,8 @@ def usage() -> str:
     width = max(map(len, COMMANDS))
     lines = [f"  {name.ljust(width)}  {about}" for name, (_, about) in COMMANDS.items()]
     return (
-        "usage: boardgames <command> [options]   (boardgames <command> --help for a command's options)\n\n"
+        "usage: boardgames <command> [options]   (boardgames <command> --help for a command's options)\n"
+        "       boardgames --version                 (the package version)\n\n"
         "commands:\n" + "\n".join(lines) + "\n"
     )
 
