@@ -219,11 +219,14 @@ def intro_line(game: Game, opponent: str, seat: int | None) -> str:
 
 
 # ----- command line -------------------------------------------------------------------------------
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(web: bool = False) -> argparse.ArgumentParser:
+    """The options of ``boardgames play``; ``web``: those of ``boardgames web`` (its own name, help and
+    options: the browser's, without the terminal's and the window's)."""
+    doc = _web_doc() if web else __doc__
     p = argparse.ArgumentParser(
-        prog="boardgames play",
-        description=__doc__.split("\n\n")[0],
-        epilog="\n\n".join(__doc__.split("\n\n")[1:]),
+        prog="boardgames web" if web else "boardgames play",
+        description=doc.split("\n\n")[0],
+        epilog="\n\n".join(doc.split("\n\n")[1:]),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(p, default=None)
@@ -231,59 +234,82 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--position", default=None, help="start from this position (in notation)")
-    p.add_argument("--gui", action="store_true", help="play in a pygame window with the mouse")
-    p.add_argument("--watch", action="store_true", help="watch: every seat played by --opponent (terminal and window)")
-    p.add_argument("--save-gif", default=None, metavar="PATH", help="save the game as an animated GIF")
-    p.add_argument("--save-moves", default=None, metavar="PATH", help="save the move list in notation")
+    if not web:
+        p.add_argument("--gui", action="store_true", help="play in a pygame window with the mouse")
+        p.add_argument("--watch", action="store_true", help="watch: --opponent plays every seat (terminal, window)")
+        p.add_argument("--save-gif", default=None, metavar="PATH", help="save the game as an animated GIF")
+        p.add_argument("--save-moves", default=None, metavar="PATH", help="save the move list in notation")
     add_torch_threads_argument(p)
-    web = p.add_argument_group("browser (--web)")
-    web.add_argument("--web", action="store_true", help="play in the browser: start a local web server, print its URL")
-    web.add_argument(
+    _add_browser_arguments(p, web)
+    if web:
+        p.set_defaults(web=True, gui=False, watch=False, save_gif=None, save_moves=None)
+        game = next(a for a in p._actions if a.dest == "game")
+        game.required, game.help = False, f"{game.help} (required unless --replay names the game)"
+    return p
+
+
+def _web_doc() -> str:
+    from boardgames.play.web import __main__ as web_main
+
+    return web_main.__doc__
+
+
+def _add_browser_arguments(p: argparse.ArgumentParser, web: bool) -> None:
+    """The browser's options (a group of their own in ``boardgames play``)."""
+    group = p.add_argument_group("browser" if web else "browser (--web)")
+    if not web:
+        group.add_argument(
+            "--web", action="store_true", help="play in the browser: start a local web server, print its URL"
+        )
+    group.add_argument(
         "--host",
         default="127.0.0.1",
         help="the address it listens on (default 127.0.0.1; ::1 and localhost are loopback too)",
     )
-    web.add_argument(
+    group.add_argument(
         "--allow-remote",
         action="store_true",
         help="allow a --host open to the network (prints a warning; every request then needs the "
         "token in the URL printed)",
     )
-    web.add_argument("--port", type=int, default=8765, help="its port (default 8765; 0: a free one)")
-    web.add_argument(
+    group.add_argument("--port", type=int, default=8765, help="its port (default 8765; 0: a free one)")
+    group.add_argument(
         "--max-games",
         type=int,
         default=64,
         help="the most games the server holds (default 64); games in progress are never dropped: "
         "past it, new ones are refused until a game is finished or abandoned",
     )
-    web.add_argument(
+    group.add_argument(
         "--idle-minutes",
         type=float,
         default=30.0,
         help="minutes without a request after which a game counts as abandoned (default 30)",
     )
-    web.add_argument(
+    group.add_argument(
         "--finished-minutes",
         type=float,
         default=10.0,
         help="minutes a finished game stays readable after its last request (default 10), unless the "
         "browser that played it starts another game on a full server",
     )
-    web.add_argument(
+    group.add_argument(
         "--replay",
         action="append",
         default=[],
         metavar="PATH",
         help="a --save-moves file to open in the replay viewer (repeatable)",
     )
-    web.add_argument("--open", action="store_true", help="open the page in the default browser")
-    return p
+    group.add_argument("--open", action="store_true", help="open the page in the default browser")
+    group.add_argument("--replay-only", action="store_true", help=argparse.SUPPRESS)
 
 
-def main(argv=None) -> int:
-    parser = build_parser()
+def main(argv=None, parser: argparse.ArgumentParser | None = None) -> int:
+    """``boardgames play`` (``parser``: another command's options, ``boardgames web``'s)."""
+    parser = parser or build_parser()
     args = parser.parse_args(argv)
+    if args.game is None:
+        parser.error("the following arguments are required: --game")
     apply_torch_threads(parser, args)
     if args.gui and not (args.web or args.replay) and (reason := no_display_reason()):
         print(f"error: {no_display_message(reason)}", file=sys.stderr)
@@ -353,6 +379,7 @@ def _serve(args, game: Game, start: State | None) -> int:
             max_games=args.max_games,
             idle_minutes=args.idle_minutes,
             finished_minutes=args.finished_minutes,
+            replay_only=args.replay_only,
         )
     except (GameOptionError, MoveRefused, OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -75,6 +75,7 @@ def serve(
     max_games: int | None = None,
     idle_minutes: float | None = None,
     finished_minutes: float | None = None,
+    replay_only: bool = False,
 ) -> None:
     """Serve the page for ``game`` (the human at ``seat``, every other seat played by ``opponent``) and
     the ``replay_files`` (move lists) until interrupted; prints the URL once the port is bound (``port``
@@ -86,7 +87,8 @@ def serve(
     how many games the server holds, after how long without a request a game in progress counts as
     abandoned, and how long after its last request a finished game is kept for its player
     (:class:`boardgames.play.web.session.Registry`). Each game let go to make room is one line on
-    stderr. ValueError for a remote host without ``allow_remote``,
+    stderr. The replays' URLs are printed first; ``replay_only`` (the game was read from the replay
+    file): only theirs. ValueError for a remote host without ``allow_remote``,
     OSError when the address cannot be bound. An agent that searches or runs a network gets ready
     (compiles its search, makes its network's first call) before the URL is printed, saying so, so that
     its first move in the page takes the time of any other."""
@@ -96,6 +98,7 @@ def serve(
     import uvicorn
 
     from boardgames.play.moves import get_ready
+    from boardgames.play.sides import sides_of, title_of
     from boardgames.play.web.app import make_app, url_host
     from boardgames.play.web.session import FINISHED_GRACE, IDLE_TIMEOUT, MAX_GAMES, ReplaySession, Table
     from boardgames.training.torch_threads import ensure_torch_threads
@@ -137,11 +140,13 @@ def serve(
     query = f"?token={app.state.token}" if remote else ""
     if remote:
         print(REMOTE_WARNING.format(host=host, port=port), file=sys.stderr, flush=True)
-    print(f"{game.info.name}: open {url}{query} to play {game.info.seat_names[seat]} against {table.agent_name}")
-    if remote and shown != host:
-        print(f"(from another machine: this machine's address in place of {shown})")
     for rid, path in zip(app.state.replay_ids, replay_files or []):
         print(f"replay of {path}: {url}replay{query}#{rid}")
+    if not (replay_only and replays):
+        side = sides_of(game.info)[seat].full
+        print(f"{title_of(game.info)}: open {url}{query} to play {side} against {table.agent_name}")
+    if remote and shown != host:
+        print(f"(from another machine: this machine's address in place of {shown})")
     print("(Ctrl+C stops the server)", flush=True)
     if open_browser:
         import webbrowser

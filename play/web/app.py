@@ -62,6 +62,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from boardgames.play.sides import options_text, sides_of, title_of
 from boardgames.play.web.session import (
     FINISHED_GRACE,
     IDLE_TIMEOUT,
@@ -316,8 +317,10 @@ class _Endpoints:
         return JSONResponse(
             {
                 "game": info.name,
+                "title": f"{title_of(info)} — you against {table.agent_name}",
                 "options": dict(info.options),
-                "seat_names": list(info.seat_names),
+                "options_text": options_text(info),
+                "seat_names": [side.full for side in sides_of(info)],
                 "human_seat": table.human_seat,
                 "agent": table.agent_name,
                 "agent_thinks": table.agent_thinks,

@@ -16,7 +16,7 @@ from PIL import Image
 
 from boardgames.envs.core.game import State
 from boardgames.envs.core.squares import square_name
-from boardgames.play.moves import result_text
+from boardgames.play.ending import Ending, end_line, ending_of, headline, outcome_for
 from boardgames.play.window import squares_in
 
 
@@ -75,13 +75,26 @@ def legal_moves(state: State, seat: int, files: int, ranks: int) -> list[dict]:
     return out
 
 
-def outcome(state: State) -> dict | None:
-    """The end of the game as the page shows it (None while it goes on): the sentence, the returns
-    per seat and whether the turn limit ended it."""
-    if not state.is_terminal():
+def outcome(
+    state: State, seat: int | None = None, agents: dict | None = None, ending: Ending | None = None
+) -> dict | None:
+    """The end of the game as the page shows it (None while it goes on): the sentence with the rule that
+    ended it (``text``: said to the player at ``seat``, or without one in the third person, the
+    ``agents`` beside their sides), its ``headline`` and ``reason``, the ``kind`` of end, the player's
+    ``outcome`` (won, lost, draw; None without a seat), the returns per seat and whether the turn limit
+    ended it. ``ending``: an end the state does not hold (an agent's illegal move), else the state's."""
+    forfeited = ending is not None
+    ending = ending or ending_of(state)
+    if ending is None:
         return None
+    info = state.game.info
+    returns = ending.returns(info.num_seats) if forfeited else [float(r) for r in state.returns()]
     return {
-        "text": result_text(state),
-        "returns": [float(r) for r in state.returns()],
-        "truncated": bool(state.is_truncated()),
+        "text": end_line(ending, info, seat, agents),
+        "headline": headline(ending, info, seat, agents),
+        "reason": ending.reason,
+        "kind": ending.kind,
+        "outcome": None if seat is None else outcome_for(ending, seat),
+        "returns": returns,
+        "truncated": ending.kind == "turn limit",
     }

@@ -40,8 +40,10 @@ from dataclasses import dataclass, field
 from boardgames.envs.core.errors import GameOptionError, IllegalActionError, NotationError
 from boardgames.envs.core.game import Game, State, action_index
 from boardgames.envs.registry import game_names, make_game
-from boardgames.envs.tools.replay import GameRecord, labelled_move, parse_move
-from boardgames.play.moves import thinks
+from boardgames.envs.tools.replay import GameRecord, parse_move
+from boardgames.play.ending import Ending, forfeit
+from boardgames.play.moves import illegal_choice, record_label, thinks
+from boardgames.play.sides import options_text, side_name, sides_of, title_of, you_play
 from boardgames.play.web.board import board_view, legal_moves, outcome
 
 THINKING_TOP = 8
@@ -159,6 +161,8 @@ class PlaySession:
         self.record = GameRecord(table.start if table.start is not None else self.game.new_initial_state())
         self.thinking: list = []
         self.last_reveal: str | None = None
+        self.forfeited: Ending | None = None
+        """The end of a game an agent lost by choosing an illegal move (the position stays as it was)."""
         self.lock = threading.Lock()
         self.finished = False
         """Whether the game is over (the registry may then let it go when it needs room)."""
@@ -174,8 +178,20 @@ class PlaySession:
         while not state.is_terminal() and self.seat not in state.current_seats():
             decision, thinking = self._agent_decision(state, {})
             self.thinking = thinking
-            state = self.record.play(decision)
-        self.finished = state.is_terminal()
+            if not self._play_decision(state, decision):
+                break
+            state = self.state
+        self.finished = state.is_terminal() or self.forfeited is not None
+
+    def _play_decision(self, state: State, decision: dict) -> bool:
+        """Play ``decision`` in ``state``; False (and the game over, lost by the agent) when an agent's
+        action in it is illegal."""
+        bad = illegal_choice(state, decision)
+        if bad is not None:
+            self.forfeited = forfeit(state, bad[0], bad[1], self.table.agent_name)
+            return False
+        self.record.play(decision)  # the engine checks every action again
+        return True
 
     def _agent_decision(self, state: State, chosen: dict) -> tuple[dict, list]:
         """``chosen`` completed with the agents' actions for the other acting seats (each asked in the
@@ -186,13 +202,16 @@ class PlaySession:
                 continue
             agent = self.agents[s]
             with self.table.lock:
-                decision[s] = int(agent(state.clone(), s))
+                decision[s] = agent(state.clone(), s)
+                if illegal_choice(state, {s: decision[s]}) is not None:
+                    continue  # the game is lost by it: nothing to explain
+                decision[s] = int(decision[s])
                 top = thinking_of(agent, state, s, chosen=decision[s])
             if top is not None:
                 thinking.append(
                     {
                         "seat": s,
-                        "name": self.game.info.seat_names[s],
+                        "name": side_name(self.game.info, s),
                         "agent": self.table.agent_name,
                         "top": top,
                         "chosen": state.action_to_text(decision[s], s),
@@ -218,7 +237,7 @@ class PlaySession:
                 f"{len(self.record)}: reload the position",
                 409,
             )
-        if state.is_terminal():
+        if state.is_terminal() or self.forfeited is not None:
             raise MoveRefused("the game is over: no move can be played", 409)
         if self.seat not in state.current_seats():
             raise MoveRefused(f"it is not your turn ({self.game.info.seat_names[self.seat]})", 409)
@@ -252,9 +271,11 @@ class PlaySession:
             state = self.state
             action = self.human_action(state, body)
             decision, thinking = self._agent_decision(state, {self.seat: action})
-            self.last_reveal = labelled_move(state, decision) if len(decision) > 1 else None
             self.thinking = thinking
-            self.record.play(decision)  # the engine checks every action again
+            if not self._play_decision(state, decision):
+                self.finished = True
+                return
+            self.last_reveal = record_label(state, decision) if len(decision) > 1 else None
             self._play_agents()
 
     def view(self) -> dict:
@@ -263,13 +284,16 @@ class PlaySession:
         with self.lock:
             state = self.state
             board = board_view(state)
-            acting = self.seat in state.current_seats()
+            acting = self.seat in state.current_seats() and self.forfeited is None
             info = self.game.info
             return {
                 "kind": "play",
                 "game": info.name,
+                "title": f"{title_of(info)} — you against {self.table.agent_name}",
+                "you": you_play(info, self.seat),
                 "options": dict(info.options),
-                "seat_names": list(info.seat_names),
+                "options_text": options_text(info),
+                "seat_names": [side.full for side in sides_of(info)],
                 "teams": list(info.teams),
                 "simultaneous": bool(info.simultaneous),
                 "seat": self.seat,
@@ -282,10 +306,17 @@ class PlaySession:
                 "your_turn": acting,
                 "legal": legal_moves(state, self.seat, board["files"], board["ranks"]) if acting else [],
                 "moves": self.record.mover_labels(),
+                "move_labels": side_labels(self.record),
                 "reveal": self.last_reveal,
                 "thinking": self.thinking,
-                "result": outcome(state),
+                "result": outcome(state, self.seat, ending=self.forfeited),
             }
+
+
+def side_labels(record: GameRecord) -> list[str]:
+    """Each move of ``record`` as ``South: a2-b3 | North: stay``, the sides named as
+    :mod:`boardgames.play.sides` names them."""
+    return [record_label(state, move) for state, move in zip(record.states(), record.moves)]
 
 
 class ReplaySession:
@@ -296,6 +327,7 @@ class ReplaySession:
         self.name = name
         self.states = record.states()
         self.labels = record.mover_labels()
+        self.side_labels = side_labels(record)
 
     @classmethod
     def from_text(cls, text: str, default_game: Game | None = None, name: str = "game") -> ReplaySession:
@@ -337,13 +369,16 @@ class ReplaySession:
             "kind": "replay",
             "name": self.name,
             "game": info.name,
+            "title": f"Replay of {self.name}: {title_of(info)}",
             "options": dict(info.options),
-            "seat_names": list(info.seat_names),
+            "options_text": options_text(info),
+            "seat_names": [side.full for side in sides_of(info)],
             "index": index,
             "count": len(self.states),
             "board": board_view(state),
             "position": state.to_text(),
             "moves": self.labels,
+            "move_labels": self.side_labels,
             "result": outcome(state),
             "text": self.record.to_text(),
         }

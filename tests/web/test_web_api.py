@@ -62,6 +62,7 @@ def test_a_legal_move_is_played_and_answered_with_the_new_position(client):
     move = view["legal"][5]
     after = c.post(f"/api/games/{view['id']}/move", json={"move": move["text"], "ply": 0}).json()
     assert after["ply"] == 2 and after["moves"][0] == f"player_0: {move['text']}"  # and the agent's reply
+    assert after["move_labels"] == after["moves"]  # Olix's sides are named player_0 and player_1
     record = GameRecord.from_text(make_game("olix"), "\n".join(after["moves"]))
     assert record.last.to_text() == after["position"]
 
@@ -154,7 +155,15 @@ def test_a_move_after_the_end_is_refused(client):
     c, _ = client(_table("dorix", start=game.from_text(WIN_IN_ONE)))
     gid = c.post("/api/games").json()["id"]
     end = c.post(f"/api/games/{gid}/move", json={"move": "b2"}).json()
-    assert end["result"] == {"text": "player_1 wins.", "returns": [-1.0, 1.0], "truncated": False}
+    assert end["result"] == {
+        "text": "You lost: player_1 tops all four stacks of the long diagonal a1-b2-c3-d4.",
+        "headline": "You lost",
+        "reason": "player_1 tops all four stacks of the long diagonal a1-b2-c3-d4",
+        "kind": "alignment",
+        "outcome": "lost",
+        "returns": [-1.0, 1.0],
+        "truncated": False,
+    }
     assert end["legal"] == [] and not end["your_turn"]
     before = _snapshot(c, gid)
     _refused(c.post(f"/api/games/{gid}/move", json={"move": "a1"}), 409, "over")
@@ -182,13 +191,13 @@ def test_the_agents_thinking_is_shown_with_its_shares(client):
     view = c.post("/api/games").json()
     assert view["simultaneous"] and view["thinking"] == []
     after = c.post(f"/api/games/{view['id']}/move", json={"move": "stay"}).json()
-    assert after["reveal"].startswith("player_0: stay | player_1: ")
+    assert after["reveal"].startswith("South: stay | North: ") and after["move_labels"][0] == after["reveal"]
     (entry,) = after["thinking"]
     assert entry["seat"] == 1 and entry["agent"] == "mcts40"
     shares = [row["share"] for row in entry["top"]]
     # the 8 largest shares, then the chosen order's when the search's ties left it out of them
     assert shares[:8] == sorted(shares[:8], reverse=True) and 0 < sum(shares) <= 1.0001 and len(shares) <= 9
-    assert entry["chosen"] == after["reveal"].split("player_1: ")[1]
+    assert entry["chosen"] == after["reveal"].split("North: ")[1] and entry["name"] == "North"
     assert entry["chosen"] in [row["move"] for row in entry["top"]]  # the played order is always listed
 
 

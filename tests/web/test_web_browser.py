@@ -11,6 +11,9 @@ import pytest
 
 from boardgames.envs.registry import make_game
 from boardgames.envs.tools.replay import GameRecord, random_record
+from boardgames.play.moves import result_text
+from boardgames.play.sides import title_of
+from boardgames.play.web.session import side_labels
 
 GAMES = [
     ("dorix", {"num_players": 2}),
@@ -20,6 +23,11 @@ GAMES = [
     ("adix", {}),
     ("barc", {}),
 ]
+
+
+def replay_of(game, moves: list):
+    """The engine's last position after ``moves`` (a move list in notation)."""
+    return GameRecord.from_text(game, "\n".join(moves)).last
 
 
 def _idle(page) -> None:
@@ -63,8 +71,10 @@ def play_full_game(page, url: str, seed: int) -> tuple[str, list, dict]:
         _idle(page)
         assert not page.text_content("#error"), page.text_content("#error")
         assert int(page.evaluate("document.body.dataset.ply")) > view["ply"]
-    moves = [li.text_content() for li in page.query_selector_all("#moves li")]
-    return page.text_content("#position"), moves, page.evaluate("window.boardPage.view.result")
+    shown = [li.text_content() for li in page.query_selector_all("#moves li")]
+    view = page.evaluate("window.boardPage.view")
+    assert shown == view["move_labels"]  # the list names the sides; the view's moves are in notation
+    return page.text_content("#position"), view["moves"], view["result"]
 
 
 @pytest.mark.parametrize(("name", "options"), GAMES, ids=[f"{g}{o.get('num_players', '')}" for g, o in GAMES])
@@ -79,12 +89,14 @@ def test_a_full_game_clicked_in_the_page_ends_in_the_engines_position(name, opti
     page.on("pageerror", lambda e: errors.append(str(e)))
     started = time.monotonic()
     position, moves, result = play_full_game(page, server.url, seed=7)
-    # the title names the game and its options as a reader writes them, not as JSON
+    # the title names the game as its rules page does; its options, as a reader writes them, are in a toggle
     settings = ", ".join(f"{k} {v}" for k, v in game.info.options.items())
-    assert page.text_content("#title") == f"{name} ({settings}) against random"
+    assert page.text_content("#title") == f"{title_of(game.info)} — you against random"
+    assert page.text_content("#options-box summary") == "options" and page.text_content("#options") == settings
+    assert page.text_content("#result") == result["text"] == result_text(replay_of(game, moves), human)
     page.close()
     assert not errors, errors
-    replayed = GameRecord.from_text(game, "\n".join(moves)).last
+    replayed = replay_of(game, moves)
     assert replayed.is_terminal(), f"the page says the game is over after {len(moves)} moves; the engine does not"
     assert position == replayed.to_text()
     assert result["returns"] == [float(r) for r in replayed.returns()]
@@ -106,7 +118,7 @@ def test_the_replay_viewer_steps_through_a_saved_game(serve, browser, tmp_path):
     page.wait_for_function("() => document.body.dataset.ply === '0'")
     states = record.states()
     assert page.text_content("#position") == states[0].to_text()
-    assert [li.text_content() for li in page.query_selector_all("#moves li")] == record.mover_labels()
+    assert [li.text_content() for li in page.query_selector_all("#moves li")] == side_labels(record)
     for i in (1, 2, 3):
         page.click("#next")
         page.wait_for_function(f"() => document.body.dataset.ply === '{i}'")
@@ -118,6 +130,7 @@ def test_the_replay_viewer_steps_through_a_saved_game(serve, browser, tmp_path):
     page.wait_for_function(f"() => document.body.dataset.ply === '{len(record)}'")
     assert page.text_content("#position") == record.last.to_text()
     assert page.text_content("#result") == page.evaluate("window.boardPage.view.result.text")
+    assert page.text_content("#result") == result_text(record.last)  # in the third person: nobody plays here
     page.close()
 
 

@@ -46,15 +46,16 @@ def test_the_page_says_the_agent_is_thinking_while_it_moves_first(serve, browser
     page = browser.new_page()
     page.goto(server.url + "/")
     page.wait_for_function("() => document.body.dataset.thinking === '1'", timeout=30_000)
-    assert page.text_content("#status") == "slowpoke is thinking..."
+    assert page.text_content("#status") == "slowpoke is thinking…"
     page.wait_for_function("() => document.body.dataset.busy === '0'", timeout=60_000)
     assert page.evaluate("document.body.dataset.thinking") == "0"
-    assert page.text_content("#status") == "player_1: your move."
+    assert page.text_content("#status") == "Your move."
+    assert page.text_content("#you") == "You play player_1 (dark)."
     # a move sent: thinking again until the agent has answered
     move = page.evaluate("window.boardPage.view.legal[0]")
     page.evaluate(f"() => {{ submit({{action: {move['action']}}}); }}")  # not awaited: the request goes on
     page.wait_for_function("() => document.body.dataset.thinking === '1'", timeout=10_000)
-    assert page.text_content("#status") == "slowpoke is thinking..."
+    assert page.text_content("#status") == "slowpoke is thinking…"
     page.wait_for_function("() => document.body.dataset.busy === '0'", timeout=60_000)
     assert page.evaluate("document.body.dataset.ply") == "3"
     page.close()

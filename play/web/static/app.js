@@ -36,15 +36,16 @@ function busy(flag) {
   document.body.dataset.busy = flag ? "1" : "0";
   if (flag || document.body.dataset.thinking !== "1") return;
   document.body.dataset.thinking = "0";
-  if ($("status").textContent === `${page.agent} is thinking...`) setStatus("");  // a refused request
+  if ($("status").textContent === thinkingLine()) setStatus("");  // a refused request
 }
 // Said while a request may make the agents move (a move sent, a new game where they move first): a search
 // or a network takes a moment, and the page shows it is not stuck.
 function agentsThinking() {
   if (!page.agentThinks) return;
   document.body.dataset.thinking = "1";
-  setStatus(`${page.agent} is thinking...`);
+  setStatus(thinkingLine());
 }
+function thinkingLine() { return `${page.agent} is thinking…`; }
 function showError(text) { $("error").textContent = text || ""; }
 function setStatus(text) { $("status").textContent = text || ""; }
 
@@ -52,10 +53,12 @@ function setStatus(text) { $("status").textContent = text || ""; }
 // that change something, and on all of them by a server open to the network), so no other site can play.
 const TOKEN = (document.querySelector('meta[name="boardgames-token"]') || {}).content || "";
 
-// A game and its options as a reader writes them: "barc (start alternating, max_turns 200)".
-function gameTitle(game, options) {
-  const parts = Object.entries(options || {}).map(([key, value]) => `${key} ${value}`);
-  return parts.length ? `${game} (${parts.join(", ")})` : game;
+// The title the server words ("Barc duel — you against barc_az"), the engine options under a details toggle.
+function showTitle(title, optionsText) {
+  $("title").textContent = title;
+  document.title = title;
+  $("options").textContent = optionsText || "(none)";
+  $("options-box").hidden = false;
 }
 
 async function api(method, path, body, contentType) {
@@ -205,7 +208,7 @@ async function submit(move) {
 function drawMoves(current) {
   const list = $("moves");
   list.replaceChildren();
-  page.view.moves.forEach((text, i) => {
+  (page.view.move_labels || page.view.moves).forEach((text, i) => {
     const item = document.createElement("li");
     item.textContent = text;
     item.dataset.move = text;
@@ -268,6 +271,7 @@ function render(resetStatus = true) {
   $("position").textContent = view.position;
   $("result").textContent = view.result ? view.result.text : unfinishedText(view);
   document.body.dataset.over = view.result ? "1" : "0";
+  document.body.dataset.outcome = (view.result && view.result.outcome) || "";
   $("hint").textContent = page.mode === "play" ? HINTS[view.game] || "" : REPLAY_HINT;
   if (page.mode === "play") {
     document.body.dataset.ply = String(view.ply);
@@ -276,18 +280,18 @@ function render(resetStatus = true) {
     $("reveal-box").hidden = !view.reveal;
     $("reveal").textContent = view.reveal || "";
     $("download").href = `/api/games/${page.gameId}/moves`;
+    $("you").textContent = view.you;
     if (resetStatus) {
-      const me = view.seat_names[view.seat];
-      if (view.result) setStatus(`${view.result.text} (${view.ply} moves)`);
-      else if (view.your_turn) setStatus(view.simultaneous ? `${me}: give your order.` : `${me}: your move.`);
-      else setStatus("waiting for the agents...");
+      if (view.result) setStatus(view.result.text);
+      else if (view.your_turn) setStatus(view.simultaneous ? "Your order: both orders are revealed together." : "Your move.");
+      else setStatus(`waiting for ${page.agent}…`);
     }
   } else {
     document.body.dataset.ply = String(view.index);
     drawMoves(view.index);
     drawThinking();
     $("step").textContent = `position ${view.index} of ${view.count - 1}`;
-    setStatus(view.index === 0 ? "start" : `${view.index}. ${view.moves[view.index - 1]}`);
+    setStatus(view.index === 0 ? "start" : `${view.index}. ${view.move_labels[view.index - 1]}`);
   }
 }
 
@@ -316,8 +320,7 @@ async function startPlay() {
   const config = await api("GET", "/api/config");
   page.agent = config.agent;
   page.agentThinks = config.agent_thinks !== false;
-  $("title").textContent = `${gameTitle(config.game, config.options)} against ${config.agent}`;
-  document.title = `${config.game}: play`;
+  showTitle(config.title, config.options_text);
   config.seat_names.forEach((name, i) => {
     const option = document.createElement("option");
     option.value = String(i);
@@ -380,7 +383,7 @@ async function openReplay(text, name) {
     page.replayId = view.id;
     page.view = view;
     history.replaceState(null, "", `/replay#${view.id}`);
-    $("title").textContent = `replay: ${view.name} (${gameTitle(view.game, view.options)})`;
+    showTitle(view.title, view.options_text);
     render();
   } catch (e) {
     showError(`This move list cannot be replayed: ${e.message}`);
@@ -414,7 +417,7 @@ async function startReplay() {
     page.replayId = id;
     try {
       page.view = await api("GET", `/api/replays/${id}/0`);
-      $("title").textContent = `replay: ${page.view.name} (${gameTitle(page.view.game, page.view.options)})`;
+      showTitle(page.view.title, page.view.options_text);
       render();
     } catch (e) {
       showError(e.message);
