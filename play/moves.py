@@ -134,3 +134,9 @@ def record_label(state: State, chosen: dict) -> str:
     return JOINT_SEPARATOR.join(
         f"{side_name(info, s)}: {state.action_to_text(a, s)}" for s, a in sorted(state.decision(chosen).items())
     )
+
+
+def side_labels(record) -> list[str]:
+    """Each move of the :class:`~boardgames.envs.tools.replay.GameRecord` ``record`` as
+    :func:`record_label` writes it (``South: a2-b3 | North: stay``)."""
+    return [record_label(state, move) for state, move in zip(record.states(), record.moves)]

@@ -17,6 +17,8 @@ import json
 import secrets
 
 from boardgames.envs.tools.replay import GameRecord
+from boardgames.play.moves import result_text, side_labels
+from boardgames.play.sides import title_of
 from boardgames.play.web.board import board_view
 
 SCRIPT = """
@@ -59,11 +61,11 @@ def replay_html(record: GameRecord, scale: float = 0.5, title: str | None = None
     """The HTML of the inline replay of ``record`` (one frame per position, pictures scaled by ``scale``)."""
     uid = "bgrl-replay-" + secrets.token_hex(6)
     states = record.states()
-    labels = ["start"] + [f"{i}. {t}" for i, t in enumerate(record.mover_labels(), 1)]
-    final = states[-1]
-    if final.is_terminal():
-        names = record.game.info.seat_names
-        labels[-1] += "  (" + ", ".join(f"{names[s]} {r:+g}" for s, r in enumerate(final.returns())) + ")"
+    moves = side_labels(record)
+    labels = ["start"] + [f"{i}. {t}" for i, t in enumerate(moves, 1)]
+    end = result_text(states[-1])  # in the third person: the reader watches
+    if end:
+        labels[-1] += f"  — {end}"
     frames = []
     for i, state in enumerate(states):
         view = board_view(state, scale, small=True)
@@ -76,8 +78,8 @@ def replay_html(record: GameRecord, scale: float = 0.5, title: str | None = None
         f'<button type="button" data-step="{step}">{html.escape(face)}</button> '
         for step, face in (("first", "|<"), ("prev", "<"), ("next", ">"), ("last", ">|"))
     )
-    moves = "".join(f'<li style="cursor:pointer">{html.escape(t)}</li>' for t in record.mover_labels())
-    heading = html.escape(title or f"{record.game.info.name}: {len(record)} moves")
+    items = "".join(f'<li style="cursor:pointer">{html.escape(t)}</li>' for t in moves)
+    heading = html.escape(title or f"{title_of(record.game.info)}: {len(record)} moves")
     script = SCRIPT % {"id": _js(uid), "labels": _js(labels), "positions": _js([s.to_text() for s in states])}
     return (
         f'<div id="{uid}" tabindex="0" style="display:flex;flex-wrap:wrap;gap:1em;font-family:sans-serif">'
@@ -85,7 +87,7 @@ def replay_html(record: GameRecord, scale: float = 0.5, title: str | None = None
         f'<div>{buttons}<input type="range" min="0" max="{len(states) - 1}" value="0" style="width:40%">'
         f' <span class="bgrl-label">{html.escape(labels[0])}</span></div>'
         f'<code class="bgrl-position" style="font-size:0.8em">{html.escape(states[0].to_text())}</code></div>'
-        f'<ol style="max-height:{round(400 * scale * 2)}px;overflow-y:auto;font-family:monospace">{moves}</ol>'
+        f'<ol style="max-height:{round(400 * scale * 2)}px;overflow-y:auto;font-family:monospace">{items}</ol>'
         f"</div><script>{script}</script>"
     )
 

@@ -42,7 +42,7 @@ from boardgames.envs.core.game import Game, State, action_index
 from boardgames.envs.registry import game_names, make_game
 from boardgames.envs.tools.replay import GameRecord, parse_move
 from boardgames.play.ending import Ending, forfeit
-from boardgames.play.moves import illegal_choice, record_label, thinks
+from boardgames.play.moves import illegal_choice, record_label, side_labels, thinks
 from boardgames.play.sides import options_text, side_name, sides_of, title_of, you_play
 from boardgames.play.web.board import board_view, legal_moves, outcome
 
@@ -311,12 +311,6 @@ class PlaySession:
                 "thinking": self.thinking,
                 "result": outcome(state, self.seat, ending=self.forfeited),
             }
-
-
-def side_labels(record: GameRecord) -> list[str]:
-    """Each move of ``record`` as ``South: a2-b3 | North: stay``, the sides named as
-    :mod:`boardgames.play.sides` names them."""
-    return [record_label(state, move) for state, move in zip(record.states(), record.moves)]
 
 
 class ReplaySession:

@@ -11,9 +11,8 @@ import pytest
 
 from boardgames.envs.registry import make_game
 from boardgames.envs.tools.replay import GameRecord, random_record
-from boardgames.play.moves import result_text
+from boardgames.play.moves import result_text, side_labels
 from boardgames.play.sides import title_of
-from boardgames.play.web.session import side_labels
 
 GAMES = [
     ("dorix", {"num_players": 2}),

@@ -40,5 +40,16 @@ def test_the_inline_replay_steps_forward_and_back_in_a_browser(browser):
     assert shown() == ([12], states[12].to_text())
     page.click("ol li:nth-child(5)")
     assert shown() == ([5], states[5].to_text())
-    assert "5. " + record.mover_labels()[4] in page.text_content(".bgrl-label")
+    assert "5. " + record.mover_labels()[4] in page.text_content(".bgrl-label")  # Dorix's sides: player_k
     page.close()
+
+
+def test_the_inline_replay_names_the_sides_and_says_the_end_in_the_third_person():
+    from boardgames.play.moves import result_text
+
+    record = random_record(make_game("barc"), seed=2)
+    assert record.last.is_terminal()
+    text = replay_html(record)
+    assert "<b>Barc duel: " in text and "South: " in text and "player_0:" not in text
+    assert result_text(record.last).replace("'", "&#x27;") in text or result_text(record.last) in text
+    assert not result_text(record.last).startswith("You")
