@@ -23,6 +23,10 @@ CLIENTS_STAMP := $(CLIENTS_VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
 DOCS_STAMP := $(VENV)/.docs-installed
+# after each editable install: build/checkout/boardgames, the package as a wheel lays it out, made of links to the
+# checkout's folders (new modules appear at once), named by a .pth in the venv, so that Python and static tools
+# (the type checker, editors) resolve boardgames.* to the checkout's files, one module per file (boardgames.layout)
+LAYOUT := python -m boardgames.layout
 
 .PHONY: setup setup-rllib chromium demo test test-rllib test-pettingzoo-floor test-clients docs lint bench engines clean
 
@@ -33,14 +37,18 @@ $(STAMP): pyproject.toml
 	# web: the browser server (boardgames.play.web); web-test: httpx and Playwright for tests/web (Playwright's wheel
 	# carries its driver; the browser is the system's Chromium, see the chromium target: never `playwright install`)
 	$(BIN)/pip install --quiet -e ".[train,dev,openspiel,web,web-test,ecosystem]"
+	$(BIN)/$(LAYOUT)
 	touch $(STAMP)
 
+# the layout again at every setup (a few milliseconds): it links a file added to package/ too
 setup: $(STAMP)
+	@$(BIN)/$(LAYOUT)
 
 $(RLLIB_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(RLLIB_VENV)
 	$(RLLIB_BIN)/pip install --quiet torch==2.13.0
 	$(RLLIB_BIN)/pip install --quiet -e ".[rllib,train,dev]"
+	$(RLLIB_BIN)/$(LAYOUT)
 	touch $(RLLIB_STAMP)
 
 setup-rllib: $(RLLIB_STAMP)
@@ -75,6 +83,7 @@ $(PZ_FLOOR_STAMP): pyproject.toml
 	# the environments alone (no torch), under PettingZoo 1.24.3: it has no env registry (pettingzoo.make)
 	$(PZ_FLOOR_BIN)/pip install --quiet "pettingzoo==1.24.3" pytest pytest-xdist pygame
 	$(PZ_FLOOR_BIN)/pip install --quiet -e .
+	$(PZ_FLOOR_BIN)/$(LAYOUT)
 	touch $(PZ_FLOOR_STAMP)
 
 # PettingZoo's test suite (api, seed, render, max_cycles, parallel), the golden playthroughs through the
@@ -90,6 +99,7 @@ $(CLIENTS_STAMP): pyproject.toml
 	# torch first, pinned to the CPU wheel; then the clients extra, which brings PettingZoo 1.26 (AgileRL's pin)
 	$(CLIENTS_BIN)/pip install --quiet torch==2.13.0
 	$(CLIENTS_BIN)/pip install --quiet -e ".[clients]" pytest
+	$(CLIENTS_BIN)/$(LAYOUT)
 	touch $(CLIENTS_STAMP)
 
 # the Tianshou and AgileRL recipes (examples/ecosystem/, tests/ecosystem_clients), a missing client a failure;

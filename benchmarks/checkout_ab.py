@@ -28,8 +28,6 @@ from pathlib import Path
 
 SIZES = {"dorix": 256, "olix": 64, "adix": 64, "barc": 1024}
 """Batch size per game: the best serial size of ``boardgames bench`` on the project's machine."""
-PACKAGE_FOLDERS = {"envs": "envs", "training": "training", "benchmarks": "benchmarks", "models": "models"}
-"""The subpackages of ``boardgames`` and the checkout folder each one is (pyproject.toml's package-dir)."""
 
 
 def child(games: list, rounds: int, seconds: float, obs_dtype: str, size: int = 0, packed: bool = False) -> dict:
@@ -46,17 +44,11 @@ def child(games: list, rounds: int, seconds: float, obs_dtype: str, size: int = 
 
 
 def package_view(checkout: Path, into: Path) -> Path:
-    """A folder holding ``boardgames`` as ``checkout`` lays it out (links to its files), to put first on the
-    path of a process that should import that checkout's library."""
-    package = into / "boardgames"
-    package.mkdir(parents=True)
-    for item in (checkout / "boardgames").iterdir():
-        if item.name != "__pycache__":
-            (package / item.name).symlink_to(item)
-    for name, folder in PACKAGE_FOLDERS.items():
-        if (checkout / folder).is_dir() and not (package / name).exists():
-            (package / name).symlink_to(checkout / folder)
-    return into
+    """A folder holding ``boardgames`` as ``checkout`` lays it out (links to its files: its pyproject.toml's
+    package-dir), to put first on the path of a process that should import that checkout's library."""
+    from boardgames.layout import lay_out
+
+    return lay_out(checkout, into)
 
 
 def run_side(path_first: Path | None, settings: dict) -> dict:

@@ -1,9 +1,9 @@
 """MkDocs hooks of the documentation site (``mkdocs.yml`` names this file under ``hooks``).
 
 * :func:`on_config` lays out the source tree mkdocstrings reads the API from: the package is one import
-  name, ``boardgames``, whose subpackages are the repository's folders ``envs/``, ``training/``,
-  ``benchmarks/`` and ``models/`` (setuptools' package-dir mapping, which griffe's static loader does not
-  follow); ``build/docs-api/boardgames/`` holds ``boardgames/``'s own modules and links to those folders;
+  name, ``boardgames``, whose subpackages are the repository's folders (setuptools' package-dir mapping,
+  which griffe's static loader does not follow); ``build/docs-api/boardgames/`` holds links to
+  ``package/``'s own modules and to those folders (:func:`boardgames.layout.lay_out`);
 * :func:`on_config` also writes the package's version (``boardgames.__version__``) into the footer of
   every page (``copyright``), so that the version is written in one place only;
 * :func:`on_files` adds the pages made at build time (``docs/site_pages.py``: the README's sections, one
@@ -16,8 +16,6 @@
 from __future__ import annotations
 
 import importlib.util
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -26,8 +24,6 @@ from mkdocs.plugins import event_priority
 ROOT = Path(__file__).resolve().parents[1]
 API_SOURCE = ROOT / "build" / "docs-api"
 """The folder mkdocstrings searches (``paths`` in ``mkdocs.yml``)."""
-SUBPACKAGES = {"envs": "envs", "training": "training", "benchmarks": "benchmarks", "models": "models"}
-"""Subpackage of ``boardgames`` -> the repository folder it is (pyproject.toml's package-dir)."""
 
 __all__ = ["on_config", "on_files", "on_page_markdown"]  # the events MkDocs calls
 
@@ -45,15 +41,9 @@ site_pages = _load_site_pages()
 
 def stage_api_source(target: Path = API_SOURCE) -> Path:
     """Lay out ``target/boardgames`` as the installed package is laid out; returns ``target``."""
-    package = target / "boardgames"
-    if package.exists():
-        shutil.rmtree(package)
-    package.mkdir(parents=True)
-    for source in (ROOT / "boardgames").glob("*.py"):
-        shutil.copy2(source, package / source.name)
-    for name, folder in SUBPACKAGES.items():
-        os.symlink(ROOT / folder, package / name, target_is_directory=True)
-    return target
+    from boardgames.layout import lay_out
+
+    return lay_out(ROOT, target)
 
 
 def footer(version: str, licence: str) -> str:

@@ -4,6 +4,9 @@
 :mod:`boardgames.envs.registry`; the shared Game/State interface in :mod:`boardgames.envs.core`.
 """
 
+if __name__ != "boardgames.envs":  # the folder imported by its own name, from the repository root
+    raise ImportError(f"envs/ is the package boardgames.envs: import boardgames.envs, not {__name__}")
+
 from boardgames import __version__  # noqa: F401  (the version of the package, also boardgames.__version__)
 from boardgames.envs.registration import register_all
 

@@ -5,7 +5,7 @@ import each other; and no module takes part in an import cycle.
 The rooms, bottom first, as module prefixes of ``boardgames``:
 
 =============  =====================================================================================
-root           ``boardgames`` itself: the version, importing nothing
+root           ``boardgames`` itself: the version and ``layout``, importing nothing of the package
 contract       ``envs.core``: Game/State, GameKernels, spec, errors, squares, options, rendering
 compiled       ``envs.compiled``: numba helpers and the per-turn kernels generated from a game's kernels
 games          ``envs.dorix``, ``envs.olix``, ``envs.adix``, ``envs.barc``: one folder per game
@@ -32,12 +32,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = {"boardgames": "boardgames", "envs": "boardgames.envs", "training": "boardgames.training",
+FOLDERS = {"package": "boardgames", "envs": "boardgames.envs", "training": "boardgames.training",
            "play": "boardgames.play", "benchmarks": "boardgames.benchmarks"}  # fmt: skip
 """Repository folder -> the package it is (pyproject.toml's package-dir)."""
 GAMES = ("dorix", "olix", "adix", "barc")
 ROOMS = [
-    ("root", [""]),  # boardgames/__init__: the version, nothing imported
+    ("root", ["", "layout"]),  # package/: the version, the checkout laid out (layout); no package import
     ("contract", ["envs.core"]),
     ("compiled", ["envs.compiled"]),
     ("games", [f"envs.{game}" for game in GAMES]),

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 PROJECT = PYPROJECT["project"]
 # what a wheel is built from (a checkout's build outputs and caches left out)
-SOURCES = ["pyproject.toml", "README.md", "LICENSE", "boardgames", "envs", "training", "play", "benchmarks", "models"]
+SOURCES = ["pyproject.toml", "README.md", "LICENSE", "package", "envs", "training", "play", "benchmarks", "models"]
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc", "*.egg-info", "build", "results")
 
 
@@ -43,7 +43,7 @@ def test_version_has_one_source_and_a_changelog_entry():
 
 
 def test_packages_are_marked_typed():
-    for package in ("boardgames", "envs", "training", "play"):
+    for package in ("package", "envs", "training", "play"):
         assert (ROOT / package / "py.typed").exists()
     assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["*"]
 
@@ -52,7 +52,7 @@ def test_every_package_folder_is_a_package_of_the_wheel():
     setuptools = PYPROJECT["tool"]["setuptools"]
     mapping = setuptools["package-dir"]
     assert mapping == {
-        "boardgames": "boardgames",
+        "boardgames": "package",
         "boardgames.envs": "envs",
         "boardgames.training": "training",
         "boardgames.play": "play",

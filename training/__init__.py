@@ -20,3 +20,6 @@ config files in ``configs/``, ``--set`` and the setting checks), :mod:`.cli` (th
 and :mod:`.storage` (model files read safely, the shipped models, run folders that survive a kill).
 :mod:`.demo` trains and measures a Dorix agent in a few minutes (``boardgames demo``).
 """
+
+if __name__ != "boardgames.training":  # the folder imported by its own name, from the repository root
+    raise ImportError(f"training/ is the package boardgames.training: import boardgames.training, not {__name__}")

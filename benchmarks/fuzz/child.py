@@ -28,7 +28,8 @@ import traceback
 MEMORY_BOUND = 2 * 2**30
 """How many bytes of address space a child may map beyond what the campaign's process maps when it forks."""
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# the checkout (or the installed package): the real folder, where the laid-out package links (boardgames.layout)
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 PROJECT_DIRS = tuple(os.path.join(REPO, d) + os.sep for d in ("envs", "training"))
 
 
@@ -220,7 +221,7 @@ def describe_error(error: BaseException) -> dict:
     whether an allocation failed on the way (:func:`hit_memory_bound`)."""
     frames = traceback.extract_tb(error.__traceback__)
     last = frames[-1] if frames else None
-    filename = last.filename if last else ""
+    filename = (os.path.realpath(last.filename) if os.path.isfile(last.filename) else last.filename) if last else ""
     line = (last.line or "") if last else ""
     return {
         "type": type(error).__name__,

@@ -13,14 +13,7 @@ Importing this package imports nothing else: ``import boardgames.envs`` register
 PettingZoo and Gymnasium.
 """
 
-from pathlib import Path
+if __name__ != "boardgames":  # package/ imported by its folder's name (from the repository root)
+    raise ImportError(f"package/ is the package boardgames: import boardgames, not {__name__}")
 
 __version__ = "0.1.0"  # the package version: pyproject.toml reads it from here ([tool.setuptools.dynamic])
-
-_HERE = Path(__file__).resolve().parent
-if not (_HERE / "envs").is_dir() and (_HERE.parent / "envs" / "__init__.py").is_file():
-    # A source checkout: the subpackages are the folders beside this one (envs/, training/, play/, benchmarks/,
-    # models/), which an installed wheel holds inside boardgames/ (setuptools' package-dir mapping in
-    # pyproject.toml). Searching the checkout too makes ``boardgames.envs`` the checkout's envs/ without an
-    # install, the same modules an editable install maps.
-    __path__.append(str(_HERE.parent))  # noqa: F821 (a package's __path__)
