@@ -9,7 +9,10 @@
 Terminal: the board is redrawn after every move (``render_text``) with the position in notation;
 type a move in the game's notation (``moves`` lists the legal ones, ``help`` explains, ``quit``
 stops). An illegal or unreadable move is explained and asked again. It reads moves from standard
-input, so a script can drive it (``boardgames play ... < moves.txt``).
+input, so a script can drive it (``boardgames play ... < moves.txt``). It says whom you play ("You
+play South (light)."), who is thinking, and how the game ended with the rule that ended it ("You won:
+North tops only 2 stacks (two stacks or fewer lose)."); an agent's illegal move loses the game.
+``--watch``: the agent plays every seat, and the end is said in the third person.
 
 Window (``--gui``): click squares to play (a placement is one click, a move from one square to another
 two clicks, a square clicked twice plays the one-square move when a longer one starts there too);

@@ -15,8 +15,10 @@ from boardgames.envs.core.errors import IllegalActionError, NotationError
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.core.squares import square_name
 from boardgames.envs.tools.replay import GameRecord, parse_move
+from boardgames.play.ending import end_line, forfeit
 from boardgames.play.moves import (
     agent_label,
+    illegal_choice,
     legal_move_texts,
     opponent_move,
     record_label,
@@ -171,6 +173,28 @@ class ClickSelector:
         return None
 
 
+def _draw_selection(draw, geometry, selector) -> None:
+    """Outline the squares clicked so far and those a legal move may go on to."""
+    from boardgames.envs.core.rendering import HIGHLIGHT
+
+    for name in selector.selected:
+        x0, y0, x1, y1 = geometry.box(name)
+        draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=HIGHLIGHT, width=5)
+    for name in selector.next_squares():
+        x0, y0, x1, y1 = geometry.box(name)
+        draw.rectangle((x0 + 8, y0 + 8, x1 - 8, y1 - 8), outline=(230, 160, 30), width=3)
+
+
+def _end_text(state: State, forfeited, human_seats: set, policies: dict) -> str:
+    """How the game ended (``forfeited``: an agent's illegal move, else the state's end), said to the one
+    human, or in the third person when the agents play every seat."""
+    viewer = next(iter(human_seats)) if len(human_seats) == 1 else None
+    agents = {s: agent_label(p) for s, p in policies.items()}
+    if forfeited is not None:
+        return end_line(forfeited, state.game.info, viewer, agents)
+    return result_text(state, viewer, agents)
+
+
 def play_window(game: Game, policies: dict, human_seats: set, start: State | None = None, fps: int = 30, events=None):
     """Play in a pygame window with mouse clicks (and typed moves); returns the game record.
     ``events`` (a callable returning a list of pygame events, default ``pygame.event.get``) lets a
@@ -184,7 +208,7 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
     import pygame
     from PIL import Image, ImageDraw
 
-    from boardgames.envs.core.rendering import BACKGROUND, HIGHLIGHT, TEXT, font
+    from boardgames.envs.core.rendering import BACKGROUND, TEXT, font
 
     pygame.init()
     driver = pygame.display.get_driver() if pygame.display.get_init() else None
@@ -204,15 +228,22 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
     caption = f"{game.info.name}: click to play"
     thinking, thinking_shown = None, False  # the agents' "... is thinking" status, and whether it was drawn
     running = True
+    forfeited = None  # the end of a game an agent lost by an illegal move
     while running:
         acting = [s for s in state.current_seats() if s in human_seats and s not in chosen]
-        if not state.is_terminal() and not acting:
+        if forfeited is not None:
+            acting = []
+        elif not state.is_terminal() and not acting:
             if thinking is None:
                 thinking = thinking_text(state, human_seats, policies)  # "" for agents that answer at once
             if not thinking or thinking_shown:
                 started = time.perf_counter()
                 chosen.update(opponent_move(state, human_seats, policies))
                 took = f" ({time.perf_counter() - started:.1f} s)" if thinking else ""
+                bad = illegal_choice(state, chosen)
+                if bad is not None:
+                    forfeited = forfeit(state, bad[0], bad[1], agent_label(policies[bad[0]]))
+                    continue
                 note = record_label(state, chosen) + took
                 state = record.play(chosen)
                 chosen, selector, thinking, thinking_shown = {}, None, None, False
@@ -225,21 +256,14 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
             ranks = geometry.ranks if geometry else 0
             selector = ClickSelector(state, seat, files, ranks)
         img = Image.fromarray(frame)
-        draw = ImageDraw.Draw(img)
         if geometry and selector:
-            for name in selector.selected:
-                x0, y0, x1, y1 = geometry.box(name)
-                draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=HIGHLIGHT, width=5)
-            for name in selector.next_squares():
-                x0, y0, x1, y1 = geometry.box(name)
-                draw.rectangle((x0 + 8, y0 + 8, x1 - 8, y1 - 8), outline=(230, 160, 30), width=3)
+            _draw_selection(ImageDraw.Draw(img), geometry, selector)
         canvas = Image.new("RGB", (img.width, img.height + 66), BACKGROUND)
         canvas.paste(img, (0, 0))
         d2 = ImageDraw.Draw(canvas)
-        if state.is_terminal():
-            viewer = next(iter(human_seats)) if len(human_seats) == 1 else None
-            agents = {s: agent_label(p) for s, p in policies.items()}
-            lines = [result_text(state, viewer, agents) + "  (close the window to quit)", f"last: {note}"]
+        if state.is_terminal() or forfeited is not None:
+            end = _end_text(state, forfeited, human_seats, policies)
+            lines = [end + "  (close the window to quit)", f"last: {note}"]
         elif thinking:  # drawn once before the agents' move, which holds the window until it is chosen
             lines = [thinking, f"last: {note}"]
             pygame.display.set_caption(f"{game.info.name}: {thinking}")

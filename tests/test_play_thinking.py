@@ -125,3 +125,28 @@ def test_the_window_shows_the_agent_thinking_in_its_status_and_title(monkeypatch
     assert captions[-1] == "olix: click to play"
     assert "player_0 (ponder) is thinking…" in strips
     assert any(s.startswith("typed: _   last: player_0: ") and s.endswith(" s)") for s in strips), strips
+
+
+def test_the_window_says_an_agents_illegal_move_ends_the_game(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    import PIL.ImageDraw
+
+    from boardgames.play.window import play_window
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    strips = []
+    real_text = PIL.ImageDraw.ImageDraw.text
+
+    def text(self, xy, line, *args, **kwargs):
+        strips.append(line)
+        return real_text(self, xy, line, *args, **kwargs)
+
+    monkeypatch.setattr(PIL.ImageDraw.ImageDraw, "text", text)
+    script = iter([[], []])
+    quit_ = [pygame.event.Event(pygame.QUIT)]
+    record = play_window(
+        make_game("olix"), {0: lambda state, seat: -1}, {1}, fps=1000, events=lambda: next(script, quit_)
+    )
+    assert len(record) == 0  # the illegal move was never played
+    end = "You won: player_0 (function) chose an illegal move (action -1), which loses the game."
+    assert end + "  (close the window to quit)" in strips, strips[-4:]
