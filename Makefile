@@ -28,7 +28,7 @@ DOCS_STAMP := $(VENV)/.docs-installed
 # (the type checker, editors) resolve boardgames.* to the checkout's files, one module per file (boardgames.layout)
 LAYOUT := python -m boardgames.layout
 
-.PHONY: setup setup-rllib chromium demo test test-rllib test-pettingzoo-floor test-clients docs lint bench engines clean
+.PHONY: setup setup-rllib chromium demo test test-rllib test-pettingzoo-floor test-clients docs lint bench engines dist clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -129,5 +129,18 @@ bench: setup
 	$(BIN)/pip install --quiet -e ".[bench]"
 	$(BIN)/boardgames bench
 
+# the wheel and the sdist in dist/ (or DIST=...), built offline by this venv's setuptools (`python -m build
+# --no-isolation`, which builds the wheel from the sdist, so that a file the sdist lacks fails here too), then
+# checked by `twine check --strict`: the metadata, and the README as PyPI would render it. About 20 s; not part
+# of make test (tests/test_dist.py builds and checks them the same way). The build's log: build/dist.log
+DIST ?= dist
+dist: setup
+	rm -rf $(DIST)
+	mkdir -p build
+	$(BIN)/python -m build --no-isolation --outdir $(DIST) . > build/dist.log 2>&1 || { tail -n 40 build/dist.log; exit 1; }
+	$(BIN)/twine check --strict $(DIST)/*.whl $(DIST)/*.tar.gz
+	@ls -l $(DIST)
+	@echo 'install it in any venv: pip install torch==2.13.0, then pip install "$(DIST)/<the .whl>[train]" (build log: build/dist.log)'
+
 clean:
-	rm -rf $(VENV) $(RLLIB_VENV) $(PZ_FLOOR_VENV) $(CLIENTS_VENV) build site *.egg-info .pytest_cache
+	rm -rf $(VENV) $(RLLIB_VENV) $(PZ_FLOOR_VENV) $(CLIENTS_VENV) build dist site *.egg-info .pytest_cache

@@ -113,7 +113,10 @@ class Cell:
     def __init__(self, game: str, size: int, threads, timing_only: bool = False):
         from boardgames.envs.vector import BatchedVectorEnv
 
-        self.envs = BatchedVectorEnv(game, num_envs=size, opponent="random", seed=0, threads=threads)
+        # SAME_STEP, as when the figures of docs/performance.md were measured (NEXT_STEP adds a restart step)
+        self.envs = BatchedVectorEnv(
+            game, num_envs=size, opponent="random", seed=0, threads=threads, autoreset_mode="same_step"
+        )
         if timing_only and self.envs.batch._chooser is not None:
             self.envs.batch._chooser._machine = idle_machine
         _, infos = self.envs.reset(seed=0)

@@ -9,10 +9,22 @@
   keywords, as PettingZoo takes them, or ``game_options={"num_players": 3}``);
 * Gymnasium vector: ``gymnasium.make_vec("boardgames/dorix-v0", num_envs=256)`` builds the compiled
   batch :class:`boardgames.envs.vector.BatchedVectorEnv` (random opponents or a batch callback; the game's
-  options as keywords too), autoreset in the same step; ``autoreset_mode="next_step"`` (a keyword: Gymnasium
-  refuses ``vector_kwargs`` for a vector entry point) for Gymnasium's ``NEXT_STEP``, the mode its vector
-  wrappers (``FlattenObservation``...) require. ``vectorization_mode="sync"`` or ``"async"`` vectorizes
+  options as keywords too), autoreset ``NEXT_STEP`` as Gymnasium's own vector envs, so that its vector
+  wrappers (``FlattenObservation``...) take it as it is; ``autoreset_mode=AutoresetMode.SAME_STEP`` (or
+  ``"same_step"``; a keyword: Gymnasium refuses ``vector_kwargs`` for every vector entry point) for loops
+  written the Stable-Baselines3 way. ``vectorization_mode="sync"`` or ``"async"`` vectorizes
   :class:`SingleAgentEnv` instead (``NEXT_STEP``, or ``vector_kwargs={"autoreset_mode": ...}``).
+
+**Episode lengths** (``env.spec.max_episode_steps``): every environment that ``gymnasium.make`` or
+``make_vec`` builds reports its game's turn limit (Dorix 200, Olix 92, ADIX 300, Barc 200, or the
+``max_turns`` it was given), an upper bound on its episodes' steps, since every learner step plays at least
+one turn; the game's own truncation ends the episode there. The registration itself leaves
+``max_episode_steps`` None on purpose: with a number there, ``gymnasium.make`` would wrap every environment
+in a ``TimeLimit`` of that many steps whatever ``max_turns`` it is given, and cut a longer game short
+(Gymnasium reads the registered number before the environment is built, and no option can lift it but
+``gymnasium.make(..., max_episode_steps=...)``); a shorter game would end by its own limit anyway.
+``gymnasium.make(id, max_episode_steps=n)`` still adds Gymnasium's ``TimeLimit`` for a cut of one's own
+(then reported). See :func:`with_turn_limit`.
 
 A turn-based game has no Parallel form: ``pettingzoo.make("parallel", "boardgames/dorix-v0")`` raises
 :class:`NoParallelFormError` naming the games that have one and pointing to ``"aec"`` (its Parallel entry
@@ -25,6 +37,7 @@ that registering builds no game. Every version of a game is registered: ``boardg
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 
@@ -60,10 +73,19 @@ def parallel_form(module: str, env_id_: str, **options):
     return parallel_env(**options)
 
 
-def batched_vector_env(game: str = "dorix", num_envs: int = 64, game_options: dict | None = None, **keywords):
+def batched_vector_env(
+    game: str = "dorix",
+    num_envs: int = 64,
+    game_options: dict | None = None,
+    max_episode_steps: int | None = None,
+    **keywords,
+):
     """The vector entry point: :class:`boardgames.envs.vector.BatchedVectorEnv`, the game's options taken as
     keywords too (``gymnasium.make_vec("boardgames/dorix-v0", num_envs=8, num_players=3)``), and its own
-    (``autoreset_mode="next_step"``, ``opponent``, ``threads``...)."""
+    (``autoreset_mode="same_step"``, ``opponent``, ``threads``...). ``max_episode_steps`` (which
+    ``make_vec`` passes on to a vector entry point when asked for it, or when a spec carries it): the batch
+    ends its games at their turn limit, so a number at or above it changes nothing and a smaller one is
+    refused (GameOptionError: give ``max_turns`` instead)."""
     from boardgames.envs.adapters.single_agent import merge_game_options
     from boardgames.envs.registry import game_option_names
     from boardgames.envs.vector import BatchedVectorEnv
@@ -72,7 +94,26 @@ def batched_vector_env(game: str = "dorix", num_envs: int = 64, game_options: di
     options = {k: keywords.pop(k) for k in list(keywords) if k in known}
     if options:
         game_options = merge_game_options(game, game_options, options)
-    return BatchedVectorEnv(game, num_envs, game_options=game_options, **keywords)
+    envs = BatchedVectorEnv(game, num_envs, game_options=game_options, **keywords)
+    limit = envs.batch.game.info.max_turns
+    if max_episode_steps is not None and not (isinstance(max_episode_steps, int) and max_episode_steps >= limit):
+        raise GameOptionError(
+            f"max_episode_steps={max_episode_steps!r}: the compiled batch ends its games at their turn limit "
+            f"({limit}, an upper bound on their learner steps) and cannot cut them sooner; give max_turns=<n> "
+            'for shorter games, or vectorization_mode="sync" for Gymnasium\'s TimeLimit on each game'
+        )
+    return envs
+
+
+def with_turn_limit(spec: gymnasium.envs.registration.EnvSpec | None, turn_limit: int):
+    """``spec`` (what ``gymnasium.make`` or ``make_vec`` set on an environment) with ``max_episode_steps`` set
+    to the environment's ``turn_limit`` where it has none: the ``spec`` property of :class:`SingleAgentEnv`
+    and :class:`BatchedVectorEnv`. The turn limit bounds an episode's steps (a step plays at least one turn)
+    and the game's own truncation enforces it, so no ``TimeLimit`` is needed (module docstring); a
+    ``gymnasium.make(spec)`` from such a spec wraps one of that many steps, which ends nothing sooner."""
+    if spec is None or spec.max_episode_steps is not None:
+        return spec
+    return dataclasses.replace(spec, max_episode_steps=int(turn_limit))
 
 
 def env_id(name: str, version: int | None = None) -> str:

@@ -288,7 +288,7 @@ def test_learner_batch_checks_its_arguments():
 
 # ----- Gymnasium and SB3 adapters -----------------------------------------------------------------------
 def test_gymnasium_vector_env():
-    envs = BatchedVectorEnv("dorix", num_envs=16, opponent="random")
+    envs = BatchedVectorEnv("dorix", num_envs=16, opponent="random", autoreset_mode="same_step")  # final_obs
     obs, infos = envs.reset(seed=0)
     assert envs.observation_space.contains(obs) and infos["action_mask"].shape == (16, 276)
     seen_final = False

@@ -334,16 +334,39 @@ def test_autoreset_mode_spellings(spelling):
     assert mode is (NEXT if "next" in str(spelling).lower() else SAME)
     env = BatchedVectorEnv("dorix", num_envs=2, autoreset_mode=spelling)
     assert env.metadata["autoreset_mode"] is mode and env.autoreset_mode is mode
-    assert BatchedVectorEnv.metadata["autoreset_mode"] is SAME  # per instance: the class keeps the default
+    assert BatchedVectorEnv.metadata["autoreset_mode"] is NEXT  # per instance: the class keeps the default
 
 
-def test_same_step_is_the_default():
-    assert gymnasium.make_vec(env_id("dorix"), num_envs=2).metadata["autoreset_mode"] is SAME
+def test_next_step_is_the_default_as_in_gymnasium():
+    """Gymnasium's own vector envs default to NEXT_STEP, and so do ours: the compiled batch, built by
+    make_vec or by hand, and Gymnasium's sync/async vectorization of the single-agent env."""
+    assert gymnasium.make_vec(env_id("dorix"), num_envs=2).metadata["autoreset_mode"] is NEXT
+    assert BatchedVectorEnv("dorix", num_envs=2).metadata["autoreset_mode"] is NEXT
+    assert gymnasium.make_vec(env_id("dorix"), num_envs=2, vectorization_mode="sync").metadata["autoreset_mode"] is NEXT
+
+
+def test_same_step_on_request_on_every_path():
+    """SAME_STEP stays one keyword away (SB3-style loops): the compiled batch takes it as a make_vec keyword,
+    Gymnasium's sync/async vectorization in vector_kwargs."""
+    for mode in (SAME, "same_step"):
+        assert gymnasium.make_vec(env_id("olix"), num_envs=2, autoreset_mode=mode).metadata["autoreset_mode"] is SAME
+    synced = gymnasium.make_vec(
+        env_id("olix"), num_envs=2, vectorization_mode="sync", vector_kwargs={"autoreset_mode": SAME}
+    )
+    assert synced.metadata["autoreset_mode"] is SAME
+
+
+def test_gymnasium_refuses_vector_kwargs_for_the_compiled_batch():
+    """Gymnasium's make_vec refuses vector_kwargs for every vector entry point, before calling it: the mode
+    of the compiled batch is a keyword (docs/training.md, docs/ecosystem.md). If Gymnasium ever passes them on,
+    this fails and those pages get updated."""
+    with pytest.raises(gymnasium.error.Error, match="vector_kwargs"):
+        gymnasium.make_vec(env_id("dorix"), num_envs=2, vector_kwargs={"autoreset_mode": SAME})
 
 
 @pytest.mark.parametrize("bad", [AutoresetMode.DISABLED, "disabled", "next", 1, None])
 def test_other_autoreset_modes_are_refused_naming_the_allowed_ones(bad):
-    with pytest.raises(ValueError, match="autoreset_mode is AutoresetMode.SAME_STEP .* or AutoresetMode.NEXT_STEP"):
+    with pytest.raises(ValueError, match="autoreset_mode is AutoresetMode.NEXT_STEP .* or AutoresetMode.SAME_STEP"):
         gymnasium.make_vec(env_id("dorix"), num_envs=2, autoreset_mode=bad)
 
 
@@ -415,7 +438,33 @@ def test_gymnasium_observation_wrappers_refuse_same_step(wrapper):
     with pytest.raises(
         ValueError, match="Expected autoreset_mode to be NEXT_STEP or DISABLED, got AutoresetMode.SAME_STEP"
     ):
-        wrapper(gymnasium.make_vec(env_id("dorix"), num_envs=2))
+        wrapper(gymnasium.make_vec(env_id("dorix"), num_envs=2, autoreset_mode=SAME))
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_stock_vector_wrappers_take_make_vec_as_it_is(name):
+    """No keyword: ``FlattenObservation(gymnasium.make_vec(id, num_envs=N))`` and Gymnasium's other vector
+    wrappers (NormalizeObservation, RecordEpisodeStatistics) play whole episodes, counted right, with the
+    default options (games cut at their turn limit or ended by their rules)."""
+    envs = gymnasium.make_vec(env_id(name), num_envs=3, illegal_action="raise")
+    flat = vector_wrappers.FlattenObservation(envs)
+    stats = vector_wrappers.RecordEpisodeStatistics(vector_wrappers.NormalizeObservation(flat))
+    size = int(np.prod(envs.single_observation_space.shape))
+    rng = np.random.default_rng(3)
+    obs, infos = stats.reset(seed=3)
+    assert obs.shape == (3, size)
+    ended = 0
+    for _ in range(2000):
+        obs, rewards, terminated, truncated, infos = stats.step(draw(infos["action_mask"], rng))
+        assert obs.shape == (3, size) and np.isfinite(obs).all()
+        done = terminated | truncated
+        if done.any():
+            assert infos["episode"]["r"][done].tolist() == rewards[done].tolist()
+            assert (infos["episode"]["l"][done] <= envs.spec.max_episode_steps).all()
+            ended += int(done.sum())
+        if ended >= 6:
+            break
+    assert stats.episode_count == ended >= 6
 
 
 def test_autoreset_mode_given_to_the_single_envs_says_where_it_belongs():

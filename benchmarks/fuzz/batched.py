@@ -148,8 +148,12 @@ def vector_path(config):
     from boardgames.envs.registration import env_id
     from boardgames.envs.vector import LearnerBatch
 
-    venv = gymnasium.make_vec(
-        env_id(config.name), num_envs=NUM_GAMES, game_options=config.kwargs, **raising(LearnerBatch)
+    venv = gymnasium.make_vec(  # SAME_STEP: the checks read the ended games in infos["final_obs"]
+        env_id(config.name),
+        num_envs=NUM_GAMES,
+        game_options=config.kwargs,
+        autoreset_mode="same_step",
+        **raising(LearnerBatch),
     )
     batch = venv.unwrapped.batch
     game = batch.game

@@ -175,6 +175,19 @@ class SingleAgentEnv(gymnasium.Env):
         self._episode_partner = None
         self._forfeit = False  # the episode was ended by an illegal learner action ("lose")
 
+    @property
+    def spec(self):
+        """What ``gymnasium.make`` set (None otherwise), its ``max_episode_steps`` the game's turn limit
+        (``game.info.max_turns``), which bounds an episode's steps: the game's own truncation ends it there,
+        with no ``TimeLimit`` (:func:`boardgames.envs.registration.with_turn_limit`)."""
+        from boardgames.envs.registration import with_turn_limit
+
+        return with_turn_limit(self.__dict__.get("_made_spec"), self.game.info.max_turns)
+
+    @spec.setter
+    def spec(self, spec) -> None:
+        self.__dict__["_made_spec"] = spec
+
     # ----- policies ----------------------------------------------------------------------------
     def set_opponent(self, opponent) -> None:
         """Replace the opponent policy (or pool) from the next episode on."""

@@ -1,6 +1,6 @@
 """Every game of the library as an OpenSpiel game, so that OpenSpiel's own algorithms run on them.
 
-Importing this module (it needs the ``[openspiel]`` extra: ``pip install "boardgame-rl-envs[openspiel]"``)
+Importing this module (it needs the ``[openspiel]`` extra: ``pip install -e ".[openspiel]"`` in a clone)
 registers each game of :mod:`boardgames.envs.registry` with OpenSpiel as a Python game named ``boardgames_<game>``::
 
     import pyspiel
@@ -49,7 +49,7 @@ try:
     import pyspiel
 except ImportError as e:  # pragma: no cover - depends on the installed extras
     raise ImportError(
-        'boardgames.envs.interop.openspiel needs OpenSpiel: pip install "boardgame-rl-envs[openspiel]" (or open_spiel)'
+        "boardgames.envs.interop.openspiel needs OpenSpiel: pip install open_spiel dm-tree (the [openspiel] extra)"
     ) from e
 
 from boardgames.envs import registry

@@ -16,25 +16,33 @@ from ``infos["action_mask"]`` never draws from nothing.
 Autoreset (``autoreset_mode``, reported per instance in ``metadata["autoreset_mode"]``), either of
 Gymnasium's two modes (https://farama.org/Vector-Autoreset-Mode):
 
-* ``SAME_STEP`` (the default): an ended game restarts inside the step that ended it; ``obs`` and the mask
-  already show the new game, the last observation of the ended one is in ``infos["final_obs"]`` (``(N,
-  *shape)``, valid where ``infos["_final_obs"]``). Gymnasium's vector observation wrappers
-  (``FlattenObservation``, ``NormalizeObservation``, ``TransformObservation``...) refuse this mode
-  ("Expected autoreset_mode to be NEXT_STEP or DISABLED"); ``RecordEpisodeStatistics`` and
-  ``NormalizeReward`` take both.
-* ``NEXT_STEP`` (Gymnasium's own default, what its wrappers expect), the one line::
+* ``NEXT_STEP`` (the default, as in Gymnasium's own vector envs, and the mode its vector wrappers
+  ``FlattenObservation``, ``NormalizeObservation``, ``TransformObservation``... require)::
 
-      envs = gymnasium.make_vec("boardgames/dorix-v0", num_envs=256, autoreset_mode="next_step")
+      envs = gymnasium.make_vec("boardgames/dorix-v0", num_envs=256)
 
   The step that ends a game returns its final observation, reward and terminated/truncated, with every
   action marked in its mask (the next step plays none of them) and the ended game's learner seat. The
   next step ignores that game's action and returns the new game's first observation and mask, reward 0,
   terminated and truncated False. No ``final_obs`` in the infos. The games themselves are those of
   ``SAME_STEP`` with the same seed: a game that sits out its restart step draws no random numbers.
+* ``SAME_STEP`` (for loops written the Stable-Baselines3 way, with no restart step), the one keyword::
 
-(Gymnasium's ``make_vec`` refuses ``vector_kwargs`` for a vector entry point such as this one, hence the
-keyword; ``vector_kwargs={"autoreset_mode": ...}`` is for ``vectorization_mode="sync"`` / ``"async"``.)
-``DISABLED`` (resetting ended games yourself) is not offered: the batch restarts its games itself.
+      envs = gymnasium.make_vec("boardgames/dorix-v0", num_envs=256, autoreset_mode=AutoresetMode.SAME_STEP)
+
+  An ended game restarts inside the step that ended it; ``obs`` and the mask already show the new game,
+  the last observation of the ended one is in ``infos["final_obs"]`` (``(N, *shape)``, valid where
+  ``infos["_final_obs"]``). Gymnasium's vector observation wrappers refuse this mode ("Expected
+  autoreset_mode to be NEXT_STEP or DISABLED"); ``RecordEpisodeStatistics`` and ``NormalizeReward`` take
+  both.
+
+(Gymnasium's ``make_vec`` refuses ``vector_kwargs`` for every vector entry point such as this one, before
+calling it, hence the keyword; ``vector_kwargs={"autoreset_mode": ...}`` is for ``vectorization_mode="sync"``
+/ ``"async"``.) ``DISABLED`` (resetting ended games yourself) is not offered: the batch restarts its games
+itself.
+
+``env.spec.max_episode_steps`` (once made by ``gymnasium.make_vec``) is the games' turn limit, an upper bound
+on the learner steps of a game that the batch enforces itself (see :mod:`boardgames.envs.registration`).
 """
 
 from __future__ import annotations
@@ -46,7 +54,7 @@ from gymnasium.vector.utils import batch_space
 
 from boardgames.envs.vector.batch import LearnerBatch, obs_space
 
-AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
 """The autoreset modes :class:`BatchedVectorEnv` offers."""
 
 
@@ -69,10 +77,10 @@ class BatchedVectorEnv(VectorEnv):
     """Gymnasium vector environment of ``num_envs`` games of ``game`` (see :class:`LearnerBatch` for
     ``game_options``, ``opponent`` and ``learner_seat``), autoreset in ``autoreset_mode`` (module docstring)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, game="dorix", num_envs: int = 64, autoreset_mode=AutoresetMode.SAME_STEP, **options):
-        """``autoreset_mode``: ``AutoresetMode.SAME_STEP`` (the default) or ``AutoresetMode.NEXT_STEP`` (or
+    def __init__(self, game="dorix", num_envs: int = 64, autoreset_mode=AutoresetMode.NEXT_STEP, **options):
+        """``autoreset_mode``: ``AutoresetMode.NEXT_STEP`` (the default) or ``AutoresetMode.SAME_STEP`` (or
         their strings, see :func:`check_autoreset_mode`). ``options``: the keywords of :class:`LearnerBatch`
         (``game_options``, ``opponent``, ``learner_seat``, ``seed``, ``illegal_action``, ``threads``,
         ``obs_dtype``, ``packed_masks``). ``threads`` defaults to ``"auto"``: the games of a step spread
@@ -94,6 +102,19 @@ class BatchedVectorEnv(VectorEnv):
         self._ended = np.zeros(self.num_envs, dtype=np.bool_)
         every = np.ones(b.num_actions, dtype=np.bool_)
         self._every_action = np.packbits(every, bitorder="little") if b.packed_masks else every
+
+    @property
+    def spec(self):
+        """What ``gymnasium.make_vec`` set (None otherwise), its ``max_episode_steps`` the games' turn limit,
+        an upper bound on a game's learner steps, enforced by the batch itself
+        (:func:`boardgames.envs.registration.with_turn_limit`)."""
+        from boardgames.envs.registration import with_turn_limit
+
+        return with_turn_limit(self.__dict__.get("_made_spec"), self.batch.game.info.max_turns)
+
+    @spec.setter
+    def spec(self, spec) -> None:
+        self.__dict__["_made_spec"] = spec
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is not None:

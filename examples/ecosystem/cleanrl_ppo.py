@@ -7,8 +7,10 @@ the legal moves of every game come in ``infos["action_mask"]`` (bool ``(num_envs
 
 What works: every game (turn-based Dorix at 2, 3 or 4 players, Olix, ADIX; the Barc duel with the other
 seat's order drawn from the same position); observations are one Box (float32 planes, no Dict), so
-CleanRL's flat networks take them as they are; autoreset is Gymnasium's ``SAME_STEP`` (the step that ends
-a game already returns the next game's observation and mask), which is what a CleanRL loop assumes.
+CleanRL's flat networks take them as they are; autoreset is asked for as Gymnasium's ``SAME_STEP`` (the
+step that ends a game already returns the next game's observation and mask), which is what a CleanRL loop
+assumes (``make_vec``'s default is ``NEXT_STEP``, as in Gymnasium, where the step after an end only restarts
+the game: a loop written for it must leave that step out of its rollouts).
 What it does not: the learner plays one seat against fixed opponents (self-play against itself needs
 the PettingZoo form or ``opponent=`` a callable); truncation at the turn limit is treated as an ending,
 as CleanRL does.
@@ -29,9 +31,12 @@ import time
 import gymnasium
 import numpy as np
 import torch
+from gymnasium.vector import AutoresetMode
 from torch import nn
 
 from boardgames.envs.registration import env_id  # importing boardgames.envs registers the games with Gymnasium
+
+AUTORESET = AutoresetMode.SAME_STEP  # CleanRL's loop: the step that ends a game hands out the next one
 
 
 class Agent(nn.Module):
@@ -57,7 +62,7 @@ class Agent(nn.Module):
 
 def win_rate(agent, game: str, games: int, seed: int) -> float:
     """Share of ``games`` the greedy masked policy wins against random opponents."""
-    envs = gymnasium.make_vec(env_id(game), num_envs=min(games, 64))
+    envs = gymnasium.make_vec(env_id(game), num_envs=min(games, 64), autoreset_mode=AUTORESET)
     obs, infos = envs.reset(seed=seed)
     results = []
     while len(results) < games:
@@ -71,7 +76,7 @@ def win_rate(agent, game: str, games: int, seed: int) -> float:
 def train(game: str, num_envs: int, num_steps: int, total_steps: int, seed: int, eval_games: int) -> dict:
     torch.manual_seed(seed)
     # "boardgames/dorix-v0": the compiled batch, random opponents
-    envs = gymnasium.make_vec(env_id(game), num_envs=num_envs)
+    envs = gymnasium.make_vec(env_id(game), num_envs=num_envs, autoreset_mode=AUTORESET)
     obs_shape, num_actions = envs.single_observation_space.shape, envs.single_action_space.n
     agent = Agent(int(np.prod(obs_shape)), num_actions)
     optimizer = torch.optim.Adam(agent.parameters(), lr=2.5e-4, eps=1e-5)

@@ -228,7 +228,7 @@ class PlaySession:
         if "seat" in body and body["seat"] != self.seat:
             raise MoveRefused(
                 f"seat {short(body['seat'])} is not yours: you play seat {self.seat} "
-                f"({self.game.info.seat_names[self.seat]})",
+                f"({side_name(self.game.info, self.seat)})",
                 403,
             )
         if "ply" in body and body["ply"] != len(self.record):
@@ -240,7 +240,7 @@ class PlaySession:
         if state.is_terminal() or self.forfeited is not None:
             raise MoveRefused("the game is over: no move can be played", 409)
         if self.seat not in state.current_seats():
-            raise MoveRefused(f"it is not your turn ({self.game.info.seat_names[self.seat]})", 409)
+            raise MoveRefused(f"it is not your turn ({side_name(self.game.info, self.seat)})", 409)
         if ("action" in body) == ("move" in body):
             raise MoveRefused('send either {"action": <index>} or {"move": "<notation>"}', 400)
         try:
@@ -254,7 +254,7 @@ class PlaySession:
                 if not state.legal_mask(self.seat)[action]:
                     raise IllegalActionError(
                         f"action {action} ({state.action_to_text(action, self.seat)}) is "
-                        f"illegal for {self.game.info.seat_names[self.seat]} here"
+                        f"illegal for {side_name(self.game.info, self.seat)} here"
                     )
                 return action
             text = body["move"]

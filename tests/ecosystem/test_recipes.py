@@ -31,18 +31,47 @@ def within_one(value) -> bool:
     return value is not None and -1.0 <= value <= 1.0
 
 
-def test_supersuit_batches_barc_and_names_what_it_refuses_on_turn_based_games(require):
+SUPERSUIT_SEED_0 = {  # --steps 200 --games 8 --seed 0: (games finished, player_0's mean return), as docs/ecosystem.md
+    "barc": (78, -0.064),
+    "dorix": (25, 0.12),
+    "dorix-4p": (29, -0.103),
+    "olix": (16, -0.312),
+    "adix": (2, 0.0),
+}
+"""The seeded figures of the SuperSuit recipe: masked random play, one generator, so the same games each run."""
+
+
+def test_supersuit_batches_barc_and_the_turn_based_games_and_names_what_it_refuses(require):
     require("supersuit", "ecosystem")
     steps, games = 200, 8
-    s = run_recipe("supersuit_vector.py", "--steps", str(steps), "--games", str(games))
+    s = run_recipe("supersuit_vector.py", "--steps", str(steps), "--games", str(games), "--seed", "0")
     assert s["illegal_moves"] == 0
     assert 0 < s["games_finished"] <= steps * games // 2  # a Barc game takes more than one step
     assert within_one(s["mean_return_player_0"])
+    assert (s["games_finished"], s["mean_return_player_0"]) == SUPERSUIT_SEED_0["barc"]
+    # turn_based_aec_to_parallel: Dorix (2 and 4 players), Olix and ADIX batched by SuperSuit
+    assert set(s["turn_based"]) == {"dorix", "dorix-4p", "olix", "adix"}
+    for name, played in s["turn_based"].items():
+        assert played["illegal_moves"] == 0 and played["one_seat_acts_per_game"], name
+        assert played["agents"] == (4 if name == "dorix-4p" else 2), name
+        assert 0 < played["games_finished"] <= steps * games // 2 and within_one(played["mean_return_player_0"]), name
+        assert played["moves_per_s"] > 0, name
+        assert (played["games_finished"], played["mean_return_player_0"]) == SUPERSUIT_SEED_0[name], name
     for name, played in s["pettingzoo_utilities"].items():
         assert played["agent_steps"] > 0 and played["illegal_moves"] == 0, name
     probes = s["turn_based_dorix"]
-    assert probes["ss.clip_reward_v0"] == "ok"
-    refused = ["aec_to_parallel", "ss.pettingzoo_env_to_vec_env_v1(aec_to_parallel(env))", "ss.frame_stack_v1"]
+    for name in (
+        "ss.clip_reward_v0",
+        "turn_based_aec_to_parallel",
+        "ss.pettingzoo_env_to_vec_env_v1(turn_based_aec_to_parallel(env))",
+    ):
+        assert probes[name] == "ok", name
+    refused = [
+        "aec_to_parallel",
+        "ss.pettingzoo_env_to_vec_env_v1(aec_to_parallel(env))",
+        "ss.frame_stack_v1",
+        "ss.flatten_v0",
+    ]
     for name in refused:  # if one now works, the recipe's docstring and docs/ecosystem.md must say so
         assert probes[name].startswith("refused"), f"{name} now takes the turn-based game: {probes[name]}"
 
