@@ -110,7 +110,8 @@ class BatchedVectorEnv(VectorEnv):
         (:func:`boardgames.envs.registration.with_turn_limit`)."""
         from boardgames.envs.registration import with_turn_limit
 
-        return with_turn_limit(self.__dict__.get("_made_spec"), self.batch.game.info.max_turns)
+        spec = self.__dict__.get("_made_spec")
+        return None if spec is None else with_turn_limit(spec, self.batch.game.info.max_turns)
 
     @spec.setter
     def spec(self, spec) -> None:
