@@ -39,6 +39,24 @@ def test_the_slow_agent_makes_the_slow_pairs():
     assert made.decisions > 1 and made.total_games == 30
 
 
+class _Batched:
+    """An agent that acts in batches, recording the size of each call."""
+
+    def __init__(self):
+        self.sizes = []
+
+    def act_batch(self, states, seats):
+        self.sizes.append(len(states))
+        return [0] * len(states)
+
+
+def test_an_agent_that_acts_in_batches_is_timed_on_a_match_sized_batch():
+    game = make_game("olix")
+    agent = _Batched()
+    plan_module.decision_seconds(agent, plan_module.random_positions(game)[0], batch=64)
+    assert agent.sizes == [1, 64]  # one untimed call, then the group of games a match plays side by side
+
+
 def test_the_plan_says_games_time_and_the_slowest_pairs():
     made = Plan(["random", "greedy", "mcts:1600"], [(0, 1), (0, 2), (1, 2)], 200, [0.01, 9.0, 9.0], 60.0)
     text = format_plan(made)

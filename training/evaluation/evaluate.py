@@ -98,7 +98,7 @@ class PairResult:
         return wilson_interval(self.wins, self.games, z)
 
 
-def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple:
+def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple:
     """95% Wilson score interval of a proportion."""
     if n == 0:
         return (0.0, 1.0)
@@ -377,7 +377,7 @@ def _announce_plan(game: Game, agents: list, names: list, pairs: list, games: in
     from boardgames.training.evaluation.plan import Remaining, format_plan, make_plan
 
     print(f"measuring the move time of {len(agents)} agents for the plan...", flush=True)
-    made = make_plan(game, agents, names, pairs, games, jobs, seed)
+    made = make_plan(game, agents, names, pairs, games, jobs, seed, batch=min(games, SIDE_BY_SIDE))
     print(format_plan(made), flush=True)
     return Remaining(made)
 
@@ -435,7 +435,7 @@ def play_pairs_in_processes(
         specs, names = tasks[0][0], tasks[0][1]
         pairs = [(task[2], task[3]) for task in tasks]
         remaining = _announce_plan(game, made[id(specs)], names, pairs, tasks[0][4], jobs, tasks[0][5])
-    order = range(len(tasks))
+    order: list[int] = list(range(len(tasks)))
     if remaining is not None:
         order = sorted(order, key=lambda k: -remaining.plan.pair_seconds[k])
     context = multiprocessing.get_context("spawn")
