@@ -1,6 +1,6 @@
 # Two entry points that work on a fresh machine with only Python 3.11 and pip:
 #   make demo   -- set up .venv and run the main job
-#   make test   -- set up .venv, run ruff and the whole test suite, build the docs site (strict), then the RLlib
+#   make test   -- set up .venv, run ruff, mypy and the whole test suite, build the docs site (strict), then the RLlib
 #                  tests in .venv-rllib, PettingZoo's tests under its oldest supported version, and the Tianshou
 #                  and AgileRL recipes in .venv-clients
 PYTHON ?= python3
@@ -68,6 +68,7 @@ demo: setup
 test: setup chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	BOARDGAMES_REQUIRE_CLIENTS=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy MPLBACKEND=Agg $(BIN)/python -m pytest -n 2 --dist loadfile -q
 	$(MAKE) docs
 	$(MAKE) test-rllib
@@ -115,6 +116,10 @@ $(DOCS_STAMP): $(STAMP)
 
 docs: $(DOCS_STAMP)
 	NO_MKDOCS_2_WARNING=1 MPLBACKEND=Agg $(BIN)/mkdocs build --strict
+
+# the type checker over the library: mypy, pyproject.toml's [tool.mypy] (docs/architecture.md, "Type checking")
+typecheck: setup
+	$(BIN)/mypy
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/vulture

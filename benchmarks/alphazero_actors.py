@@ -28,11 +28,13 @@ its load (the load average is printed with them).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from boardgames.training.alphazero.actors import start_actors
 from boardgames.training.alphazero.train import AlphaZeroRun, load_settings
@@ -55,7 +57,8 @@ def measure(game: str, options: dict, sets: dict, actors: int, warmup: int, iter
             for _ in range(warmup):
                 run.iterate()
             warm_s = time.perf_counter() - started
-            rows, puts = [], []
+            rows: list[dict] = []
+            puts: list[float] = []
             started = time.perf_counter()
             for _ in range(iterations):
                 rows.append(run.iterate())
@@ -141,9 +144,9 @@ def main(argv=None) -> None:
         f"{'new samples/s':>15} {'learn steps/s':>14} {'learn s/it':>10}  weights put"
     )
     rows = []
-    ray = None  # imported only for actors: one process alone (--actors 0) runs without Ray, e.g. on a GPU
+    ray: Any = None  # imported only for actors: one process alone (--actors 0) runs without Ray, e.g. on a GPU
     if any(args.actors) or args.cluster or args.address:
-        import ray
+        ray = importlib.import_module("ray")
 
         if args.address:
             ray.init(address=args.address, logging_level="ERROR")

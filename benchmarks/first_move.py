@@ -60,7 +60,9 @@ def child(spec: str, warm: bool, threads: int | None) -> dict:
     if game is None:  # an SB3 model: its game is in its metadata
         from boardgames.training.sb3.agent import model_metadata
 
-        meta = model_metadata(agent.path)
+        path = getattr(agent, "path", None)
+        assert path is not None, f"{spec}: an agent of a model file has its path"
+        meta = model_metadata(path)
         game = model_game(meta["game"], meta.get("game_options", {}), meta)
     times["load"] = time.perf_counter() - start
     state = game.new_initial_state()

@@ -33,6 +33,7 @@ import multiprocessing
 import os
 import threading
 import time
+from typing import Any
 
 SCENARIOS = ("as is", "loaded", "torch")
 
@@ -196,9 +197,7 @@ def table(results: dict, columns: list) -> str:
 
 
 def main(argv=None) -> dict:
-    import numba
-
-    from boardgames.envs.vector.threads import available_cores
+    from boardgames.envs.vector.threads import available_cores, numba_threads
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", default=["dorix", "olix", "adix", "barc"])
@@ -209,9 +208,14 @@ def main(argv=None) -> dict:
     parser.add_argument("--out", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
     cores = available_cores()
-    pool = numba.config.NUMBA_NUM_THREADS
+    pool = numba_threads()
     columns = settings(pool)
-    results = {"cores": cores, "numba_pool": pool, "date": time.strftime("%Y-%m-%d %H:%M %Z"), "scenarios": {}}
+    results: dict[str, Any] = {
+        "cores": cores,
+        "numba_pool": pool,
+        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+        "scenarios": {},
+    }
     results["load_before"] = {}
     started = time.perf_counter()
     for scenario in SCENARIOS:  # torch last: importing it changes the default's rule

@@ -21,7 +21,7 @@ import boardgames.envs.vector.batch as batch_module
 from boardgames.benchmarks.ab import best_rates
 from boardgames.benchmarks.loops import batch_stepper
 from boardgames.envs.adix import rules as adix
-from boardgames.envs.core.game_kernels import game_kernels
+from boardgames.envs.core.game_kernels import GameKernels, game_kernels
 from boardgames.envs.registry import make_game
 from boardgames.envs.vector import BatchedGames
 
@@ -85,7 +85,7 @@ def _batch(name: str, size: int, obs_dtype: str, legal_mask=None) -> BatchedGame
     real = batch_module.kernels_of
     if legal_mask is not None:
 
-        def patched(game, purpose):
+        def patched(game, purpose: str = "this") -> GameKernels:
             kernels = real(game, purpose)
             rules = kernels.rules
             # without legal_mask_listed: the reference batch draws by scanning whole masks (as before it)

@@ -30,6 +30,7 @@ import time
 import numpy as np
 
 from boardgames.envs.agents import PythonMCTSAgent
+from boardgames.envs.core.game import State
 from boardgames.envs.registry import env_module, game_names, make_game
 
 
@@ -37,9 +38,9 @@ def _positions(name: str, options: dict, seed: int = 0) -> list[tuple[str, list]
     """(label, decisions from the start) of the measured positions: the start, and 10 random decisions in
     (fewer if the game ends first; each decision is {seat: action})."""
     game = make_game(name, **options)
-    state = game.new_initial_state()
+    state: State = game.new_initial_state()
     rng = np.random.default_rng(seed)
-    played = []
+    played: list[dict[int, int]] = []
     while len(played) < 10 and not state.is_terminal():
         decision = {s: int(rng.choice(state.legal_actions(s))) for s in state.current_seats()}
         nxt = state.clone()
@@ -87,7 +88,7 @@ def _openspiel(name: str, options: dict, decisions: list, simulations: int, seed
 def measure(games, simulations: int, rounds: int, log=print) -> list[dict]:
     rows = []
     for name in games:
-        counts = {}
+        counts: dict = {}
         for options in env_module(name).CONFORMANCE_OPTIONS:  # one set of options per player count
             counts.setdefault(make_game(name, **options).info.num_seats, options)
         for options in counts.values():

@@ -24,7 +24,7 @@ VARIANTS = ["float32", "uint8 quantize", "uint8 direct", "no obs"]
 def _stepper(game: str, size: int, variant: str):
     real = kernels.writes_uint8
     if variant == "uint8 quantize":
-        kernels.writes_uint8 = lambda game_kernels: False
+        kernels.writes_uint8 = lambda kernels: False
     try:
         dtype = "float32" if variant in ("float32", "no obs") else "uint8"
         b = BatchedGames(game, size, seed=0, observe=variant != "no obs", obs_dtype=dtype, threads=False)

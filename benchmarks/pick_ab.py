@@ -29,7 +29,7 @@ def _stepper(game: str, size: int, variant: str, obs: str):
             b._sample(b.masks.reshape(-1, b.masks.shape[-1]), b.rng, b._actions.reshape(-1))
             return b._actions
 
-        b.random_actions = random_actions  # the lists are then never asked for, nor written
+        object.__setattr__(b, "random_actions", random_actions)  # the lists are then never asked for, nor written
     return batch_stepper(b, warmups=2)
 
 

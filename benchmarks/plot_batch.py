@@ -21,11 +21,12 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from boardgames.benchmarks.loops import batched_turns, timed
 from boardgames.envs.registry import game_names, make_game
 
-VARIANTS = {
+VARIANTS: dict[str, dict[str, Any]] = {
     "float32 obs": dict(),
     "uint8 obs": dict(obs_dtype="uint8"),
     "uint8 obs, packed masks": dict(obs_dtype="uint8", packed_masks=True),
@@ -40,7 +41,7 @@ def measure(games, sizes, seconds: float, rounds: int, threaded: bool = False) -
     """``{game: {variant: {size: turns/s}}}`` and, where installed, ``{"openspiel raw": turns/s}``; the
     batches serial and timed in CPU time, or ``threaded`` (``threads=True``) and timed by the wall clock,
     with ``{PGX: {size: turns/s}}`` where pgx is installed (XLA uses every core: only the wall clock compares)."""
-    tasks = []
+    tasks: list = []
     for name in games:
         game = make_game(name)
         for variant, options in VARIANTS.items():

@@ -4,9 +4,14 @@ environments (same settings, random opponents, one torch thread)."""
 from __future__ import annotations
 
 import time
+from typing import Any, cast
+
+import numpy as np
 
 # Large-batch PPO, the setting batched environments are for: 128 games, 4096 frames per rollout.
-PPO_SETTINGS = dict(n_steps=32, batch_size=2048, n_epochs=2, learning_rate=3e-4, policy_kwargs={"net_arch": [64, 64]})
+PPO_SETTINGS: dict[str, Any] = dict(
+    n_steps=32, batch_size=2048, n_epochs=2, learning_rate=3e-4, policy_kwargs={"net_arch": [64, 64]}
+)
 
 
 def ppo_frames_per_second(
@@ -48,7 +53,7 @@ def ppo_frames_per_second(
             obs, steps = venv.reset(), max(1, frames // (4 * n_envs))
             start = time.perf_counter()
             for _ in range(steps):
-                actions, _ = model.predict(obs, action_masks=get_action_masks(venv))
+                actions, _ = model.predict(cast(np.ndarray, obs), action_masks=get_action_masks(venv))
                 obs, *_ = venv.step(actions)
             key = f"{name} rollout"
             result[key] = max(result.get(key, 0.0), steps * n_envs / (time.perf_counter() - start))
@@ -81,7 +86,7 @@ def profile_learn(game_name: str = "dorix", frames: int = 8192, n_envs: int = 12
         ("buffers", "compute_returns_and_advantage"): "GAE",
         ("ppo_mask", "train"): "gradient steps (train)",
     }
-    result = {}
+    result: dict[str, Any] = {}
     for name, make in {
         "batched": lambda: BatchedVecEnv(game_name, n_envs, seed=0),
         "dummy": lambda: DummyVecEnv([lambda: SingleAgentEnv(game_name) for _ in range(n_envs)]),
@@ -93,8 +98,8 @@ def profile_learn(game_name: str = "dorix", frames: int = 8192, n_envs: int = 12
         profiler.enable()
         model.learn(frames)
         profiler.disable()
-        stats = pstats.Stats(profiler).stats
-        seconds = {}
+        stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]  # typeshed's Stats lacks its table
+        seconds: dict[str, float] = {}
         for (file, _line, fn), (_cc, _nc, _tt, ct, _callers) in stats.items():
             for (where, function), label in parts.items():
                 if fn == function and any(part in file for part in where.split("|")):

@@ -55,6 +55,7 @@ import os
 import platform
 import sys
 import time
+from typing import Any
 
 from boardgames.benchmarks.loops import batched_turns, compiled_playouts, engine_turns, pettingzoo_turns, timed
 from boardgames.benchmarks.ppo import PPO_SETTINGS, ppo_frames_per_second
@@ -77,7 +78,7 @@ DEFAULT = {"seconds": 0.5, "rounds": 3, "sizes": [64, 256, 1024], "thread_sizes"
 FULL = {"seconds": 1.0, "rounds": 3, "sizes": [1, 64, 256, 1024], "thread_sizes": [256, 512, 1024]}
 """The settings of the default run and of ``--full``; a flag given on the command line wins over both."""
 
-THREADED_VARIANTS = {
+THREADED_VARIANTS: dict[str, dict[str, Any]] = {
     "threaded": {},
     "uint8 threaded": {"obs_dtype": "uint8"},
     "uint8 packed threaded": {"obs_dtype": "uint8", "packed_masks": True},
@@ -152,7 +153,7 @@ def game_tasks(game, make_env, parallel: bool, args, threads: int) -> list:
 def best_of(row: dict, keys: list, name: str) -> None:
     """``row[name]``: the best of ``keys``' figures, and ``row[name + ' is']``: which one."""
     if keys:
-        row[name + " is"] = max(keys, key=row.get)
+        row[name + " is"] = max(keys, key=lambda key: row[key])
         row[name] = row[row[name + " is"]]
 
 
@@ -162,12 +163,11 @@ def _label(name: str, options: dict) -> str:
 
 def measure(args, progress) -> tuple[list, dict]:
     """The games' rows and the peers' figures: every measurement, best of ``args.rounds`` rounds."""
-    import numba
-
     from boardgames.benchmarks.peers import peer_tasks
     from boardgames.envs.registry import env_module, game_names, parallel_games
+    from boardgames.envs.vector.threads import numba_threads
 
-    threads = args.threads or numba.config.NUMBA_NUM_THREADS
+    threads = args.threads or numba_threads()
     rows, tasks = [], []  # tasks: (the row the figure goes to, its key, the function playing turns)
     for name in args.games or game_names():
         module = env_module(name)
@@ -179,12 +179,12 @@ def measure(args, progress) -> tuple[list, dict]:
                 if parallel
                 else (lambda m=module, o=options: m.env(**o))
             )
-            row = {"game": _label(name, options), "name": name, "options": options}
+            row: dict[str, Any] = {"game": _label(name, options), "name": name, "options": options}
             rows.append(row)
             tasks += [
                 (row, key, fn) for key, fn in game_tasks(module.make_game(**options), make, parallel, args, threads)
             ]
-    peers = {}
+    peers: dict = {}
     pgx_sizes = args.sizes if args.full else [max(args.sizes)]
     tasks += [(peers, key, fn) for key, fn in peer_tasks(pgx_sizes, progress).items()]
     # Rounds over every measurement, keeping each one's best: the machine's load changes during a run,

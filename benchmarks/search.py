@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 import numpy as np
 
@@ -82,7 +83,7 @@ def measure(games, simulations: int, big: int, rounds: int, log=print) -> list[d
             label = f"{name} {make_game(name, **options).info.num_seats}p"
             for where, decisions in _positions(name, options):
                 _compiled(name, options, decisions, 8, 0)  # compile (once per game) and warm up
-                row = {"game": label, "position": where, "simulations": simulations, "big": big}
+                row: dict[str, Any] = {"game": label, "position": where, "simulations": simulations, "big": big}
                 row["compiled"] = max(_compiled(name, options, decisions, simulations, r) for r in range(rounds))
                 row["compiled_big"] = max(_compiled(name, options, decisions, big, r) for r in range(rounds))
                 row["python"] = max(_python(name, options, decisions, simulations, r) for r in range(rounds))
@@ -111,13 +112,13 @@ def win_rates(games, n: int, simulations: int = 100, log=print) -> list[dict]:
         for options in _player_counts(name):
             game = make_game(name, **options)
             label = f"{name} {game.info.num_seats}p"
-            row = {"game": label, "games": n, "simulations": simulations}
+            row: dict[str, Any] = {"game": label, "games": n, "simulations": simulations}
             for kind, cls in (("compiled", MCTSAgent), ("python", PythonMCTSAgent)):
                 wins = draws = 0
                 start = time.perf_counter()
                 for g in range(n):
                     seat = g % game.info.num_seats
-                    agents = [RandomAgent(seed=1000 * g + s) for s in range(game.info.num_seats)]
+                    agents: list = [RandomAgent(seed=1000 * g + s) for s in range(game.info.num_seats)]
                     agents[seat] = cls(simulations, seed=g)
                     result = play_game(game, agents).returns()[seat]
                     wins += result > 0

@@ -178,7 +178,7 @@ def main(argv=None) -> dict:
     if args.child:
         print(json.dumps(child(args.child)))
         return {}
-    results = {"games": {}, "help": {}}
+    results: dict[str, dict] = {"games": {}, "help": {}}
     if not args.skip_games:
         mode = "engine kept"
         for game in args.games:

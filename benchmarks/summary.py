@@ -129,7 +129,7 @@ def goal_lines(result: dict, pairs: list[dict]) -> list[str]:
 def busy(result: dict) -> bool:
     """Whether other jobs shared the machine when the run began: a load average above half its cores."""
     load, cpus = result.get("load_before"), result.get("cpus")
-    return bool(load and cpus) and load[0] > cpus / 2
+    return bool(load and cpus and load[0] > cpus / 2)
 
 
 def summary_lines(result: dict) -> list[str]:

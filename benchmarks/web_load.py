@@ -84,6 +84,7 @@ def start_server(game: str, players: int | None, opponent: str, max_games: int, 
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     deadline = time.monotonic() + timeout
     seen = []
+    assert proc.stdout is not None  # stdout=PIPE
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
         if not line:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+from typing import NoReturn
 
 import gymnasium
 
@@ -53,7 +54,7 @@ class NoParallelFormError(GameOptionError):
     """A turn-based game asked for in PettingZoo's Parallel form, which only games whose seats act at once have."""
 
 
-def refuse_parallel(env_id_: str, **_options):
+def refuse_parallel(env_id_: str, **_options) -> NoReturn:
     """The Parallel entry of a turn-based game: raises :class:`NoParallelFormError` saying what to ask for instead."""
     with_parallel = [env_id(name, version) for name in parallel_games() for version in env_modules(name)]
     raise NoParallelFormError(

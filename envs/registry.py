@@ -17,7 +17,8 @@ from functools import cache
 from types import ModuleType
 
 from boardgames.envs.core.errors import GameOptionError
-from boardgames.envs.core.game import Game, State
+from boardgames.envs.core.game import State
+from boardgames.envs.core.kernel_state import KernelGame
 
 ENV_MODULES = {
     "dorix": "boardgames.envs.dorix_v0",
@@ -67,7 +68,7 @@ def game_option_names(name: str) -> list[str]:
     return list(inspect.signature(env_module(name).make_game).parameters)
 
 
-def make_game(name: str, **options) -> Game:
+def make_game(name: str, **options) -> KernelGame:
     """The rules engine of game ``name`` with ``options`` (e.g. ``num_players=3`` for Dorix); ``name`` may
     name an older version (``"barc-v0"``: its module's defaults). GameOptionError for an option the game
     does not have."""

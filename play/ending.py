@@ -13,11 +13,19 @@ The sides are named as :mod:`boardgames.play.sides` names them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from boardgames.envs.core.game import GameInfo, State
 from boardgames.envs.core.squares import square_name
 from boardgames.play.sides import group_name, has_teams, side_name, team_name, team_seats
+
+if TYPE_CHECKING:  # the games' own States, named in the annotations only
+    from boardgames.envs.adix.game import AdixState
+    from boardgames.envs.barc.game import BarcState
+    from boardgames.envs.dorix.game import DorixState
+    from boardgames.envs.olix.game import OlixState
 
 KINDS = (
     "alignment",
@@ -57,7 +65,7 @@ def _turn_limit(state: State) -> Ending:
 
 
 # ----- the ends of each game, from its State ---------------------------------------------------------
-def _barc_line(state: State, seat: int) -> list[str] | None:
+def _barc_line(state: BarcState, seat: int) -> list[str] | None:
     """The first 3 neighbouring squares in a row, column or diagonal that ``seat`` tops, or None."""
     for sq in range(36):
         rank, file = divmod(sq, 6)
@@ -70,10 +78,10 @@ def _barc_line(state: State, seat: int) -> list[str] | None:
     return None
 
 
-def _barc_victory(state: State, seat: int) -> tuple[str, str] | None:
+def _barc_victory(state: BarcState, seat: int) -> tuple[str, str] | None:
     """(kind, clause) of ``seat``'s victory (B5): aligned, or the other side out; None when neither."""
     info, other = state.game.info, 1 - seat
-    why, kind = [], None
+    why, kind = [], ""
     line = _barc_line(state, seat)
     if line:
         why.append(f"{side_name(info, seat)} lines up {', '.join(line)}")
@@ -86,13 +94,20 @@ def _barc_victory(state: State, seat: int) -> tuple[str, str] | None:
     return (kind, " and ".join(why)) if why else None
 
 
-def _barc(state: State) -> Ending:
+def _barc_won(state: BarcState, seat: int) -> tuple[str, str]:
+    """(kind, clause) of the victory ``seat`` reached (the finished state says it did)."""
+    victory = _barc_victory(state, seat)
+    assert victory is not None, f"seat {seat} reached no victory"
+    return victory
+
+
+def _barc(state: BarcState) -> Ending:
     if state.is_truncated():
         return _turn_limit(state)
     if state.winner >= 0:
-        kind, clause = _barc_victory(state, state.winner)
+        kind, clause = _barc_won(state, state.winner)
         return Ending((state.winner,), kind, clause)
-    both = [_barc_victory(state, s) for s in (0, 1)]
+    both = [_barc_won(state, s) for s in (0, 1)]
     kind = "alignment" if any(k == "alignment" for k, _ in both) else "stacks"
     return Ending((), kind, f"both reach victory on the same turn: {both[0][1]}; {both[1][1]}")
 
@@ -101,7 +116,7 @@ DORIX_DIAGONALS = ((0, 5, 10, 15), (12, 9, 6, 3))
 """The long diagonals a1-b2-c3-d4 and a4-b3-c2-d1 (Dorix D1), as square indices."""
 
 
-def _dorix(state: State) -> Ending:
+def _dorix(state: DorixState) -> Ending:
     info = state.game.info
     if state.is_truncated():
         return _turn_limit(state)
@@ -120,7 +135,7 @@ def _dorix(state: State) -> Ending:
     return Ending(tuple(sorted(team)), "alignment", f"{who} tops all four stacks of {noun} {where}")
 
 
-def _olix_rows(state: State, seat: int) -> list[int]:
+def _olix_rows(state: OlixState, seat: int) -> list[int]:
     """The rows (1..4) of ``seat``'s score markers, best first."""
     from boardgames.envs.olix.rules import COLUMN_VALUES
 
@@ -132,7 +147,7 @@ def _olix_rows(state: State, seat: int) -> list[int]:
     return sorted(rows, reverse=True)
 
 
-def _olix(state: State) -> Ending:
+def _olix(state: OlixState) -> Ending:
     info = state.game.info
     if state.is_truncated():
         return _turn_limit(state)
@@ -168,13 +183,14 @@ def _olix(state: State) -> Ending:
     )
 
 
-def _adix(state: State) -> Ending:
+def _adix(state: AdixState) -> Ending:
     info = state.game.info
     reason = state.end_reason
     if reason == "limit":
         return _turn_limit(state)
     if reason == "draw":
         return Ending((), "quiet turns", "30 turns in a row passed without a displacement")
+    assert reason is not None, "a finished ADIX game has its end's reason"
     w = state.winner
     winner, loser = side_name(info, w), side_name(info, 1 - w)
     clause, kind = {
@@ -185,7 +201,7 @@ def _adix(state: State) -> Ending:
     return Ending((w,), kind, clause)
 
 
-ENDS = {"barc": _barc, "dorix": _dorix, "olix": _olix, "adix": _adix}
+ENDS: dict[str, Callable[[Any], Ending]] = {"barc": _barc, "dorix": _dorix, "olix": _olix, "adix": _adix}
 """Each game's reader of its ends."""
 
 

@@ -56,7 +56,7 @@ def warm_up(agent, state: State) -> None:
     try:
         agent(state.clone(), int(state.current_seats()[0]))
     finally:
-        if saved is not None:
+        if rng is not None and saved is not None:
             rng.bit_generator.state = saved
 
 

@@ -301,7 +301,8 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
                         chosen[seat] = parse_move(state, typed, seat)
                         selector, typed = None, ""
                     except (IllegalActionError, NotationError) as e:
-                        selector.message = f"illegal: {e}"
+                        if selector is not None:
+                            selector.message = f"illegal: {e}"
                 elif event.key == pygame.K_BACKSPACE:
                     typed = typed[:-1]
                 elif event.unicode and event.unicode.isdigit() and selector.choices and not typed:

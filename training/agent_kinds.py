@@ -38,6 +38,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 from boardgames.envs.agents import (
     Agent,
@@ -141,23 +142,28 @@ def _prefixed(prefix: str) -> Callable[[str], bool]:
 
 def _build_sampled(text: str, game: Game | None, seed: int | None) -> Agent:
     agent = make_agent(text.partition(":")[2], game, seed)
-    agent.deterministic = False
+    cast(Any, agent).deterministic = False  # a model's agent (SB3, AlphaZero): it draws its moves
     agent.name += "-sampled"
     return agent
 
 
-def by_name(reference: str) -> Callable:
+class _ByName:
+    """The function ``reference`` (``"module:function"``) names, called through: see :func:`by_name`."""
+
+    def __init__(self, reference: str, module: str, name: str):
+        self.reference, self._module, self._name = reference, module, name
+
+    def __call__(self, *args):
+        return getattr(importlib.import_module(self._module), self._name)(*args)
+
+
+def by_name(reference: str) -> _ByName:
     """The function ``"module:function"`` names, imported by name on its first call (as the game registry
     imports an environment module), so that registering a family's kind imports nothing of the family."""
     module, colon, name = reference.partition(":")
     if not colon or not module or not name:
         raise ValueError(f"a family's function is named 'module:function', got {reference!r}")
-
-    def call(*args):
-        return getattr(importlib.import_module(module), name)(*args)
-
-    call.reference = reference
-    return call
+    return _ByName(reference, module, name)
 
 
 def _parsed_by(reference: str) -> Callable[[str], bool]:

@@ -14,6 +14,7 @@ network share ``--torch-threads N`` too (:func:`add_torch_threads_argument`, :fu
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from boardgames.envs.core.options import parse_assignment, parse_options, parse_value
 from boardgames.envs.registry import game_names
@@ -60,7 +61,7 @@ def non_negative_int(text: str) -> int:
 def add_game_arguments(parser: argparse.ArgumentParser, default: str | None = "dorix", choices: bool = True) -> None:
     """``--game``, ``--players`` and ``--option`` on ``parser`` (``default=None`` makes ``--game``
     required)."""
-    kwargs = {"choices": game_names()} if choices else {}
+    kwargs: dict[str, Any] = {"choices": game_names()} if choices else {}
     if default is None:
         parser.add_argument("--game", required=True, **kwargs, help="registered game name")
     else:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import copy
 import math
+import sys
 from pathlib import Path
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python 3.10: the same parser as the tomli package (the train extra installs it)
+else:  # Python 3.10: the same parser as the tomli package (the train extra installs it)
     import tomli as tomllib
 
 from boardgames.envs.core.options import parse_assignment

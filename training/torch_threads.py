@@ -109,7 +109,7 @@ def ensure_torch_threads() -> int:
     count yet (neither this module nor the user: a count of the user's own is kept). Cheap after the
     first call. Returns torch's count (0 when torch is not loaded)."""
     global _chosen, _applied
-    if _applied:
+    if _applied and _chosen is not None:
         return _chosen
     torch = sys.modules.get("torch")
     if torch is None:

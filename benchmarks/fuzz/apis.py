@@ -18,6 +18,7 @@ game from ``reset(seed=probe.seed)`` to its end.
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -86,7 +87,8 @@ def aec_path(config):
         env.reset(seed=probe.seed)
         raw = env.unwrapped
         seat_of = {a: i for i, a in enumerate(env.possible_agents)}
-        pending, clone = {}, None  # the actions of this decision so far, and the engine's copy
+        pending: dict[int, int] = {}  # the actions of this decision so far
+        clone: Any = None  # and the engine's copy
         for agent in env.agent_iter():
             obs, reward, terminated, truncated, _ = env.last()
             state, seat = raw.game_state, seat_of[agent]

@@ -37,7 +37,7 @@ def _bad_batch(probe: Probe, step, actions: np.ndarray, masks: np.ndarray, snaps
     n = flat_masks.shape[1]
     bad = actions.copy()
     k = int(rng.integers(7))
-    expected = IllegalActionError
+    expected: type[Exception] = IllegalActionError
     if k <= 2:
         i = int(rng.integers(bad.size))
         illegal = np.flatnonzero(~flat_masks[i])

@@ -206,7 +206,7 @@ def hit_memory_bound(error: BaseException) -> bool:
     failed: a ``MemoryError`` or torch's ``can't allocate memory``, the sign that the code tried to map
     more than the child's bound."""
     seen = set()
-    e = error
+    e: BaseException | None = error
     while e is not None and id(e) not in seen:
         seen.add(id(e))
         if isinstance(e, MemoryError) or "can't allocate memory" in str(e) or "std::bad_alloc" in str(e):

@@ -170,7 +170,7 @@ def try_malformed(probe: Probe, game, state, rng) -> None:
     if k <= 3:  # a bad action for one acting seat, through one of the entry points
         kind, bad = inputs.bad_action(rng, mask)
         decision = {**legal, seat: bad}
-        seq = [legal.get(s, 0) for s in range(info.num_seats)]
+        seq: list = [legal.get(s, 0) for s in range(info.num_seats)]
         seq[seat] = bad
         calls = [lambda: state.apply_actions(decision), lambda: state.apply_actions(seq)]
         calls.append((lambda: state.apply_joint(seq)) if info.simultaneous else (lambda: state.apply(bad)))
@@ -179,7 +179,7 @@ def try_malformed(probe: Probe, game, state, rng) -> None:
     elif k == 4:  # a decision without an acting seat's action, or not a decision at all
         others = [s for s in range(info.num_seats) if s != seat]
         partial = {s: legal.get(s, int(rng.integers(info.num_actions))) for s in others}
-        case = [partial, {}, None, 7, [], {seat: None, **partial}][int(rng.integers(6))]
+        case: object = [partial, {}, None, 7, [], {seat: None, **partial}][int(rng.integers(6))]
         refused(lambda: state.apply_actions(case), IllegalActionError, "missing seat", repr(case), snap)
         if info.simultaneous:
             short = [legal[s] for s in seats][: int(rng.integers(len(seats)))]
@@ -225,7 +225,7 @@ def _move_text_refused_or_legal(probe: Probe, state, seat: int, kind: str, text)
         ok = isinstance(a, int) and not isinstance(a, bool) and state.legal_mask(seat)[a]
         if not ok:
             probe.fail(f"text_to_action ({kind})", f"read as {a!r}, not a legal action of seat {seat}", repr(text))
-    probe.need(np.array_equal(state.data, before), lambda: f"text_to_action ({kind})", "the state changed")
+    probe.need(np.array_equal(state.data, before), f"text_to_action ({kind})", "the state changed")
 
 
 def position_refused_or_valid(probe: Probe, game, kind: str, text) -> None:

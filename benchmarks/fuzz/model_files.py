@@ -56,6 +56,7 @@ import traceback
 import warnings
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -256,7 +257,7 @@ def _parent(obj, path):
     return obj
 
 
-TARGETS = {
+TARGETS: dict[str, Any] = {
     "alphazero.json": [
         ("network",),
         ("network", "obs_shape"),
@@ -314,7 +315,7 @@ def mutate_json(raw: bytes, name: str, r, marker) -> tuple[bytes, str]:
         return dump_json(value, r), f"the whole document replaced by {_show(value)}"
     if name == "data" and op < 0.2:  # a pickled payload where SB3 would unpickle
         key = str(r.choice(["booby", "policy_class", "observation_space", "lr_schedule", "_last_obs", "verbose"]))
-        entry = obj.get(key) if isinstance(obj.get(key), dict) else {":type:": "<class 'object'>"}
+        entry = obj[key] if isinstance(obj.get(key), dict) else {":type:": "<class 'object'>"}
         obj[key] = {**entry, ":serialized:": base64.b64encode(trap_pickle(marker, r)).decode()}
         return dump_json(obj, r), f"data[{key!r}] given a pickled payload (':serialized:') that creates the marker"
     if name != "data" and op < 0.3:
@@ -390,7 +391,7 @@ NESTED = [
     {":serialized:": "not base64 at all"},
     {":type:": "<class 'function'>", ":serialized:": ""},
 ]
-PLAIN_KINDS = {"huge": HUGE, "wrong type": WRONG_TYPES, "code name": CODE_NAMES, "nested": NESTED}
+PLAIN_KINDS: dict[str, Any] = {"huge": HUGE, "wrong type": WRONG_TYPES, "code name": CODE_NAMES, "nested": NESTED}
 UNKNOWN_KEYS = [
     "env_id",
     "_evil",
@@ -409,7 +410,7 @@ UNKNOWN_KEYS = [
     "evilmod:X-v0",
 ]
 """Keys a model of this project does not hold (SB3 would set each on the model)."""
-POLICY_KWARGS = {
+POLICY_KWARGS: dict[str, Any] = {
     "net_arch": [
         [8192, 8192],
         [10**9],
@@ -784,7 +785,7 @@ def prepare(kind: str, seed: int, sources: Sources, work: Path, layer: str | Non
     shutil.copytree(sources.folder(name), folder)
     marker = work / f"marker-{seed}"
     marker.unlink(missing_ok=True)
-    done = []
+    done: list = []
     forced, bombed = layer, False
     for _ in range(int(r.choice([1, 1, 1, 2, 3]))):
         file = FILES[kind][int(r.integers(len(FILES[kind])))]

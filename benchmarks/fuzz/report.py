@@ -158,7 +158,7 @@ class Probe:
         if not condition:
             self.fail(check, problem() if callable(problem) else problem, fatal=True)
 
-    def refused(self, call, expected: type, check: str, input_, snapshot) -> bool:
+    def refused(self, call, expected: type[BaseException], check: str, input_, snapshot) -> bool:
         """Count one malformed input: ``call()`` must raise ``expected`` and leave ``snapshot()`` (a copy
         of the state's arrays) as it was; a changed state stops the game. True when it was refused."""
         self.tally.inputs += 1

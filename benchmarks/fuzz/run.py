@@ -142,7 +142,7 @@ def fuzz(
                 ),
             )
     bar.close()
-    merged = {}
+    merged: dict = {}
     for task in tasks:
         tally = done[_key(task)]
         merged.setdefault((task[0], task[1]), Tally(task[0], task[1])).add(tally)
@@ -168,7 +168,7 @@ def _load(out: str) -> dict:
 
 def _save(out: str, done: dict, settings: dict) -> None:
     """Write every finished chunk (for ``--resume``) and the totals per config and path."""
-    merged = {}
+    merged: dict = {}
     for tally in done.values():
         merged.setdefault((tally.config, tally.path), Tally(tally.config, tally.path)).add(tally)
     data = {

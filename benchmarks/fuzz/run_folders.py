@@ -35,6 +35,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -167,7 +168,10 @@ class References:
         torch.set_num_threads(1)
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
-        self.az_ref = self.az_base = self.ppo_ref = None
+        # the reference runs of the kinds asked for (None for the others)
+        self.az_ref: Any = None
+        self.az_base: Any = None
+        self.ppo_ref: Any = None
         self.az_points: list = []
         self.ppo_points: list = []
         if any(k.startswith("alphazero") for k in kinds):

@@ -42,6 +42,7 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,7 @@ def fill_canary(folder: Path) -> None:
 def snapshot(folder: Path) -> dict:
     """Every entry under ``folder`` (itself included): ``relative name -> ("dir",) | ("link", target) |
     ("file", size, sha256)``; links are not followed."""
-    state = {".": ("dir",) if folder.is_dir() and not folder.is_symlink() else ("missing",)}
+    state: dict[str, tuple] = {".": ("dir",) if folder.is_dir() and not folder.is_symlink() else ("missing",)}
     for here, dirs, files in os.walk(folder, followlinks=False):
         for name in dirs + files:
             path = Path(here) / name
@@ -285,7 +286,7 @@ def pending_out(site: Site):
 
 
 def no_name(site: Site):
-    record = site.read()
+    record: Any = site.read()  # a manifest, replaced below by any value
     if record is None:
         return "(manifest already unreadable)", EITHER
     deep = "[" * 100_000 + "]" * 100_000

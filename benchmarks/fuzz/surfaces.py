@@ -312,7 +312,7 @@ def narrowed(parts, kinds) -> tuple[list | None, dict]:
     unknown = [k for k in kinds if k not in known]
     if unknown:
         raise SystemExit(f"--kinds: unknown {' '.join(unknown)}; kinds: {' '.join(known)}")
-    options = {}
+    options: dict[str, object] = {}
     if any(k in model_files.KINDS for k in kinds):
         options["sources"] = {k: model_files.SOURCES[k] for k in kinds if k in model_files.KINDS}
     if any(k in run_folders.KINDS for k in kinds):

@@ -350,9 +350,11 @@ class _Request:
 
     def __init__(self, host: str):
         self.host = host
-        self.headers = [("Host", host), ("Connection", "close")]
-        self.method, self.path, self.body, self.chunks, self.own, self.what = "GET", "/", b"", None, None, ""
-        self.raw = None
+        self.headers: list[tuple[str, str | None]] = [("Host", host), ("Connection", "close")]
+        self.method, self.path, self.body, self.what = "GET", "/", b"", ""
+        self.chunks: list[bytes] | None = None
+        self.own: dict | None = None
+        self.raw: bytes | None = None
 
 
 def build_request(seed: int, ctx: Context) -> dict:
@@ -480,8 +482,11 @@ def _move_request(r, ctx: Context, req: _Request) -> None:
     """A malformed move, at one of the fuzzer's games or at a live game of another player."""
     req.method = "POST"
     at_live = ctx.live and r.random() < 0.2
-    req.own = None if at_live else ctx.own[int(r.integers(len(ctx.own)))]
-    gid = ctx.live[int(r.integers(len(ctx.live)))] if at_live else req.own["id"]
+    if at_live:
+        req.own, gid = None, ctx.live[int(r.integers(len(ctx.live)))]
+    else:
+        req.own = ctx.own[int(r.integers(len(ctx.own)))]
+        gid = req.own["id"]
     req.path = f"/api/games/{gid}/move"
     req.headers.append((TOKEN_HEADER, ctx.token))
     req.body, what = move_body(r, ctx, req.own)
@@ -806,12 +811,12 @@ def session(
                 first_logged.append(f"{label}: after request seed {request_seed} ({request['what']}): ")
             sent += 1
             tally_requests.tries += 1
-            outcome, problem = judge_answer(request, status, problem)
+            outcome, verdict = judge_answer(request, status, problem)
             tally_requests.count(outcome)
             where = f"request@{label}"
-            if problem:
+            if verdict:
                 record(
-                    tally_requests, request_seed, f"{request['category']}: {outcome}", problem, where, request["what"]
+                    tally_requests, request_seed, f"{request['category']}: {outcome}", verdict, where, request["what"]
                 )
             if request["own"] is not None:
                 mine = next(g for g in own if g["id"] == request["own"])
@@ -824,7 +829,7 @@ def session(
                         f"the fuzzer's own game changed or went ({after.status_code})",
                         where,
                         request["what"],
-                        not problem,
+                        not verdict,
                     )
         stop.set()
         for c in live:

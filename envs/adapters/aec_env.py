@@ -69,7 +69,8 @@ class TurnBasedAECEnv(BoardEnvCommon, AECEnv):
         self._own = np.zeros(self._num_actions, dtype=np.bool_)
         self._own_seat = -1
         self._next_seat = -1
-        self._next_obs = self._next_mask = None
+        self._next_obs: np.ndarray | None = None
+        self._next_mask: np.ndarray | None = None
         self._forfeit = False  # the game was ended by an illegal action (illegal_action="lose")
         self._rng = np.random.default_rng()
 

@@ -4,6 +4,8 @@ environment exposes (``game_state`` and ``state()``, the global state in ``state
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 
@@ -34,6 +36,7 @@ class BoardEnvCommon:
     override :meth:`_render_text` and :meth:`_render_rgb` to add to the game's own pictures."""
 
     _factory_name = "env()"
+    metadata: dict[str, Any]  # the adapter's (PettingZoo's and Gymnasium's class attribute)
 
     def _setup(self, game: Game, render_mode: str | None) -> None:
         """Check ``render_mode`` against the adapter's metadata, then set the game, the agents
@@ -43,7 +46,7 @@ class BoardEnvCommon:
         self.game = game
         self.render_mode = render_mode
         self.possible_agents = list(game.info.seat_names)
-        self.agents = []
+        self.agents: list[str] = []
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         obs_space = observation_space_for(game)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -51,8 +54,8 @@ class BoardEnvCommon:
         *cells, channels = game.info.observation_shape
         state_shape = (*cells, game.info.num_seats * channels)
         self.state_space = spaces.Box(low=0.0, high=1.0, shape=state_shape, dtype=np.float32)
-        self.state_: State | None = None
-        self._window = None
+        self.state_: Any = None  # the game's State, from the first reset on
+        self._window: Any = None  # a HumanWindow once the human render mode shows a frame
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

@@ -15,6 +15,7 @@ default), then the adapter's ``render_mode`` and ``illegal_action`` (:mod:`board
 """
 
 import inspect
+from typing import Any
 
 from boardgames.envs.adapters.aec_env import TurnBasedAECEnv, wrap_aec
 from boardgames.envs.adapters.illegal import DEFAULT_ILLEGAL_ACTION
@@ -77,7 +78,7 @@ class _EnvFunctions:
     def named(self, obj, qualname: str, doc: str | None, signature: inspect.Signature | None = None):
         return _named(obj, self.module, qualname, doc, signature)
 
-    def raw_env(self, adapter_class: type, kind: str) -> type:
+    def raw_env(self, adapter_class: type[Any], kind: str) -> type:
         """The subclass of ``adapter_class`` that takes the game's options (``raw_env``)."""
         signature, make_game, env_name = self.signature, self.make_game, self.module.rpartition(".")[2]
         cycles_are_turns = self.cycles_are_turns

@@ -48,6 +48,7 @@ game's options and metadata), ``parallel_env()`` returning it and ``env()`` retu
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
@@ -94,7 +95,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
         # turn, computed once per turn (the adapter's own copy, never handed out); the joint action
         # handed to the kernels.
         n = game.info.num_seats
-        self._kernels = None
+        self._kernels: Any = None  # the game's joint kernels, from the first reset on
         self._subject = None  # what the kernels take in place of the state (its array for the compiled ones)
         self._num_actions = game.info.num_actions
         self._own = np.zeros((n, game.info.num_actions), dtype=np.bool_)
@@ -293,7 +294,7 @@ class SimultaneousParallelEnv(BoardEnvCommon, ParallelEnv):
 
 def _is_action(action, num_actions: int) -> bool:
     """True when ``action`` is an integer (not a bool) in ``0..num_actions-1``."""
-    return is_integer(action) and 0 <= action < num_actions
+    return is_integer(action) and bool(0 <= action < num_actions)
 
 
 def _with_strip(frame: np.ndarray, text: str) -> np.ndarray:

@@ -266,7 +266,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _play_others(self) -> None:
         """Play the other seats until the learner must act or the game is over."""
-        play_game(self.state, self._policy_for, until_seat=self.learner_seat)
+        play_game(self._game_under_way(), self._policy_for, until_seat=self.learner_seat)
 
     def _forfeit_episode(self):
         """``illegal_action="lose"``: the learner's side loses at once; the game itself is untouched."""
@@ -285,10 +285,16 @@ class SingleAgentEnv(gymnasium.Env):
         mask with something in it (see the module docstring)."""
         if self._over():
             return np.ones(self.game.info.num_actions, dtype=bool)
-        return self.state.legal_mask(self.learner_seat)
+        return self._game_under_way().legal_mask(self.learner_seat)
 
     def _obs(self) -> np.ndarray:
-        return self.state.observation(self.learner_seat)
+        return self._game_under_way().observation(self.learner_seat)
+
+    def _game_under_way(self) -> State:
+        """``self.state``; an error before the first reset (or after a failed one)."""
+        if self.state is None:
+            raise RuntimeError("no game under way: call reset() first")
+        return self.state
 
     def _info(self) -> dict:
         return {"action_mask": self.action_masks(), "learner_seat": self.learner_seat}

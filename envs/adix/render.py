@@ -177,12 +177,12 @@ def render_canvas(state, cell_px: int = 80) -> BoardCanvas:
         if kind == R.CAPTAIN:
             _crown(draw, x0 + pad + ring - 2, y0 + pad + ring - 2, int(cell_px * 0.26), CAPTAIN_RING)
         letter = (235, 235, 235) if seat == 1 else (70, 60, 50)
-        e = pad + ring + edge_font.size // 2 + 2
+        e = pad + ring + max(11, cell_px // 5) // 2 + 2  # half the edge font's size
         for weapon, pos in ((north, (cx, y0 + e)), (south, (cx, y1 - e)), (east, (x1 - e, cy)), (west, (x0 + e, cy))):
             draw.text(pos, R.WEAPON_LETTERS[weapon], fill=letter, font=edge_font, anchor="mm")
     # side panel
     x = canvas.panel_x
-    y = canvas.top + canvas.margin
+    y: float = canvas.top + canvas.margin
     for s in range(2):
         captains, mates = state.pieces(s)
         lost = (1 - captains) + (R.TEAMMATES - mates)

@@ -25,10 +25,12 @@ class _Node:
 
     def __init__(self, state: State, rng: np.random.Generator):
         self.visits = 0
-        self.value = None  # sum of returns per seat of the playouts through this node
+        self.value: np.ndarray | None = None  # sum of returns per seat of the playouts through this node
         self.children: dict = {}
         seats = state.current_seats()
         self.seat = seats[0] if len(seats) == 1 else -1
+        self.untried: list[int] | None
+        self.stats: dict[int, tuple[np.ndarray, dict]]
         if state.is_terminal():
             self.untried = []
         elif state.game.info.simultaneous:
@@ -124,11 +126,13 @@ class PythonMCTSAgent(Agent):
         """The action of ``table`` ({action: (visits, summed value)}) with the best UCB1 score (a tiny
         random term breaks ties)."""
         log_n = math.log(max(parent_visits, 1))
-        best, best_score = None, -math.inf
+        best, best_score = -1, -math.inf
         for a, (v, w) in table.items():
             score = w / v + self.c * math.sqrt(log_n / v) + 1e-6 * self.rng.random()
             if score > best_score:
                 best, best_score = a, score
+        if best < 0:
+            raise ValueError("no action to choose from")
         return int(best)
 
     def _rollout(self, state: State) -> np.ndarray:

@@ -91,7 +91,7 @@ def play_games_side_by_side(
     ``starts[g]``, when given, is game g's starting position (copied: the caller's states are untouched)."""
     states = [s.clone() for s in starts] if starts is not None else [game.new_initial_state() for _ in seatings]
     if len(states) != len(seatings):
-        raise ValueError(f"{len(starts)} starting positions for {len(seatings)} games")
+        raise ValueError(f"{len(states)} starting positions for {len(seatings)} games")
     steps = 0
     running = [g for g, s in enumerate(states) if s.current_seats()]
     while running:

@@ -22,6 +22,7 @@ import numpy as np
 from boardgames.envs.agents.base import Agent
 from boardgames.envs.agents.mcts import random_playout
 from boardgames.envs.core.game import Game, State
+from boardgames.envs.core.kernel_state import KernelGame
 
 SM_RULES = ("regret", "exp3")
 DEFAULT_GAMMA = 0.3
@@ -33,7 +34,7 @@ def heuristic_evaluator(game: Game, scale: float = 2.0):
     """An evaluator (:data:`boardgames.envs.search.search.Evaluator`) from the game's heuristic: uniform
     priors and, for each seat, ``tanh(heuristic(state, seat) / scale)``."""
     heuristic = getattr(game, "heuristic", None)
-    if heuristic is None:
+    if heuristic is None or not isinstance(game, KernelGame):
         raise ValueError(f"{game.info.name} has no heuristic to value leaves with")
     info = game.info
 
@@ -164,7 +165,9 @@ class _SeatStats:
         current = self.current("regret", gamma)[j]
         return current / ((1 - gamma) * current + gamma / len(self.legal))
 
-    def learn(self, j: int, reward: float, estimate: np.ndarray, weight: float, age: float, rule: str, gamma: float):
+    def learn(
+        self, j: int, reward: float, estimate: np.ndarray | None, weight: float, age: float, rule: str, gamma: float
+    ):
         """After playing ``legal[j]`` for ``reward``: the current strategy summed (regret matching: times
         ``age``, the node's visits, linear averaging), then regret matching on
         ``estimate`` (every action's estimated reward, the step times ``weight``: the others' current over

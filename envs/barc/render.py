@@ -108,7 +108,7 @@ def render_canvas(state, cell_px: int = 104) -> BoardCanvas:
         canvas.cross(int(R.order_target(0, int(state.data[R.LAST_ORDER]))))
     # side panel
     x = canvas.panel_x
-    y = canvas.top + canvas.margin
+    y: float = canvas.top + canvas.margin
     orders = state.last_orders()
     for s in range(2):
         canvas.swatch(x, y, s, size=24)

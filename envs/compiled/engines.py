@@ -111,6 +111,8 @@ def _load_file(path: Path, text: str, game: str) -> ModuleType:
         _prune(path)
     name = "boardgames_engine_" + path.stem
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no Python module at {path}")
     module = importlib.util.module_from_spec(spec)
     _WATCHED[name] = game
     sys.modules[name] = module

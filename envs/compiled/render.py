@@ -211,6 +211,7 @@ def _reached_modules(start: set) -> list[str]:
             continue
         seen.add(name)
         for value in list(vars(module).values()):
+            owner: str | None
             if isinstance(value, ModuleType):
                 owner = value.__name__
                 if owner.startswith(name + "."):
@@ -257,6 +258,7 @@ def main(argv: list | None = None) -> int:
     stale = []
     for kernels in library_kernels():
         path = repository_path(kernels)
+        assert path is not None, "a library game's rules module is <package>.rules"
         text = render(kernels)
         old = path.read_text(encoding="utf-8").replace("\r\n", "\n") if path.exists() else None
         if old == text:

@@ -16,4 +16,8 @@ EDGE_FLOATS = 4
 # selection rules (the search's ``rule`` argument): UCB1, PUCT, regret matching, Exp3
 RULE_UCT, RULE_PUCT, RULE_REGRET, RULE_EXP3 = range(4)
 
-__all__ = [name for name in dir() if name.isupper()]
+__all__ = [  # every name above, written out so that static tools see what ``import *`` brings
+    "PARENT", "SEAT", "TERMINAL", "EVALUATED", "VISITS", "FIRST_CHILD", "NEXT_SIBLING", "SEAT_COLUMNS",
+    "EDGE_START", "EDGE_COUNT", "TRIED", "IN_EDGE", "PER_SEAT", "ACTION", "CHILD", "EDGE_VISITS",
+    "VALUE", "PRIOR", "REGRET", "STRATEGY_SUM", "EDGE_FLOATS", "RULE_UCT", "RULE_PUCT", "RULE_REGRET", "RULE_EXP3",
+]  # fmt: skip

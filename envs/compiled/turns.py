@@ -19,6 +19,8 @@ a turn is one compiled call. Any other
 
 from __future__ import annotations
 
+from typing import Any, TypeGuard
+
 from boardgames.envs.compiled.engines import engine
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.core.game_kernels import GameKernels
@@ -45,7 +47,7 @@ _STAND_INS = (
 )
 
 
-def compiled(state_class: type) -> bool:
+def compiled(state_class: type) -> TypeGuard[type[KernelState]]:
     """Whether the adapters may run ``state_class``'s turns as compiled kernels: a :class:`KernelState`
     overriding none of the methods the kernels stand in for."""
     return issubclass(state_class, KernelState) and all(
@@ -68,6 +70,8 @@ class _Kernels:
     ``subject(state)``."""
 
     __slots__ = ("refresh", "compiled")
+    refresh: Any
+    compiled: bool
 
     def subject(self, state: State):
         """What the kernels take in place of ``state``: its array (compiled kernels) or itself."""

@@ -30,6 +30,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 import numpy as np
 
@@ -50,7 +51,7 @@ def _action_of(actions, seat: int, info: GameInfo):
     return action
 
 
-def is_integer(value) -> bool:
+def is_integer(value: object) -> TypeGuard[int | np.integer]:
     """True for a Python or numpy integer that counts as a number: not a bool (``True`` is not action 1)
     and not a ``np.timedelta64`` (a duration, though numpy makes it an integer type)."""
     if type(value) is int:
@@ -131,9 +132,12 @@ class Game(abc.ABC):
     """A game with its options fixed: makes initial states and parses positions."""
 
     info: GameInfo
-    version: int = 0
-    """The environment version whose dynamics this game has: ``boardgames/<name>-v<version>`` (a game whose
-    rules changed gets a new version, as PettingZoo numbers its environments; models record it)."""
+
+    @property
+    def version(self) -> int:
+        """The environment version whose dynamics this game has: ``boardgames/<name>-v<version>`` (a game
+        whose rules changed gets a new version, as PettingZoo numbers its environments; models record it)."""
+        return 0
 
     @abc.abstractmethod
     def new_initial_state(self) -> State:

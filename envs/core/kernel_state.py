@@ -17,6 +17,7 @@ The PettingZoo adapters run such a game's turns as compiled kernels generated fr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 
 import numpy as np
@@ -43,6 +44,7 @@ class KernelState(State):
     encoder: ModuleType
     kernels: GameKernels
     renderer: ModuleType | None = None
+    game: KernelGame  # the game of a kernel state is a kernel game
 
     def __init_subclass__(cls, rules: ModuleType | None = None, encoder: ModuleType | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -70,7 +72,7 @@ class KernelState(State):
     @property
     def current_seat(self) -> int:
         if self.game.info.acting_seats > 1:
-            return State.current_seat.fget(self)
+            return super().current_seat
         kernels = self.kernels
         is_over = kernels.is_over
         return -1 if is_over(self.data) else int(self.data[kernels.to_move_at])
@@ -106,6 +108,7 @@ class KernelState(State):
         # a turn-based game's usual decision, {seat to act: action}, without the general path's steps
         if type(actions) is dict and len(actions) == 1 and self.game.info.acting_seats == 1:
             apply_action = self.kernels.apply_action
+            assert apply_action is not None  # a turn-based game's kernels
             if not check:
                 for action in actions.values():  # unchecked: the caller's word
                     apply_action(self.data, int(action))
@@ -120,10 +123,12 @@ class KernelState(State):
 
     def _apply(self, action: int) -> None:
         apply_action = self.kernels.apply_action
+        assert apply_action is not None  # a turn-based game's kernels
         apply_action(self.data, action)
 
     def _apply_joint(self, actions: np.ndarray) -> None:
         apply_joint = self.kernels.apply_joint
+        assert apply_joint is not None  # a simultaneous game's kernels
         apply_joint(self.data, actions)
 
     def is_terminal(self) -> bool:
@@ -226,6 +231,10 @@ class KernelGame(Game):
     state array filled by the rules module's ``init_state(data, *self.init_args())``."""
 
     state_class: type[KernelState]
+    max_turns: int
+    """The turn limit (the option every kernel game has)."""
+    heuristic: Callable[[State, int], float]
+    """How good a position is for a seat, higher better (the greedy agent's; the game module's function)."""
 
     @property
     def kernels(self) -> GameKernels:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import os
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -23,7 +24,7 @@ HIGHLIGHT = (40, 180, 90)
 
 
 @lru_cache(maxsize=128)
-def font(size: int, bold: bool = False) -> ImageFont.ImageFont:
+def font(size: int, bold: bool = False) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     """A TrueType font of ``size`` pixels (``bold`` when asked and available), else Pillow's default."""
     names = ("DejaVuSans-Bold.ttf", "Arial Bold.ttf", "DejaVuSans.ttf") if bold else ("DejaVuSans.ttf", "Arial.ttf")
     for name in names + ("DejaVuSans-Bold.ttf",):
@@ -244,7 +245,7 @@ class HumanWindow:
         self.pygame = pygame
         pygame.init()
         pygame.display.set_caption(caption)
-        self.screen = None
+        self.screen: Any = None  # pygame's Surface, once the window is shown
         self.clock = pygame.time.Clock()
         self.fps = fps
 

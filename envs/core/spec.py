@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field, replace
+from typing import overload
 
 from boardgames.envs.core.markdown import fill_sections, marked_sections
 from boardgames.envs.core.markdown import paragraph as _para
@@ -217,7 +218,7 @@ class Move:
 
     syntax: str
     meaning: str
-    examples: tuple
+    examples: tuple | MoveExample  # one example is made a tuple of it
     kind: str | None = None
 
     def __post_init__(self):
@@ -279,7 +280,10 @@ def turn_field(meaning: str) -> Field:
 def limit_example(text: str, about: str = "", options: dict | None = None) -> Position:
     """The example position ``text`` with a ``limit=<n>`` field (for a game made with ``options``), its
     comment ``about`` followed by what the field says."""
-    limit = re.search(r"\blimit=(\d+)", text).group(1)
+    found = re.search(r"\blimit=(\d+)", text)
+    if found is None:
+        raise ValueError(f"example position {text!r} has no limit=<n> field")
+    limit = found.group(1)
     comment = f"{about}with a turn limit of {limit} (for a game made with another `max_turns`)"
     return Position(text, comment, options or {})
 
@@ -392,7 +396,7 @@ class GameSpec:
 
     def _actions_markdown(self) -> str:
         ranges = self.action_ranges()
-        syntax = {}
+        syntax: dict[str | None, list[str]] = {}
         for move in self.notation.moves:
             syntax.setdefault(move.kind, []).append(f"`{move.syntax}`")
         rows = []
@@ -432,6 +436,11 @@ class GameSpec:
             return f"`{ex.text}`: actions {what}"
         who = f" by {self.seat_names[ex.seat]}" if ex.seat is not None else ""
         return f"`{ex.text}`{who}: action {ex.action}"
+
+    @overload
+    def fill_doc(self, doc: str) -> str: ...
+    @overload
+    def fill_doc(self, doc: None) -> None: ...
 
     def fill_doc(self, doc: str | None) -> str | None:
         """A docstring template with its marker pairs filled by the sections, markers removed (None

@@ -25,6 +25,7 @@ class DorixState(KernelState, rules=R, encoder=O):
     """A Dorix position (see :mod:`boardgames.envs.dorix.rules` for the array layout)."""
 
     __slots__ = ()
+    game: DorixGame
     renderer = render
 
     # board access -----------------------------------------------------------------------------
@@ -63,9 +64,9 @@ class DorixState(KernelState, rules=R, encoder=O):
         heights = d[R.HEIGHTS : R.HEIGHTS + R.SQUARES].astype(np.int64)
         stacks = d[R.STACKS : R.STACKS + R.SQUARES * R.MAXH].reshape(R.SQUARES, R.MAXH)
         filled = np.arange(R.MAXH) < heights[:, None]
-        bad_height = (heights < 0) | (heights > R.MAXH)
-        bad_owner = (filled & ((stacks < 0) | (stacks >= n))).any(axis=1)
-        garbage = (~filled & (stacks != -1)).any(axis=1)
+        bad_height = np.asarray((heights < 0) | (heights > R.MAXH))
+        bad_owner = np.asarray((filled & ((stacks < 0) | (stacks >= n))).any(axis=1))
+        garbage = np.asarray((~filled & (stacks != -1)).any(axis=1))
         for sq in np.flatnonzero(bad_height | bad_owner | garbage)[:1]:  # the first faulty square, named
             assert not bad_height[sq], f"height {heights[sq]} on {SQ.name(sq)}"
             assert not bad_owner[sq], f"bad pawn owner on {SQ.name(sq)}"

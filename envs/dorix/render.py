@@ -63,7 +63,7 @@ def render_canvas(state, cell_px: int = 110) -> BoardCanvas:
     n = state.game.num_players
     canvas = BoardCanvas(R.SIZE, R.SIZE, cell_px=cell_px, side_px=300, checkered=False)
     canvas.title(_status(state))
-    for sq in R.DIAGONALS.ravel():
+    for sq in R.DIAGONALS.ravel().tolist():
         canvas.mark(int(sq), DIAGONAL, width=3, inset=3)
     if d[R.LAST_TO] >= 0:
         canvas.mark(int(d[R.LAST_TO]), LAST_MOVE)
@@ -77,7 +77,7 @@ def render_canvas(state, cell_px: int = 110) -> BoardCanvas:
         canvas.stack(sq, state.stack(sq), max_shown=MAX_SHOWN)
     # side panel: seats, colours and hands, then a key
     x = canvas.panel_x
-    y = canvas.top + canvas.margin
+    y: float = canvas.top + canvas.margin
     y = canvas.panel_text(x, y, "pawns in hand:", bold=True) + 4
     for s in range(n):
         team = f" (team {s % 2})" if n == 4 else ""

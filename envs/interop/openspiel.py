@@ -323,7 +323,7 @@ def _register(game: str) -> type:
     # a class as the creator, as OpenSpiel's own Python games register: OpenSpiel keeps the creator to
     # the very end of the process, which a class outlives safely (a plain function freed then aborts it)
     cls = type(f"{game.capitalize()}OpenSpielGame", (OpenSpielGame,), {"__init__": __init__, "__module__": __name__})
-    cls.__doc__ = f"{openspiel_name(game)}: {OpenSpielGame.__doc__.splitlines()[0]}"
+    cls.__doc__ = f"{openspiel_name(game)}: {(OpenSpielGame.__doc__ or '').splitlines()[0]}"
     globals()[cls.__name__] = cls  # importable by name, as pickle finds it
     pyspiel.register_game(_game_type(game, utility), cls)
     return cls

@@ -109,7 +109,7 @@ def render_canvas(state, cell_px: int = 52) -> BoardCanvas:
             draw.ellipse((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=LAST_RING, width=4)
     # score columns
     x = canvas.panel_x
-    y = canvas.top + canvas.margin
+    y: float = canvas.top + canvas.margin
     y = canvas.panel_text(x, y, "score columns", bold=True)
     header = font(24, bold=True)
     for t in range(4):

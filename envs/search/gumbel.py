@@ -26,7 +26,8 @@ def considered_visits(max_considered: int, simulations: int) -> tuple:
     if max_considered <= 1:
         return tuple(range(simulations))
     log2max = int(math.ceil(math.log2(max_considered)))
-    sequence, visits, considered = [], [0] * max_considered, max_considered
+    sequence: list[int] = []
+    visits, considered = [0] * max_considered, max_considered
     while len(sequence) < simulations:
         extra = max(1, int(simulations / (log2max * considered)))
         for _ in range(extra):

@@ -131,20 +131,30 @@ class _Search:
             raise ValueError(f"cannot search position {over[0]}: the game is over there")
         return roots
 
+    @property
+    def _built(self) -> Tree:
+        """The tree of the search under way (made by :meth:`_tree_for`)."""
+        assert self._tree is not None, "no search has made its tree yet"
+        return self._tree
+
     def _tree_for(self, roots: np.ndarray, nodes: int) -> Tree:
         trees = roots.shape[0]
-        if not fits(self._tree, trees, nodes, self.seats) or self._tree.states.dtype != roots.dtype:
+        if (
+            self._tree is None
+            or not fits(self._tree, trees, nodes, self.seats)
+            or self._tree.states.dtype != roots.dtype
+        ):
             per_node = min(self.kernels.num_actions * self.acting, 32)
             edges = per_node * nodes + self.acting * self.kernels.num_actions
             self._tree = new_tree(trees, nodes, edges, roots.shape[1], roots.dtype, self.seats, self.acting)
-        return self._tree
+        return self._built
 
     def _grow(self) -> Tree:
-        self._tree = grow_edges(self._tree, 2 * self._tree.edges.shape[1])
-        return self._tree
+        self._tree = grow_edges(self._built, 2 * self._built.edges.shape[1])
+        return self._built
 
     def _result(self) -> SearchResult:
-        t = self._tree
+        t = self._built
         trees = t.states.shape[0]
         counts = np.zeros((trees, self.acting, self.kernels.num_actions), dtype=np.int64)
         for b in range(trees):
@@ -157,7 +167,7 @@ class _Search:
     def _strategies(self) -> np.ndarray:
         """``(B, K, NUM_ACTIONS)``: each acting seat's average strategy at each root (its summed current
         strategies, normalised; uniform over the legal actions before any simulation)."""
-        t = self._tree
+        t = self._built
         out = np.zeros((t.states.shape[0], self.acting, self.kernels.num_actions))
         for b in range(t.states.shape[0]):
             for k in range(self.acting):
@@ -218,8 +228,8 @@ class GumbelResult(SearchResult):
     """A :class:`SearchResult` of :meth:`EvaluatorSearch.run_gumbel`, with per search the move chosen
     (``actions``, ``(B,)``) and the improved policy (``improved``, ``(B, NUM_ACTIONS)``)."""
 
-    actions: np.ndarray = None
-    improved: np.ndarray = None
+    actions: np.ndarray | None = None
+    improved: np.ndarray | None = None
 
 
 Evaluator = Callable[[np.ndarray, np.ndarray], tuple]
@@ -262,7 +272,7 @@ class EvaluatorSearch(_Search):
             raise ValueError(f"{game.info.name}: contempt needs a turn-based game (a seat to move at the root)")
         self.contempt = contempt
 
-    def run(self, states, simulations: int, seed=None, root_noise: tuple | None = None) -> SearchResult:
+    def run(self, states, simulations: int, seed=None, root_noise: tuple[float, float] | None = None) -> SearchResult:
         """``simulations`` simulations from each position of ``states`` (as :meth:`MCTS.run`).
 
         ``root_noise = (alpha, fraction)`` mixes Dirichlet(alpha) noise over each root's legal actions
@@ -279,7 +289,12 @@ class EvaluatorSearch(_Search):
         else:
             rng = seed_rng(seed, trees)
         noise = np.random.default_rng(noise_seeds) if root_noise else None
-        self._loop(roots, simulations, rng, lambda t: self._add_root_noise(t, *root_noise, noise) if noise else None)
+        self._loop(
+            roots,
+            simulations,
+            rng,
+            lambda t: self._add_root_noise(t, *root_noise, noise) if root_noise and noise else None,
+        )
         return self._result()
 
     def _loop(self, roots: np.ndarray, simulations: int, rng: np.ndarray, after_roots, choose_root=None) -> None:
@@ -304,7 +319,7 @@ class EvaluatorSearch(_Search):
                 k["expand_and_backup"](t, leaves, count, priors, values, self.rule_code, self.c)
             if i == 0:
                 after_roots(t)
-            t = self._tree
+            t = self._built
 
     def run_gumbel(
         self,
@@ -358,7 +373,7 @@ class EvaluatorSearch(_Search):
         actions = np.empty(trees, dtype=np.int64)
         improved = np.zeros((trees, self.kernels.num_actions))
         for b in range(trees):
-            edges, root, q, visits = stats(self._tree, b)
+            edges, root, q, visits = stats(self._built, b)
             actions[b] = root.actions[root.action(q, visits, c_visit, c_scale)]
             improved[b, root.actions] = root.policy(q, visits, c_visit, c_scale)
         return GumbelResult(result.counts, result.values, actions=actions, improved=improved)

@@ -125,7 +125,7 @@ def runs_text(actions) -> str:
 
 def parse_runs(text: str) -> list[int]:
     """The action indices written by :func:`runs_text`."""
-    out = []
+    out: list[int] = []
     for part in filter(None, text.split(",")):
         first, _, last = part.partition("-")
         out.extend(range(int(first), int(last or first) + 1))

@@ -109,7 +109,7 @@ class GameRecord:
             state = record.last
             try:
                 if isinstance(move, str):
-                    parsed = record._parse_turn(state, move)
+                    parsed: dict | int | tuple = record._parse_turn(state, move)
                 elif np.ndim(move) == 0:
                     parsed = int(move)
                 else:  # one order per seat, each a string or an action

@@ -44,7 +44,7 @@ def readonly_view(array: np.ndarray) -> np.ndarray:
     """A view of ``array``'s memory that cannot be written, not even by setting its ``writeable`` flag back:
     it is made from a read-only buffer. The batches hand their masks out this way, so that the legality
     check, which reads the batch's own array, sees only what the rules kernels wrote."""
-    view = np.frombuffer(memoryview(array.reshape(-1)).toreadonly(), dtype=array.dtype)
+    view = np.frombuffer(array.reshape(-1).data.toreadonly(), dtype=array.dtype)
     return view.reshape(array.shape)
 
 

@@ -41,7 +41,7 @@ class BatchedVecEnv(VecEnv):
         b = self.batch
         self.render_mode = None
         super().__init__(b.num_games, obs_space(b), spaces.Discrete(b.num_actions))
-        self._actions = None
+        self._actions: np.ndarray | None = None
 
     # ----- the VecEnv API ------------------------------------------------------------------------
     def reset(self):

@@ -59,9 +59,14 @@ def torch_threads() -> int:
     return torch.get_num_threads() if torch is not None else 0
 
 
+def numba_threads() -> int:
+    """``NUMBA_NUM_THREADS``: the most threads numba's parallel loops run."""
+    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]  # numba.config sets it at run time
+
+
 def default_threads() -> int:
     """The threads of ``threads=True``: the cores torch is not using (see the module docstring)."""
-    return max(1, min(available_cores() - torch_threads(), numba.config.NUMBA_NUM_THREADS))
+    return max(1, min(available_cores() - torch_threads(), numba_threads()))
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,7 @@ def machine_now(own_load: float = 1.0) -> Machine:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):
         load = own_load
-    return Machine(available_cores(), numba.config.NUMBA_NUM_THREADS, torch_threads(), load, own_load)
+    return Machine(available_cores(), numba_threads(), torch_threads(), load, own_load)
 
 
 def most_auto_threads(num_games: int | None, machine: Machine) -> int:
@@ -120,7 +125,7 @@ def resolve_threads(threads, num_games: int | None = None) -> int:
         return most_auto_threads(num_games, machine_now())
     if not isinstance(threads, numbers.Integral) or threads < 0:
         raise ValueError(f"threads is 'auto', True, False or a number of threads >= 0, got {threads!r}")
-    return max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
+    return max(1, min(int(threads), numba_threads()))
 
 
 def run_threaded(count: int, fn, *args):
@@ -185,8 +190,8 @@ class ThreadChooser:
         self._last_window = (0.0, 0)  # the window before
         self._prior = (0.0, 0)  # the last two windows of the last period of threads, for the trial under way
         self._own_load = 1.0
-        self._cpu_then = None
-        self._wall_then = None
+        self._cpu_then: float | None = None
+        self._wall_then: float | None = None
 
     def before_step(self) -> int:
         """The threads for the step about to run (call it once per step, right before it)."""

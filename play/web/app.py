@@ -467,9 +467,10 @@ class ServerThread:
     ``start()`` returns once it listens; ``url`` is its address, ``token`` the app's token; ``stop()``
     shuts it down."""
 
-    def __init__(self, app, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 0):
         import uvicorn
 
+        self.app = app
         self.config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
         self.server = uvicorn.Server(self.config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -495,7 +496,7 @@ class ServerThread:
     @property
     def token(self) -> str:
         """The server's token (to send in :data:`TOKEN_HEADER`)."""
-        return self.config.app.state.token
+        return self.app.state.token
 
     def stop(self) -> None:
         self.server.should_exit = True

@@ -24,7 +24,9 @@ def png_data_url(image: Image.Image, scale: float = 1.0, small: bool = False) ->
     """``image`` as a ``data:image/png;base64,...`` URL, scaled by ``scale``: compressed fast (the page
     is served on this machine), or ``small`` (256 colours, best compression: pictures kept in a notebook)."""
     if scale != 1.0:
-        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.LANCZOS)
+        image = image.resize(
+            (max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.Resampling.LANCZOS
+        )
     buffer = io.BytesIO()
     if small:
         image.convert("RGB").quantize(256).save(buffer, format="PNG", optimize=True)

@@ -134,7 +134,7 @@ class SelfPlayActors:
         self.weights = None  # the object ref of the latest weights
         self.weights_bytes = 0
         self.publish_s = 0.0  # the last publish's seconds
-        self.pending = None  # (refs, shares, asked at) of the games asked for and not yet taken
+        self.pending: tuple | None = None  # (refs, shares, asked at) of the games asked for and not yet taken
         self.address: str | None = None
         self.owns_ray = False  # whether close() shuts Ray down (it was started for this run)
 
@@ -158,9 +158,8 @@ class SelfPlayActors:
     def play(self, games: int, ahead: bool = True) -> SelfPlayBatch:
         """``games`` finished games' samples (those asked for last time, or asked for now); with ``ahead``,
         then ask for the next ones at once, with the weights published last."""
-        if self.pending is None:
-            self.pending = self._ask(games)
-        batch = self._gather(*self.pending)
+        pending = self.pending if self.pending is not None else self._ask(games)
+        batch = self._gather(*pending)
         self.pending = self._ask(games) if ahead else None
         return batch
 

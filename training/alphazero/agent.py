@@ -68,12 +68,13 @@ class AlphaZeroAgent(Agent):
         for b, seat in enumerate(seats):
             k = 0 if self.game.info.acting_seats == 1 else int(seat)
             if self.mixed:  # a mixed strategy: the order drawn from it
+                assert result.strategies is not None  # a simultaneous rule's search gives them
                 self.last_strategy = result.strategies[b, k] / result.strategies[b, k].sum()
                 out[b] = self.rng.choice(self.last_strategy.shape[0], p=self.last_strategy)
                 continue
             best = np.flatnonzero(result.counts[b, k] == result.counts[b, k].max())
             out[b] = best[0] if len(best) == 1 else self.rng.choice(best)
-        self.last_counts = result.strategies[-1] if self.mixed else result.counts[-1]
+        self.last_counts = (result.strategies if self.mixed and result.strategies is not None else result.counts)[-1]
         self._last_position = (states[-1].data.tobytes(), int(seats[-1]))
         return out
 
@@ -90,7 +91,7 @@ class AlphaZeroAgent(Agent):
         this position's, else a search of its own with a fixed seed (the agent's generator is untouched)."""
         ensure_torch_threads()
         k = 0 if self.game.info.acting_seats == 1 else int(seat)
-        if getattr(self, "_last_position", None) == (state.data.tobytes(), int(seat)):
+        if self.last_counts is not None and getattr(self, "_last_position", None) == (state.data.tobytes(), int(seat)):
             row = self.last_counts[k]
         else:
             row = self.search.run(state.data[None], self.simulations, seed=0).policy(k)[0]
@@ -122,7 +123,10 @@ def parse_spec(spec: str) -> tuple[Path, int | None] | None:
 
 def load_agent(spec: str, game: Game | None = None, seed: int | None = None) -> AlphaZeroAgent:
     """The agent of an AlphaZero model spec; ValueError when the model is for another game."""
-    folder, simulations = parse_spec(spec)
+    parsed = parse_spec(spec)
+    if parsed is None:
+        raise ValueError(f"{spec!r} names no AlphaZero model")
+    folder, simulations = parsed
     net, meta = load_network(folder)
     from boardgames.training.storage.model_version import check_model_version, model_game
     from boardgames.training.storage.safe_load import ModelFileError

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import torch
 from torch import nn
@@ -73,7 +74,7 @@ class AlphaZeroNet(nn.Module):
         h, w, c = (int(d) for d in obs_shape)
         if head not in ("linear", "square"):
             raise ValueError(f"head is 'linear' or 'square', got {head!r}")
-        self.config = dict(
+        self.config: dict[str, Any] = dict(
             obs_shape=[h, w, c],
             num_actions=int(num_actions),
             num_seats=int(num_seats),

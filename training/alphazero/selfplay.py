@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -112,6 +113,7 @@ class SelfPlayer:
         while batch.games < games:
             roots = np.stack([state.data for state in self.slots])
             seed = int(rng.integers(2**63))
+            result: Any  # a GumbelResult (gumbel) or a SearchResult (strategies with a simultaneous rule)
             if gumbel:
                 result = self.search.run_gumbel(roots, s.simulations, seed=seed, max_considered=s.max_considered)
             else:

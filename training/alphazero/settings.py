@@ -128,8 +128,8 @@ def make_settings(values: dict) -> AlphaZeroSettings:
     s = AlphaZeroSettings(**values)
     for name, (low, high) in COUNTS.items():
         check_count(f"alphazero.{name}", getattr(s, name), low, high)
-    for name, (low, high, low_open) in NUMBERS.items():
-        check_number(f"alphazero.{name}", getattr(s, name), low, high, low_open)
+    for name, (least, most, low_open) in NUMBERS.items():
+        check_number(f"alphazero.{name}", getattr(s, name), least, most, low_open)
     if not isinstance(s.gumbel, bool):
         raise SettingError(f"alphazero.gumbel is true or false, got {s.gumbel!r}")
     if not isinstance(s.teacher, str):

@@ -62,7 +62,8 @@ def play_teacher_games(game: Game, spec: str, games: int, seed: int = 0) -> Teac
     started = time.perf_counter()
     agent = make_agent(spec, game, seed=seed)
     info = game.info
-    obs, policies, values = [], [], []
+    obs: list = []
+    policies, values = [], []
     decisions: list = []  # (sample index, seat) of the game being played
 
     def record(state, actions: dict) -> None:

@@ -477,6 +477,7 @@ class AlphaZeroRun:
     def advance(self) -> str:
         """One iteration in the scaffold's loop (:meth:`run`): self-play and learning, logged, its time counted,
         the strength measured when due; the progress text after it."""
+        assert self._loop is not None, "advance() runs inside run()"
         writer, bar, log, _ = self._loop
         started = time.perf_counter()
         row = self.iterate()

@@ -83,11 +83,11 @@ def default_agents(game: str, players: int | None) -> list[str]:
     return specs
 
 
-def bootstrap_elo(names: list, results: list, samples: int = 100, seed: int = 0, anchor: str = "random") -> dict:
+def bootstrap_elo(names: list, results: list, samples: int = 100, seed: int = 0, anchor: str | None = "random") -> dict:
     """95% intervals of the Bradley-Terry ratings: ``{name: (low, high)}`` from ``samples`` fits on
     results drawn again pair by pair from their observed win/draw/loss shares (parametric bootstrap)."""
     rng = np.random.default_rng(seed)
-    draws = {n: [] for n in names}
+    draws: dict[str, list] = {n: [] for n in names}
     for _ in range(samples):
         again = []
         for p in results:

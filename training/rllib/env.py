@@ -105,8 +105,8 @@ class BoardGameMultiAgentEnv(MultiAgentEnv):
             }
         )
         act_space = gym.spaces.Discrete(info.num_actions)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self.observation_spaces: dict[str, gym.spaces.Space] = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces: dict[str, gym.spaces.Space] = dict.fromkeys(self.possible_agents, act_space)
         self.observation_space = gym.spaces.Dict(self.observation_spaces)
         self.action_space = gym.spaces.Dict(self.action_spaces)
 

@@ -49,7 +49,8 @@ def describe_layers(layers: list) -> tuple[list, dict]:
     an activation by its name; anything else raises :class:`PolicyFileError`."""
     import torch
 
-    spec, state = [], {}
+    spec: list[dict] = []
+    state: dict = {}
     for layer in layers:
         kind = type(layer).__name__.lower()
         if isinstance(layer, torch.nn.Linear):
@@ -127,7 +128,7 @@ class PolicyNet:
     weight read from the file is checked (kind, sizes, tensors of the layer's shape): PolicyFileError
     naming what is wrong."""
 
-    def __init__(self, layers: list, state: dict):
+    def __init__(self, layers: object, state: object):
         if not isinstance(layers, list) or not isinstance(state, dict):
             raise PolicyFileError("its layers are not a list, or its weights not a table")
         try:
@@ -211,7 +212,7 @@ class RLlibPolicyAgent(Agent):
         seed: int | None = None,
     ):
         super().__init__(seed)
-        self.path = policy_file(path)
+        self.path: Path | None = policy_file(path)  # None: a module in memory (from_module)
         self.net, self.meta = load_policy_file(self.path)
         self.deterministic = deterministic
         self.name = name or (self.path.parent.name if self.path.name == FILE_NAME else self.path.stem)

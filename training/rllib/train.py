@@ -53,6 +53,7 @@ import socket
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from boardgames.envs.core.errors import GameOptionError
 from boardgames.envs.registry import make_game
@@ -79,7 +80,8 @@ from boardgames.training.storage.run_signature import TRUST_FLAG, replace_signed
 from boardgames.training.torch_threads import use_torch_threads
 
 STRENGTH_FIELDS = ["iteration", "env_steps", "opponent", "games", "wins", "draws", "losses", "win_rate"]
-SETTING_RANGES = {  # setting: (lowest, highest); a float's lowest is excluded where marked "open"
+# setting: (lowest, highest); a float's lowest is excluded where marked "open"
+SETTING_RANGES: dict[str, tuple[Any, ...]] = {
     "env_runners": (0, 1024),
     "envs_per_runner": (1, 1024),
     "train_batch": (1, 10_000_000),
@@ -155,7 +157,9 @@ def _setting_names() -> list[str]:
     import ast
     from importlib.util import find_spec
 
-    tree = ast.parse(Path(find_spec("boardgames.training.rllib.config").origin).read_text())
+    spec = find_spec("boardgames.training.rllib.config")
+    assert spec is not None and spec.origin is not None, "the rllib family's config module is part of the package"
+    tree = ast.parse(Path(spec.origin).read_text())
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == "RLlibSettings":
             return [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]

@@ -17,8 +17,10 @@ class Trainer(Protocol):
     """What a family gives the scaffold's loop: where it is, one unit of training, the state to save.
     (Loading that state back is the family's own, before the loop starts: ``load_checkpoint``, ``restore``.)"""
 
-    iteration: int
-    """The units of training done so far (those of the checkpoint the run resumed from included)."""
+    @property
+    def iteration(self) -> int:
+        """The units of training done so far (those of the checkpoint the run resumed from included)."""
+        ...
 
     def advance(self) -> str:
         """One unit of training (self-play or sampling, learning, and the strength hook when it is due); the

@@ -141,7 +141,7 @@ class MaskablePPOAlgorithm(_SB3Algorithm):
         network = settings.pop("network", "mlp")
         conv = {k: settings.pop(k) for k in ("conv_channels", "conv_dilations", "head") if k in settings}
         policy_kwargs = _policy_kwargs(settings)
-        policy = "MlpPolicy"
+        policy: str | type = "MlpPolicy"
         if network == "conv":  # boardgames.training.sb3.networks.BoardPolicy: convolutions over the board
             from boardgames.training.sb3.networks import BoardPolicy
 

@@ -53,7 +53,7 @@ class DurableCheckpoint(BaseCallback):
         save_freq: int,
         folder: str | Path,
         info: Callable[[int], dict],
-        on_saved: Callable[[int], None] | None = None,
+        on_saved: Callable[[int], object] | None = None,
     ):
         super().__init__()
         self.save_freq = int(save_freq)

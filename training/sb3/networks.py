@@ -20,6 +20,8 @@ loading work as for the MLP), so ``boardgames.training.sb3.pretrain`` and the ag
 
 from __future__ import annotations
 
+from typing import cast
+
 import gymnasium
 import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
@@ -58,7 +60,8 @@ class SquareHead(nn.Module):
         for layer in (self.conv, self.pooled):
             if layer is not None:
                 nn.init.normal_(layer.weight, std=0.01)
-                nn.init.zeros_(layer.bias)
+                if layer.bias is not None:
+                    nn.init.zeros_(layer.bias)
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
         x = features.view(-1, *self.shape)
@@ -93,13 +96,14 @@ class BoardPolicy(MaskableActorCriticPolicy):
 
     def _build(self, lr_schedule) -> None:
         super()._build(lr_schedule)
-        shape = self.features_extractor.shape
+        shape: tuple = cast(BoardCNN, self.features_extractor).shape
         if self.head == "square":
-            self.action_net = SquareHead(shape, int(self.action_space.n))
+            self.action_net = SquareHead(shape, int(cast(gymnasium.spaces.Discrete, self.action_space).n))
         elif self.head != "linear":
             raise ValueError(f"head is 'square' or 'linear', got {self.head!r}")
-        self.value_net = ValueHead(shape)
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+        self.value_net = ValueHead(shape)  # type: ignore[assignment]  # SB3 annotates it nn.Linear; any module will do
+        # SB3 annotates optimizer_class as type[Optimizer], whose __init__ takes no lr; its optimizers all do
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)  # type: ignore[call-arg]
 
     def _get_constructor_parameters(self) -> dict:
         data = super()._get_constructor_parameters()

@@ -84,7 +84,8 @@ def collect(
     opp_agents = [make_agent(o, game, seed=seed + 1 + i) for i, o in enumerate(opponents)]
     side_list = game.info.sides()
     n_seats = game.info.num_seats
-    obs, masks, targets, ptr, values = [], [], [], [0], []
+    obs: list = []
+    masks, targets, ptr, values = [], [], [0], []
     recorded: dict = {}
 
     def teacher_move(state, s) -> int:

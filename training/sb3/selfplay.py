@@ -114,8 +114,8 @@ class PoolOpponent:
         if len(groups) == 1:  # one agent plays every row
             return agent_actions(agents[0], batch, rows, seats, obs, masks, rng)
         out = np.zeros(len(rows), dtype=np.int64)
-        for ks in groups.values():
-            ks = np.asarray(ks)
+        for group in groups.values():
+            ks = np.asarray(group)
             out[ks] = agent_actions(agents[ks[0]], batch, rows[ks], seats[ks], obs[ks], masks[ks], rng)
         return out
 

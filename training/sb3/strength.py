@@ -49,7 +49,7 @@ class StrengthCallback(BaseCallback):
         self.meter = StrengthMeter(game, opponents, games, seed)
         self.csv_path = Path(csv_path) if csv_path is not None else None
         self.history: list[dict] = []  # one row (FIELDS) per measurement and opponent
-        self.last = None
+        self.last: int | None = None  # the step count of the last measurement
 
     @property
     def seconds(self) -> float:
@@ -60,7 +60,7 @@ class StrengthCallback(BaseCallback):
         self.measure()
 
     def _on_step(self) -> bool:
-        if self.num_timesteps - self.last >= self.every:
+        if self.last is None or self.num_timesteps - self.last >= self.every:
             self.measure()
         return True
 

@@ -59,6 +59,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from boardgames.training.cli import (
     add_game_arguments,
@@ -74,7 +75,7 @@ from boardgames.training.settings import SettingError, check_count, check_number
 from boardgames.training.storage.durable import replacing, write_json
 from boardgames.training.torch_threads import use_torch_threads
 
-EVAL_DEFAULTS = {"eval_every": 25000, "eval_games": 20, "eval_opponents": ["random", "greedy"]}
+EVAL_DEFAULTS: dict[str, Any] = {"eval_every": 25000, "eval_games": 20, "eval_opponents": ["random", "greedy"]}
 
 
 MAX_STEPS = 10**12
@@ -138,9 +139,9 @@ def check_config(cfg: dict) -> None:
     for name, (low, high) in ALGO_COUNTS.items():
         if name in algo:
             check_count(f"algo.{name}", algo[name], low, high)
-    for name, (low, high, low_open) in ALGO_NUMBERS.items():
+    for name, (least, most, low_open) in ALGO_NUMBERS.items():
         if name in algo and algo[name] is not None:
-            check_number(f"algo.{name}", algo[name], low, high, low_open)
+            check_number(f"algo.{name}", algo[name], least, most, low_open)
     if "net_arch" in algo:
         _check_layers("algo.net_arch", algo["net_arch"], 16, 8192)
     if "conv_dilations" in algo:
@@ -161,9 +162,9 @@ def check_config(cfg: dict) -> None:
     for name, (low, high) in PRETRAIN_COUNTS.items():
         if name in pretrain:
             check_count(f"pretrain.{name}", pretrain[name], low, high)
-    for name, (low, high, low_open) in PRETRAIN_NUMBERS.items():
+    for name, (least, most, low_open) in PRETRAIN_NUMBERS.items():
         if name in pretrain:
-            check_number(f"pretrain.{name}", pretrain[name], low, high, low_open)
+            check_number(f"pretrain.{name}", pretrain[name], least, most, low_open)
 
 
 def wants_pretrain(cfg: dict) -> bool:

@@ -421,10 +421,11 @@ def _allowed_class(value: dict, allowed: dict, what: str):
     """The class of ``allowed`` that SB3's record of a class names: its ``__module__`` and the class name in
     the qualified names of its methods; the module is imported only when it is in the allow-list."""
     module = value.get("__module__")
-    module = FORMER_MODULES.get(module, module)
+    if isinstance(module, str):
+        module = FORMER_MODULES.get(module, module)
     names = {m.group(1) for v in value.values() if isinstance(v, str) for m in [_METHOD.fullmatch(v)] if m}
     name = names.pop() if len(names) == 1 else None
-    if not isinstance(module, str) or name not in allowed.get(module, ()):
+    if not isinstance(module, str) or name is None or name not in allowed.get(module, ()):
         known = "; ".join(f"{m}: {', '.join(n)}" for m, n in allowed.items())
         raise ValueError(f"a {what} other than those known ({known})")
     return getattr(importlib.import_module(module), name)
