@@ -75,6 +75,8 @@ from boardgames.envs.adix.cube import (  # noqa: F401  (the cube's names are the
 )
 from boardgames.envs.compiled.bits import highest_bit, index, lowest_bit, store_bytes, write_run
 from boardgames.envs.compiled.cells import start_fields, two_player_returns
+from boardgames.envs.compiled.packing import bool_form, finish_mask, or_bits, packed_words, set_entry, start_mask
+from boardgames.envs.compiled.views import scratch
 
 SIZE = 9
 CELLS = SIZE * SIZE
@@ -324,21 +326,24 @@ def _ray_tables():
 
 
 RAY_LEN, RAY_BITS, RAY_COORD = _ray_tables()
-# A ray's eight mask entries as one word (byte n: the action n + 1 squares away, see store_bytes): its first
-# ``free`` entries legal (RAY_FREE[free]), and the capture on the next square (RAY_CAPTURE[free], none past 8).
-RAY_FREE = np.array([int("01" * n or "0", 16) for n in range(SIZE)], dtype=np.uint64)
-RAY_CAPTURE = np.array([1 << (8 * n) for n in range(SIZE - 1)] + [0], dtype=np.uint64)
+# A ray's eight bool mask entries as one word (byte n: the action n + 1 squares away, see store_bytes) when its
+# first ``n`` entries are legal (the empty squares, then a capture): RAY_ENTRIES[n].
+RAY_ENTRIES = np.array([int("01" * n or "0", 16) for n in range(SIZE)], dtype=np.uint64)
 
 
 # Entries of a listed mask (:func:`legal_mask_listed`): the count, then at most every action of the
 # squares of a seat's 10 cubes, and 7 more, written past the last legal action (see write_run).
 LEGAL_LIST = 1 + (TEAMMATES + 1) * ACTIONS_PER_SQUARE + 7
+# The mask kernels also write a packed mask (uint8, eight actions a byte) directly: the engine hands them its
+# packed rows (boardgames.envs.compiled.render); PACKED_WORDS: their work words (packed_words).
+WRITES_PACKED = True
+PACKED_WORDS = packed_words(NUM_ACTIONS)
 
 
 @njit(cache=True)
 def legal_mask(data, seat, mask):
-    """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS); all
-    False when ``seat`` does not act now (see :func:`_legal_mask`)."""
+    """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS, or packed: uint8,
+    eight actions a byte, see ``WRITES_PACKED``); none when ``seat`` does not act now (see :func:`_legal_mask`)."""
     _legal_mask(data, seat, mask, None)
 
 
@@ -369,29 +374,35 @@ def square_boards(data, seat):
 
 @njit(cache=True, inline="always")
 def _legal_mask(data, seat, mask, listed):
-    """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, NUM_ACTIONS), and unless
-    ``listed`` is None (numba compiles the tests away) their list; no action when ``seat`` does not act
-    now. The cubes' loop (:func:`_own_cubes`) is written out twice, once per seat, so that the compiler
+    """Write ``seat``'s legal actions (egocentric indices) into ``mask`` (bool, or packed: a packed one's bits
+    are gathered in work words on the stack and stored at the end, see :mod:`boardgames.envs.compiled.packing`),
+    and unless ``listed`` is None (numba compiles the tests away) their list; no action when ``seat`` does not
+    act now. The cubes' loop (:func:`_own_cubes`) is written out twice, once per seat, so that the compiler
     knows the frame (``turned``) in each: the directions, tilts and bit scans it picks are then constants."""
-    mask[:] = False
+    words = scratch(PACKED_WORDS, np.uint64)  # a packed mask's bits (unused for a bool mask)
+    start_mask(mask, words)
     count = 0
     if data[OVER] == 0 and seat == data[TO_MOVE]:
         if seat == 1:
-            count = _own_cubes(data, seat, True, mask, listed)
+            count = _own_cubes(data, seat, True, mask, words, listed)
         else:
-            count = _own_cubes(data, seat, False, mask, listed)
+            count = _own_cubes(data, seat, False, mask, words, listed)
+    finish_mask(mask, words)
     if listed is not None:
         listed[0] = count
 
 
 @njit(cache=True, inline="always")
-def _own_cubes(data, seat, turned, mask, listed):
+def _own_cubes(data, seat, turned, mask, words, listed):
     """The actions of ``seat``'s cubes (``turned``: Black, a constant where this is inlined), visited in
     ``seat``'s own frame, so the actions come in increasing order: White's squares from a1 up, Black's from
     i9 down (Black's square ``src`` is its ``80 - src``), taken from the bit board of :func:`square_boards`
     (lowest or highest set bit first) rather than found by a test per square; returns their count. Each
-    cube's actions: :func:`_cube_actions`."""
+    cube's actions: :func:`_cube_actions`, which writes a bool ``mask`` itself and returns the cube's entries
+    as bits for a packed one (:func:`or_bits`; it gets None for a packed ``mask``, and so no array more to
+    count references to per cube)."""
     count = 0
+    dense = bool_form(mask)
     low, high, occupied_low, occupied_high = square_boards(data, seat)
     for half in range(2):  # White: the low word, then the high one; Black: the reverse
         second = (half == 1) != turned
@@ -400,7 +411,12 @@ def _own_cubes(data, seat, turned, mask, listed):
         while word != 0:
             bit = highest_bit(word) if turned else lowest_bit(word)
             word ^= np.uint64(1) << np.uint64(bit)
-            count = _cube_actions(data, seat, offset + bit, turned, mask, listed, count, occupied_low, occupied_high)
+            src = offset + bit
+            base = ((CELLS - 1 - src) if turned else src) * ACTIONS_PER_SQUARE  # the cube's first action
+            count, rays, turns = _cube_actions(data, seat, src, base, turned, dense, listed, count, occupied_low,
+                                               occupied_high)  # fmt: skip
+            or_bits(mask, words, base, rays)
+            or_bits(mask, words, base + K_LEFT, turns)
     return count
 
 
@@ -428,31 +444,31 @@ def ray_reach(data, src, d, length, occupied_low, occupied_high, prey):
 
 
 @njit(cache=True, inline="always")
-def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, occupied_high):
-    """Set the legal actions of ``seat``'s cube on ``src`` in ``mask`` (and after entry ``count`` of
-    ``listed``, unless None); returns the new count. The one implementation of the legality of a
-    displacement (A5, A6, 8-3, 8-5: none under shelter; along the lines of the top weapon; one square for
-    a captain; never jumping; onto an empty square or an enemy cube the weapon beats); rotations and
-    tilts: :func:`turn_legal`, their six entries written whether legal or not (the list's next entry too,
-    kept only when legal: no branch).
+def _cube_actions(data, seat, src, base, turned, dense, listed, count, occupied_low, occupied_high):
+    """Set the legal actions of ``seat``'s cube on ``src`` (its first action ``base``) in the bool mask
+    ``dense`` (unless None) and after entry ``count`` of ``listed`` (unless None); returns the new count and
+    the cube's entries as bits: its 64 displacements (``rays``) and its six turns (``turns``). The one
+    implementation of the legality of a displacement (A5, A6, 8-3, 8-5: none under shelter; along the lines
+    of the top weapon; one square for a captain; never jumping; onto an empty square or an enemy cube the
+    weapon beats); rotations and tilts: :func:`turn_legal`, their six entries written whether legal or not
+    (the list's next entry too, kept only when legal: no branch).
 
-    In ``seat``'s frame (``turned``: Black) the cube's square is ``ego``, a direction ``ed`` is the board's
-    ``(ed + 4) % 8`` and a tilt ``t`` the board's ``(t + 2) % 4`` (:func:`mirror_action`); these are
-    computed, not looked up in ``EGO`` (a 90 KB table: its rows do not stay in the L1 cache). The
-    directions of the top weapon (A5: :func:`weapon_moves_along`) are every one for rock, the even ones for
-    paper and the odd ones for scissors (the same parity in both frames), and the enemy cube it beats
-    (:func:`beats`) has the weapon ``(top + 2) % 3`` on top. A direction's legal displacements are the
-    first ones of its eight actions (:func:`ray_reach`), so its eight mask entries are one word
-    (:func:`store_bytes`) and its list entries a run of eight of which the legal ones are kept
-    (:func:`write_run`): no branch per square of the ray, whose outcome no predictor guesses. The rays are
-    written out per weapon (:func:`_ray_actions`), each loop over constant directions, and with ``turned`` a
-    constant (:func:`_legal_mask`) the compiler unrolls them and fixes each ray's board direction and bit
-    scan: one branch per cube on its weapon instead of a loop whose length and directions it must guess.
-    Same mask as the table-driven loop it replaced (kept in ``benchmarks/mask_ab.py``)."""
-    ego = (CELLS - 1 - src) if turned else src
-    base = ego * ACTIONS_PER_SQUARE
+    In ``seat``'s frame (``turned``: Black) a direction ``ed`` is the board's ``(ed + 4) % 8`` and a tilt
+    ``t`` the board's ``(t + 2) % 4`` (:func:`mirror_action`); these are computed, not looked up in ``EGO``
+    (a 90 KB table: its rows do not stay in the L1 cache). The directions of the top weapon (A5:
+    :func:`weapon_moves_along`) are every one for rock, the even ones for paper and the odd ones for
+    scissors (the same parity in both frames), and the enemy cube it beats (:func:`beats`) has the weapon
+    ``(top + 2) % 3`` on top. A direction's legal displacements are the first ones of its eight actions
+    (:func:`ray_reach`), so its eight bool mask entries are one word, its bits one byte of ``rays``, and its
+    list entries a run of eight of which the legal ones are kept: no branch per square of the ray, whose
+    outcome no predictor guesses. The rays are written out per weapon (:func:`_ray_actions`), each loop
+    over constant directions, and with ``turned`` a constant (:func:`_legal_mask`) the compiler unrolls
+    them and fixes each ray's board direction and bit scan: one branch per cube on its weapon instead of a
+    loop whose length and directions it must guess. Same mask as the table-driven loop it replaced (kept
+    in ``benchmarks/mask_ab.py``)."""
     code = data[index(CUBE + src)]
     top = (code >> TOP_SHIFT) & 3
+    rays = np.uint64(0)
     if top != SHELTER:
         reach = 1 if ((code >> KIND_SHIFT) & 1) == CAPTAIN else SIZE - 1
         prey = ((1 - seat) << 2) | ((top + 2) % 3)  # an enemy cube showing the weapon top beats: code >> 5
@@ -462,32 +478,36 @@ def _cube_actions(data, seat, src, turned, mask, listed, count, occupied_low, oc
         # paper, the odd ones for scissors): unrolled, each ray's scan direction known to the compiler
         if top == ROCK:
             for ed in range(8):
-                count = _ray_actions(data, src, base, ed, flip, reach, prey, occupied, mask, listed, count)
+                count, rays = _ray_actions(data, src, base, ed, flip, reach, prey, occupied, dense, listed, count, rays)
         elif top == PAPER:
             for ed in range(0, 8, 2):
-                count = _ray_actions(data, src, base, ed, flip, reach, prey, occupied, mask, listed, count)
+                count, rays = _ray_actions(data, src, base, ed, flip, reach, prey, occupied, dense, listed, count, rays)
         else:
             for ed in range(1, 8, 2):
-                count = _ray_actions(data, src, base, ed, flip, reach, prey, occupied, mask, listed, count)
+                count, rays = _ray_actions(data, src, base, ed, flip, reach, prey, occupied, dense, listed, count, rays)
     tilt_flip = 2 if turned else 0
     repeated = repeated_movement(data, seat, src)
+    turns = np.uint64(0)
     for k in range(M_TILT_W + 1):
         movement = k if k <= M_RIGHT else M_TILT_N + ((k - M_TILT_N + tilt_flip) & 3)
         legal = turn_legal(data, src, movement, repeated)
-        mask[index(base + K_LEFT + k)] = legal
+        set_entry(dense, index(base + K_LEFT + k), legal)
+        turns |= np.uint64(legal) << np.uint64(k)
         if listed is not None:
             listed[index(count + 1)] = base + K_LEFT + k  # within LEGAL_LIST: at most 699 actions before it
             count += legal
-    return count
+    return count, rays, turns
 
 
 @njit(cache=True)
-def _ray_actions(data, src, base, ed, flip, reach, prey, occupied, mask, listed, count):
+def _ray_actions(data, src, base, ed, flip, reach, prey, occupied, dense, listed, count, rays):
     """The displacements of the cube on ``src`` along its owner's direction ``ed``, the board's
     ``(ed + flip) % 8`` (``reach``, ``prey``: see :func:`_cube_actions`; ``occupied``: the two words of the
-    occupied squares' bit board): its eight mask entries from ``base + 8 * ed`` as one word
-    (:func:`store_bytes`), its list entries a run of eight after entry ``count`` of ``listed`` (unless None)
-    of which the legal ones are kept (:func:`write_run`); returns the new count.
+    occupied squares' bit board): its eight entries from ``base + 8 * ed`` in the bool mask ``dense`` (unless
+    None) as one word (:func:`boardgames.envs.compiled.bits.store_bytes`), its list entries a run of eight
+    after entry ``count`` of ``listed`` (unless None) of which the legal ones are kept (:func:`write_run`);
+    returns the new count, and ``rays`` (the cube's entries as bits from ``base``) with the ray's in its byte
+    ``ed``.
 
     Compiled on its own, not with ``inline="always"``: LLVM inlines it all the same, while numba's inlining
     of a function taking arrays, in the loops of :func:`_cube_actions` that are branches on the weapon,
@@ -495,12 +515,14 @@ def _ray_actions(data, src, base, ed, flip, reach, prey, occupied, mask, listed,
     d = (ed + flip) & 7
     length = min(RAY_LEN[index(src), index(d)], reach)
     free, capture = ray_reach(data, src, d, length, occupied[0], occupied[1], prey)
+    legal = free + capture  # the ray's first ``legal`` entries: its empty squares, then the capture if any
     at = base + ed * 8
-    store_bytes(mask, at, RAY_FREE[index(free)] | (RAY_CAPTURE[index(free)] * np.uint64(capture)))
+    if dense is not None:
+        store_bytes(dense, at, RAY_ENTRIES[index(legal)])
     if listed is not None:
         write_run(listed, count + 1, at)
-        count += free + capture
-    return count
+        count += legal
+    return count, rays | (((np.uint64(1) << np.uint64(legal)) - np.uint64(1)) << np.uint64(8 * ed))
 
 
 @njit(cache=True)

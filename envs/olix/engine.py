@@ -10,7 +10,7 @@ engine compiles; when one of them changes, ``tests/test_generated_engines.py`` f
 rendered again, and meanwhile the library does not run this file but a fresh rendering in its cache
 folder. numba compiles each function on first use and caches it on disk (``cache=True``).
 
-digest: 75b214ede23a1c03
+digest: 5d47b8f3da83b66a
 """
 
 import math
@@ -187,15 +187,25 @@ def legal_mask_listed(data, seat, mask, listed):
 
 
 @njit(cache=True)
+def packed_mask(row, seat, out, listed):
+    """The seat's legal mask into ``out`` packed eight actions to a byte (and unless ``listed`` is None its
+    legal actions listed), built first as bools in a work array on the stack."""
+    bools = scratch(NUM_ACTIONS, np.bool_)
+    if listed is None:
+        legal_mask(row, seat, bools)
+    else:
+        legal_mask_listed(row, seat, bools, listed)
+    pack_bools(bools, out)
+
+
+@njit(cache=True)
 def fill_mask(row, seat, out, packed):
     """The seat's legal mask into ``out``: bool, or with ``packed`` (not None) packed eight actions to a
-    byte, built first in a work array on the stack."""
+    byte (:func:`packed_mask`)."""
     if packed is None:
         legal_mask(row, seat, out)
     else:
-        bools = scratch(NUM_ACTIONS, np.bool_)
-        legal_mask(row, seat, bools)
-        pack_bools(bools, out)
+        packed_mask(row, seat, out, None)
 
 
 @njit(cache=True)
@@ -209,9 +219,7 @@ def write_mask(row, seat, out, listed, do_list, packed):
     elif packed is None:
         legal_mask_listed(row, seat, out, listed)
     else:
-        bools = scratch(NUM_ACTIONS, np.bool_)
-        legal_mask_listed(row, seat, bools, listed)
-        pack_bools(bools, out)
+        packed_mask(row, seat, out, listed)
 
 
 @njit(cache=True)
