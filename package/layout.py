@@ -92,12 +92,14 @@ def write_pth(folder: Path, site_packages: Path | None = None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> Path:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m boardgames.layout", description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkout", type=Path, default=None, help="the checkout (default: this module's)")
     parser.add_argument("--into", type=Path, default=None, help=f"where to lay it out (default: <checkout>/{TREE})")
     parser.add_argument("--no-pth", action="store_true", help=f"lay it out only, write no {PTH_FILE}")
     args = parser.parse_args(argv)
     checkout = checkout_root() if args.checkout is None else args.checkout
+    if not (checkout / "pyproject.toml").is_file():
+        parser.error(f"{checkout} is no source checkout (no pyproject.toml): an installed package needs no layout")
     folder = lay_out(checkout, checkout / TREE if args.into is None else args.into)
     if not args.no_pth:
         write_pth(folder)
