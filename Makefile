@@ -28,7 +28,7 @@ DOCS_STAMP := $(VENV)/.docs-installed
 # (the type checker, editors) resolve boardgames.* to the checkout's files, one module per file (boardgames.layout)
 LAYOUT := python -m boardgames.layout
 
-.PHONY: setup setup-rllib chromium demo test test-rllib test-pettingzoo-floor test-clients docs lint bench engines dist clean
+.PHONY: setup setup-rllib chromium demo test test-rllib test-pettingzoo-floor test-clients docs typecheck lint bench engines dist clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
