@@ -37,13 +37,13 @@ that registering builds no game. Every version of a game is registered: ``boardg
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import importlib
 from typing import NoReturn
 
 import gymnasium
 
+from boardgames.envs.adapters.env_common import with_turn_limit  # noqa: F401 (the spec rule; said above)
 from boardgames.envs.core.errors import GameOptionError
 from boardgames.envs.registry import ENV_MODULES, current_version, env_modules, parallel_games
 
@@ -104,17 +104,6 @@ def batched_vector_env(
             'for shorter games, or vectorization_mode="sync" for Gymnasium\'s TimeLimit on each game'
         )
     return envs
-
-
-def with_turn_limit(spec: gymnasium.envs.registration.EnvSpec | None, turn_limit: int):
-    """``spec`` (what ``gymnasium.make`` or ``make_vec`` set on an environment) with ``max_episode_steps`` set
-    to the environment's ``turn_limit`` where it has none: the ``spec`` property of :class:`SingleAgentEnv`
-    and :class:`BatchedVectorEnv`. The turn limit bounds an episode's steps (a step plays at least one turn)
-    and the game's own truncation enforces it, so no ``TimeLimit`` is needed (module docstring); a
-    ``gymnasium.make(spec)`` from such a spec wraps one of that many steps, which ends nothing sooner."""
-    if spec is None or spec.max_episode_steps is not None:
-        return spec
-    return dataclasses.replace(spec, max_episode_steps=int(turn_limit))
 
 
 def env_id(name: str, version: int | None = None) -> str:

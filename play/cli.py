@@ -252,9 +252,11 @@ def build_parser(web: bool = False) -> argparse.ArgumentParser:
 
 
 def _web_doc() -> str:
-    from boardgames.play.web import __main__ as web_main
+    """The docstring of ``boardgames web`` (play/web/__main__.py), read from its file: that module imports this
+    one to run, so importing it here would make a loop."""
+    import ast
 
-    return web_main.__doc__
+    return ast.get_docstring(ast.parse((Path(__file__).parent / "web" / "__main__.py").read_text())) or ""
 
 
 def _add_browser_arguments(p: argparse.ArgumentParser, web: bool) -> None:

@@ -163,9 +163,9 @@ def test_a_loader_that_unpickles_is_caught(sources, tmp_path, monkeypatch):
 def test_a_resume_that_leaves_temporary_files_is_caught(refs, tmp_path, monkeypatch):
     """AlphaZero's resume without its clearing of what killed processes left: a kill just before the
     first checkpoint's manifest leaves the set's temporary files, which the campaign reports."""
-    from boardgames.training.alphazero import train
+    from boardgames.training.run import folder as run_folder
 
-    monkeypatch.setattr(train, "remove_stale_temps", lambda folder: [])
+    monkeypatch.setattr(run_folder, "remove_stale_temps", lambda folder: [])
     point = refs.az_points.index("before checkpoint.json") + 1
     outcome, problems, what = run_folders.kill_try("alphazero-kill", 1, refs, tmp_path, point=point)
     assert any("temporary files left" in p for _, p in problems), (outcome, problems, what)

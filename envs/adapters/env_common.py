@@ -4,10 +4,12 @@ environment exposes (``game_state`` and ``state()``, the global state in ``state
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
 
 from boardgames.envs.core.errors import GameOptionError
 from boardgames.envs.core.game import Game, State
@@ -108,3 +110,14 @@ class BoardEnvCommon:
         unlike any one observation."""
         state = self.state_
         return np.concatenate([state.observation(seat) for seat in range(self.game.info.num_seats)], axis=-1)
+
+
+def with_turn_limit(spec: EnvSpec | None, turn_limit: int):
+    """``spec`` (what ``gymnasium.make`` or ``make_vec`` set on an environment) with ``max_episode_steps`` set
+    to the environment's ``turn_limit`` where it has none: the ``spec`` property of :class:`SingleAgentEnv`
+    and :class:`BatchedVectorEnv`. The turn limit bounds an episode's steps (a step plays at least one turn)
+    and the game's own truncation enforces it, so no ``TimeLimit`` is needed (:mod:`boardgames.envs.registration`); a
+    ``gymnasium.make(spec)`` from such a spec wraps one of that many steps, which ends nothing sooner."""
+    if spec is None or spec.max_episode_steps is not None:
+        return spec
+    return dataclasses.replace(spec, max_episode_steps=int(turn_limit))

@@ -179,8 +179,8 @@ class SingleAgentEnv(gymnasium.Env):
     def spec(self):
         """What ``gymnasium.make`` set (None otherwise), its ``max_episode_steps`` the game's turn limit
         (``game.info.max_turns``), which bounds an episode's steps: the game's own truncation ends it there,
-        with no ``TimeLimit`` (:func:`boardgames.envs.registration.with_turn_limit`)."""
-        from boardgames.envs.registration import with_turn_limit
+        with no ``TimeLimit`` (:func:`boardgames.envs.adapters.env_common.with_turn_limit`)."""
+        from boardgames.envs.adapters.env_common import with_turn_limit
 
         spec = self.__dict__.get("_made_spec")
         return None if spec is None else with_turn_limit(spec, self.game.info.max_turns)

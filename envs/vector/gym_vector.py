@@ -107,8 +107,8 @@ class BatchedVectorEnv(VectorEnv):
     def spec(self):
         """What ``gymnasium.make_vec`` set (None otherwise), its ``max_episode_steps`` the games' turn limit,
         an upper bound on a game's learner steps, enforced by the batch itself
-        (:func:`boardgames.envs.registration.with_turn_limit`)."""
-        from boardgames.envs.registration import with_turn_limit
+        (:func:`boardgames.envs.adapters.env_common.with_turn_limit`)."""
+        from boardgames.envs.adapters.env_common import with_turn_limit
 
         spec = self.__dict__.get("_made_spec")
         return None if spec is None else with_turn_limit(spec, self.batch.game.info.max_turns)
