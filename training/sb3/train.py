@@ -124,6 +124,8 @@ def check_config(cfg: dict) -> None:
     widths of ``net_arch`` and ``conv_dilations``), the rollout size, the ``[opponents]`` weights and the
     ``[pretrain]`` settings, and the ``[train]`` counts as :func:`count_setting` reads them."""
     train = cfg.get("train", {})
+    if not isinstance(train.get("batched", True), bool):
+        raise SettingError(f"train.batched must be true or false, got {train['batched']!r}")
     for name in (
         "total_steps",
         "n_envs",
@@ -189,17 +191,16 @@ def make_vec_env(
 ):
     """The learner's ``n_envs`` games as an SB3 VecEnv, opponents from the pool of ``cfg`` (``[opponents]``
     weights, ``train.max_snapshots``), episode returns and lengths logged (``ep_rew_mean``): monitored
-    :class:`~boardgames.training.sb3.selfplay.SelfPlayEnv` in a Dummy (``subproc``: Subproc) VecEnv, or with
-    ``train.batched = true`` (and a game with compiled kernels, no ``subproc``) one
     :class:`~boardgames.envs.vector.sb3.BatchedVecEnv` (all games in one compiled batch,
-    :class:`~boardgames.training.sb3.selfplay.PoolOpponent`) in a ``VecMonitor``: faster, but its agents do
-    not yet learn as well (docs/training.md), so it is not the default. ``illegal_action="random"`` for
-    algorithms without action masks (see
-    SingleAgentEnv)."""
+    :class:`~boardgames.training.sb3.selfplay.PoolOpponent`) in a ``VecMonitor`` unless ``train.batched = false``,
+    ``subproc`` or a game without compiled kernels ask for monitored
+    :class:`~boardgames.training.sb3.selfplay.SelfPlayEnv` in a Dummy (``subproc``: Subproc) VecEnv: the same
+    process, stepped one Python environment per game (docs/training.md). ``illegal_action="random"`` for
+    algorithms without action masks (see SingleAgentEnv)."""
     from boardgames.envs.core.game_kernels import kernels_of
     from boardgames.envs.registry import make_game
 
-    if not subproc and cfg.get("train", {}).get("batched", False) is True:
+    if not subproc and cfg.get("train", {}).get("batched", True):
         the_game = make_game(game, **game_options)
         try:
             kernels_of(the_game, "the batched trainer")
