@@ -10,7 +10,7 @@ engine compiles; when one of them changes, ``tests/test_generated_engines.py`` f
 rendered again, and meanwhile the library does not run this file but a fresh rendering in its cache
 folder. numba compiles each function on first use and caches it on disk (``cache=True``).
 
-digest: 36ad3890c2920552
+digest: 31f6f8fc61a9c03a
 """
 
 import math
@@ -214,28 +214,22 @@ def apply_pairs(states, rows, actions):
 # ----- masks and observations ------------------------------------------------------------------------------
 # ``packed``, ``listed``, ``obs`` and ``buffer`` may be None: numba compiles a function once per kind of
 # argument and drops the branches that a None (or an array) rules out, so each caller gets only its path.
-
-
-@njit(cache=True)
-def packed_mask(row, seat, out, listed):
-    """The seat's legal mask into ``out`` packed eight actions to a byte (and unless ``listed`` is None its
-    legal actions listed), built first as bools in a work array on the stack."""
-    bools = scratch(NUM_ACTIONS, np.bool_)
-    if listed is None:
-        legal_mask(row, seat, bools)
-    else:
-        legal_mask_listed(row, seat, bools, listed)
-    pack_bools(bools, out)
+# ``elif False:`` below: whether the rules write packed masks themselves (WRITES_PACKED); Python keeps
+# only the branch it selects.
 
 
 @njit(cache=True)
 def fill_mask(row, seat, out, packed):
     """The seat's legal mask into ``out``: bool, or with ``packed`` (not None) packed eight actions to a
-    byte (:func:`packed_mask`)."""
+    byte, by the rules themselves where they write packed masks, else built first in a work array on the stack."""
     if packed is None:
         legal_mask(row, seat, out)
+    elif False:
+        legal_mask(row, seat, out)
     else:
-        packed_mask(row, seat, out, None)
+        bools = scratch(NUM_ACTIONS, np.bool_)
+        legal_mask(row, seat, bools)
+        pack_bools(bools, out)
 
 
 @njit(cache=True)
@@ -248,8 +242,12 @@ def write_mask(row, seat, out, listed, do_list, packed):
         fill_mask(row, seat, out, packed)
     elif packed is None:
         legal_mask_listed(row, seat, out, listed)
+    elif False:
+        legal_mask_listed(row, seat, out, listed)
     else:
-        packed_mask(row, seat, out, listed)
+        bools = scratch(NUM_ACTIONS, np.bool_)
+        legal_mask_listed(row, seat, bools, listed)
+        pack_bools(bools, out)
 
 
 @njit(cache=True)

@@ -13,9 +13,9 @@ named slots (``string.Template``'s ``$name``) filled from the game's
 ``joint_moves``        simultaneous games (``$moves_template`` names which)
 ``engine_body``        the step, the adapters' kernels, the batch loops and the search; ``$listed_def``:
                        ``legal_mask_listed`` made of ``legal_mask`` where the rules have none;
-                       ``$packed_def``: ``packed_mask``, the packed mask written by the rules' own kernels
-                       where they say ``WRITES_PACKED = True``, else a bool one packed
-                       (:mod:`boardgames.envs.compiled.packing`)
+                       ``$packed_by_rules``: ``True`` where the rules' mask kernels also write packed masks
+                       (``WRITES_PACKED = True``, :mod:`boardgames.envs.compiled.packing`), which the
+                       engine then hands them, else ``False`` (a bool mask on the stack, packed)
 =====================  =================================================================================
 
 ``python -m boardgames.envs.compiled.render`` (``make engines``) writes the engine of every game of the library
@@ -58,32 +58,6 @@ def legal_mask_listed(data, seat, mask, listed):
     list_legal(mask, listed)
 '''
 
-PACKED_BY_RULES = '''
-
-@njit(cache=True)
-def packed_mask(row, seat, out, listed):
-    """The seat's legal mask into ``out`` packed eight actions to a byte, and unless ``listed`` is None its
-    legal actions listed: the rules write the packed form themselves (``WRITES_PACKED``)."""
-    if listed is None:
-        legal_mask(row, seat, out)
-    else:
-        legal_mask_listed(row, seat, out, listed)
-'''
-
-PACKED_FROM_BOOLS = '''
-
-@njit(cache=True)
-def packed_mask(row, seat, out, listed):
-    """The seat's legal mask into ``out`` packed eight actions to a byte (and unless ``listed`` is None its
-    legal actions listed), built first as bools in a work array on the stack."""
-    bools = scratch(NUM_ACTIONS, np.bool_)
-    if listed is None:
-        legal_mask(row, seat, bools)
-    else:
-        legal_mask_listed(row, seat, bools, listed)
-    pack_bools(bools, out)
-'''
-
 
 def writes_packed(kernels: GameKernels) -> bool:
     """Whether the rules' mask kernels also write a packed mask (uint8) themselves: ``WRITES_PACKED = True``
@@ -117,7 +91,7 @@ def slots(kernels: GameKernels) -> dict:
         "listed_from": "by the rules" if listed else "from legal_mask",
         "kernel_imports": kernel_imports(kernels),
         "listed_def": "" if listed else LISTED_DEF,
-        "packed_def": PACKED_BY_RULES if writes_packed(kernels) else PACKED_FROM_BOOLS,
+        "packed_by_rules": str(writes_packed(kernels)),
         "digest": sources_digest(kernels),
     }
 
