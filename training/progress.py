@@ -1,4 +1,4 @@
-"""The progress of a training run, told the same way by every family.
+"""The progress of a training run (told the same way by every family) or of a long evaluation.
 
 On a terminal (standard output and standard error both one) :class:`Progress` draws a bar (tqdm, on standard
 error). Elsewhere (output to a log file, through ``tee``, in CI) a bar would appear once at the end, so it

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from alphazero_tiny import as_flags, as_table, tiny_sets
+from helpers.runs import as_flags, as_table, tiny_sets
 
 from boardgames.training.alphazero.__main__ import main
 from boardgames.training.alphazero.train import TIME_PHASES, AlphaZeroRun, load_settings
@@ -54,7 +54,7 @@ def test_summary_names_the_latest_network_when_it_was_measured_and_resume_keeps_
 
 
 def test_the_measuring_games_are_counted_on_a_bar_while_they_are_played(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("boardgames.training.run.progress.is_terminal", lambda stream: True)  # bars: terminals only
+    monkeypatch.setattr("boardgames.training.progress.is_terminal", lambda stream: True)  # bars: terminals only
     sets = as_table(TINY) | {"iterations": 1, "eval_every": 1}
     run = AlphaZeroRun("dorix", {"num_players": 2}, load_settings("dorix", {"num_players": 2}, sets), tmp_path / "r")
     run.run(progress=True, argv=[])

@@ -1,4 +1,4 @@
-"""The run scaffold's progress (training/run/progress.py): a plain line at a steady interval when the output is
+"""The run scaffold's progress (training/progress.py): a plain line at a steady interval when the output is
 not a terminal, never a count past the total, and the SB3 trainer telling it its steps."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from boardgames.training.run.progress import Progress, clock_text, is_terminal
+from boardgames.training.progress import Progress, clock_text, is_terminal
 
 
 class FakeClock:
@@ -100,7 +100,7 @@ def test_bad_settings_are_refused_and_helpers():
 
 def test_sb3_training_to_a_log_prints_progress_lines(tmp_path, monkeypatch):
     """``boardgames train`` with its output in a file: progress lines (here every 0.2 s), never past the total."""
-    from boardgames.training.run import progress as progress_module
+    from boardgames.training import progress as progress_module
     from boardgames.training.sb3.train import main
 
     monkeypatch.setattr(progress_module, "DEFAULT_INTERVAL_S", 0.2)
@@ -113,3 +113,15 @@ def test_sb3_training_to_a_log_prints_progress_lines(tmp_path, monkeypatch):
     assert lines, out.getvalue()
     assert lines[-1].startswith("train olix_s1: 200/200 steps (100%)")
     assert lines[-1].endswith("256 steps done in whole units of training")  # 2 games x 64 steps a rollout, twice
+
+
+def test_an_evaluation_to_a_log_prints_lines_not_a_bar(capsys, monkeypatch):
+    """With the output not a terminal (pytest captures it), a round robin tells its progress as plain lines,
+    the last one at the end with every game counted, and writes no carriage return (a bar's redraws)."""
+    from boardgames.envs.registry import make_game
+    from boardgames.training.evaluation.evaluate import round_robin
+
+    round_robin(make_game("dorix", num_players=2), ["random", "greedy"], 4, seed=0, first_only=True)
+    out, err = capsys.readouterr()
+    assert "\r" not in out + err
+    assert "evaluating: 4/4 games (100%)" in out

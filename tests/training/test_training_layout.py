@@ -6,6 +6,7 @@ The parts of ``boardgames.training`` (the first name after it) and what each may
 ``settings``      nothing: config files, ``--set``, SettingError and the range checks
 ``cli``           ``settings``, ``torch_threads``: the flags every command shares
 ``torch_threads`` nothing: the one rule for torch's thread count (commands, agents)
+``progress``      nothing: how far a run or a long evaluation is (a bar on a terminal, lines elsewhere)
 ``ray_cluster``   ``settings``: connecting a run to Ray with a CPU per worker (RLlib, AlphaZero's actors)
 ``storage``       ``settings``: files on disk (safe loading, shipped models, durable run folders)
 ``agent_kinds``   ``settings``, ``storage``: the families are plug-ins registered by name (``module:function``
@@ -43,13 +44,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_architecture import import_graph  # noqa: E402
 
 TRAINING = "boardgames.training"
-SHARED = {"settings", "cli", "storage", "agent_kinds", "torch_threads", "ray_cluster"}
+SHARED = {"settings", "cli", "storage", "agent_kinds", "torch_threads", "ray_cluster", "progress"}
 FAMILIES = {"sb3", "alphazero", "rllib"}
 MAY_IMPORT = {
     "": set(),  # boardgames.training itself
     "settings": set(),
     "cli": {"settings", "torch_threads"},
     "torch_threads": set(),
+    "progress": set(),
     "ray_cluster": {"settings"},
     "storage": {"settings"},
     "agent_kinds": {"settings", "storage"},
@@ -60,7 +62,7 @@ MAY_IMPORT = {
 }
 """The parts each part may import besides itself."""
 LAYERS = [
-    {"", "settings", "torch_threads"},
+    {"", "settings", "torch_threads", "progress"},
     {"cli", "ray_cluster", "storage"},
     {"agent_kinds"},
     {"evaluation"},

@@ -63,9 +63,9 @@ from boardgames.training.alphazero.selfplay import SearchSettings, SelfPlayer
 from boardgames.training.alphazero.settings import NETWORK_KEYS, AlphaZeroSettings, make_settings
 from boardgames.training.evaluation.evaluate import fit_elo
 from boardgames.training.evaluation.strength import StrengthMeter, replace_rows_from
+from boardgames.training.progress import Progress
 from boardgames.training.run.folder import RunFolder, command_line, commands_so_far
 from boardgames.training.run.loop import train_until
-from boardgames.training.run.progress import Progress
 from boardgames.training.settings import SettingError, check_count, config_section
 from boardgames.training.storage.durable import (
     CheckpointError,

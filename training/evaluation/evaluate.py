@@ -36,6 +36,7 @@ import argparse
 import csv
 import math
 import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -383,14 +384,44 @@ def _announce_plan(game: Game, agents: list, names: list, pairs: list, games: in
 
 
 def _games_bar(total: int, show_progress: bool, remaining):
-    """The round robin's progress bar, in games; with a plan, the time left is the plan's
-    (:class:`~boardgames.training.evaluation.plan.Remaining`), not the bar's own rate-based guess."""
+    """The round robin's progress, in games: a bar on a terminal (with a plan, the time left is the plan's,
+    :class:`~boardgames.training.evaluation.plan.Remaining`, not the bar's own rate-based guess), a plain line
+    every 30 seconds elsewhere (a log, ``tee``, CI), where a bar would show only at the end."""
+    from boardgames.training.progress import is_terminal
+
+    if not (is_terminal(sys.stdout) and is_terminal(sys.stderr)):
+        return _GamesLines(total, show_progress)
     from tqdm import tqdm
 
     form = None
     if remaining is not None:
         form = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} games [{elapsed}{postfix}]"
     return tqdm(total=total, desc="evaluating", unit="game", disable=not show_progress, bar_format=form)
+
+
+class _GamesLines:
+    """The part of tqdm's interface the round robin uses (``update``, ``set_postfix_str``, a context), told as
+    :class:`~boardgames.training.progress.Progress` lines: one every 30 seconds and one at the end."""
+
+    def __init__(self, total: int, enabled: bool):
+        from boardgames.training.progress import Progress
+
+        self.progress = Progress(total, unit="games", desc="evaluating", enabled=enabled, terminal=False)
+
+    def update(self, n: int = 1) -> None:
+        self.progress.update(self.progress.done + n)
+
+    def set_postfix_str(self, note: str, refresh: bool = True) -> None:
+        self.progress.note = note
+
+    def close(self) -> None:
+        self.progress.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def _bar_note(names: list, pair: tuple | None, remaining) -> str:

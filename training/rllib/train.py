@@ -67,12 +67,12 @@ from boardgames.training.cli import (
     positive_int,
 )
 from boardgames.training.evaluation.strength import StrengthMeter, replace_rows_from
+from boardgames.training.progress import Progress
 from boardgames.training.ray_cluster import address_host_port, connect
 from boardgames.training.rllib.policy_file import RLlibPolicyAgent, export_module
 from boardgames.training.run.folder import RunFolder
 from boardgames.training.run.loop import train_until
 from boardgames.training.run.options import set_fields
-from boardgames.training.run.progress import Progress
 from boardgames.training.settings import SettingError, check_count, check_number
 from boardgames.training.storage.durable import read_json, write_json, write_with
 from boardgames.training.storage.model_version import version_record

@@ -8,7 +8,8 @@ the state to save and how to load it back. The scaffold brings the rest, the sam
   out refused, the files a killed process left cleared, the strength rows past the checkpoint dropped);
 * :mod:`.options`: ``--set`` for a family whose settings are a dataclass or one config section;
 * the strength hook, shared with evaluation: :mod:`boardgames.training.evaluation.strength`;
-* :mod:`.progress`: the progress reporter (a bar on a terminal, a plain line every N seconds otherwise);
+* :mod:`boardgames.training.progress` (beside this package, shared with evaluation): the progress reporter (a bar
+  on a terminal, a plain line every N seconds otherwise);
 * :mod:`.loop`: the iteration loop of the families that iterate;
 * :mod:`.card`: the model card's machine-readable front matter, written for every family.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from boardgames.training.run.progress import Progress
+from boardgames.training.progress import Progress
 
 
 class Trainer(Protocol):

@@ -24,7 +24,7 @@ from boardgames.training.evaluation.strength import (
     append_rows,
     win_rates_text,
 )
-from boardgames.training.run.progress import Progress
+from boardgames.training.progress import Progress
 from boardgames.training.sb3.agent import PolicyAgent
 
 
@@ -106,7 +106,7 @@ class StrengthCallback(BaseCallback):
 
 
 class ProgressCallback(BaseCallback):
-    """The run's steps told to the scaffold's :class:`~boardgames.training.run.progress.Progress` (a bar on a
+    """The run's steps told to the scaffold's :class:`~boardgames.training.progress.Progress` (a bar on a
     terminal, a line every N seconds otherwise), with the latest win rates of ``strength`` after them."""
 
     def __init__(self, progress: Progress, strength: StrengthCallback | None):

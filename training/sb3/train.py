@@ -20,7 +20,7 @@ checkpoints every ``train.checkpoint_every`` steps in ``checkpoints/``, the fina
 the learner plays ``train.eval_games`` games against random and greedy
 (:mod:`boardgames.training.evaluation.strength`): win
 rates in TensorBoard (``strength/``), in the progress, in ``strength.csv`` and drawn in ``results.png``. The
-progress (:mod:`boardgames.training.run.progress`) is a bar on a terminal and a plain line every 30 seconds
+progress (:mod:`boardgames.training.progress`) is a bar on a terminal and a plain line every 30 seconds
 otherwise (a log, ``tee``, CI); it stops at the total, though SB3 collects whole rollouts
 (``algo.n_steps * train.n_envs`` steps each) and so may end a little past it.
 

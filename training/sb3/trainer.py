@@ -4,7 +4,7 @@ does once its settings are read (:mod:`boardgames.training.sb3.train`).
 SB3 drives its own loop (``learn``: rollouts and updates), so the scaffold's hooks go in as callbacks: the
 durable checkpoint (the state to save: the model zip and its manifest, :mod:`.checkpoints`) with ``run.json``
 after each, the learner's snapshots for the opponents, the strength hook (:mod:`.strength`) and the progress
-(:class:`boardgames.training.run.progress.Progress`). Loading is :func:`resume_file` then :func:`build_model`.
+(:class:`boardgames.training.progress.Progress`). Loading is :func:`resume_file` then :func:`build_model`.
 This module imports torch and Stable-Baselines3: the command's module imports it once its arguments are read.
 """
 
@@ -17,8 +17,8 @@ from stable_baselines3.common.callbacks import CallbackList
 
 from boardgames.envs.registry import make_game
 from boardgames.training.evaluation.strength import FIELDS
+from boardgames.training.progress import Progress
 from boardgames.training.run.folder import RunFolder
-from boardgames.training.run.progress import Progress
 from boardgames.training.sb3.agent import model_path
 from boardgames.training.sb3.algorithms import get_algorithm
 from boardgames.training.sb3.checkpoints import DurableCheckpoint, checkpoint_manifest, save_model_set
