@@ -27,7 +27,7 @@ def _status(state) -> str:
             return head + ": draw"
         return head + f": player_{state.winner} wins on the score columns"
     seat = state.current_seat
-    return head + f": player_{seat} ({SEAT_LETTERS[seat]}) to play"
+    return head + f": player_{seat} ({COLOUR_NAMES[seat]}) to play"
 
 
 def _last_move(state) -> str:
