@@ -53,65 +53,14 @@ def pretrain_text(run: dict) -> list:
     ]
 
 
-def main(argv: list | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m boardgames.training.sb3.card", description=__doc__.split("\n\n")[0])
-    p.add_argument("model_dir")
-    p.add_argument("--games", type=int, default=200)
-    p.add_argument("--mcts-games", type=int, default=40)
-    p.add_argument("--mcts-sims", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--target", type=float, default=None, help="target win rate against random (0..1)")
-    p.add_argument("--target-greedy", type=float, default=None, help="target win rate against greedy (0..1)")
-    p.add_argument("--notes", default="", help="free text added to the card")
-    p.add_argument("--sampled", action="store_true", help="the model samples its policy (sample:<dir>)")
-    add_torch_threads_argument(p)
-    args = p.parse_args(argv)
-    apply_torch_threads(p, args)
+def card_lines(
+    d: Path, run: dict, game, spec: str, mcts_spec: str, results: list, elo: dict, args, margin: float, test
+) -> list:
+    """The card's Markdown lines after the front matter: what trained the model, the measured table, the
+    reproducing commands, the targets and notes of ``args`` and the shipped-model test's threshold."""
+    from boardgames.training.evaluation.evaluate import agent_name, format_table
 
-    from boardgames.training.agent_kinds import make_agent
-    from boardgames.training.evaluation.evaluate import (
-        agent_name,
-        fit_elo,
-        format_table,
-        play_match,
-        round_robin,
-        save_results,
-    )
-    from boardgames.training.run.card import card_metadata, with_front_matter
-    from boardgames.training.storage.model_version import model_game, version_record
-
-    d = Path(args.model_dir)
-    run = json.loads((d / "run.json").read_text())
     game_name, options = run["game"], run["game_options"]
-    game = model_game(game_name, options, run)
-    # the model's metadata first (a previous model's meta.json would name its own version), the test after
-    first_meta = {"game": game_name, "game_options": options, **version_record(game)}
-    (d / "meta.json").write_text(json.dumps(first_meta) + "\n")
-    spec = f"sample:{d}" if args.sampled else str(d)
-    base, _ = round_robin(game, [spec, "random", "greedy"], args.games, args.seed)
-    mcts_spec = f"mcts:{args.mcts_sims}"
-    mcts, _ = round_robin(game, [spec, mcts_spec], args.mcts_games, args.seed, first_only=True)
-    results = base + mcts
-    elo = fit_elo([agent_name(spec), "random", "greedy", agent_name(mcts_spec)], results)
-    save_results(d, results, elo, f"{d.name}: {args.games} games vs random/greedy, {args.mcts_games} vs {mcts_spec}")
-    test = play_match(
-        game,
-        make_agent(spec, game, seed=TEST_SEED),
-        make_agent("random", game, seed=TEST_SEED + 1),
-        TEST_GAMES,
-        seed=TEST_SEED,
-    )
-    margin = max(0.0, round(test.win_rate - 0.1, 2))
-    meta = {
-        "game": game_name,
-        "game_options": options,
-        **version_record(game),
-        "algorithm": run["config"]["train"].get("algorithm"),
-        "sampled": bool(args.sampled),
-        "test": {"games": TEST_GAMES, "seed": TEST_SEED, "min_win_rate_vs_random": margin, "measured": test.win_rate},
-    }
-    (d / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
-
     vs = {r.b: r for r in results if r.a == agent_name(spec)}
     rnd, grd = vs["random"], vs["greedy"]
     sides = "team" if len(set(game.info.teams)) < game.info.num_seats else "seat"
@@ -177,6 +126,68 @@ def main(argv: list | None = None) -> None:
         f"(measured {100 * test.win_rate:.0f}% when this card was written).",
         "",
     ]
+    return lines
+
+
+def main(argv: list | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m boardgames.training.sb3.card", description=__doc__.split("\n\n")[0])
+    p.add_argument("model_dir")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--mcts-games", type=int, default=40)
+    p.add_argument("--mcts-sims", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--target", type=float, default=None, help="target win rate against random (0..1)")
+    p.add_argument("--target-greedy", type=float, default=None, help="target win rate against greedy (0..1)")
+    p.add_argument("--notes", default="", help="free text added to the card")
+    p.add_argument("--sampled", action="store_true", help="the model samples its policy (sample:<dir>)")
+    add_torch_threads_argument(p)
+    args = p.parse_args(argv)
+    apply_torch_threads(p, args)
+
+    from boardgames.training.agent_kinds import make_agent
+    from boardgames.training.evaluation.evaluate import (
+        agent_name,
+        fit_elo,
+        play_match,
+        round_robin,
+        save_results,
+    )
+    from boardgames.training.run.card import card_metadata, with_front_matter
+    from boardgames.training.storage.model_version import model_game, version_record
+
+    d = Path(args.model_dir)
+    run = json.loads((d / "run.json").read_text())
+    game_name, options = run["game"], run["game_options"]
+    game = model_game(game_name, options, run)
+    # the model's metadata first (a previous model's meta.json would name its own version), the test after
+    first_meta = {"game": game_name, "game_options": options, **version_record(game)}
+    (d / "meta.json").write_text(json.dumps(first_meta) + "\n")
+    spec = f"sample:{d}" if args.sampled else str(d)
+    base, _ = round_robin(game, [spec, "random", "greedy"], args.games, args.seed)
+    mcts_spec = f"mcts:{args.mcts_sims}"
+    mcts, _ = round_robin(game, [spec, mcts_spec], args.mcts_games, args.seed, first_only=True)
+    results = base + mcts
+    elo = fit_elo([agent_name(spec), "random", "greedy", agent_name(mcts_spec)], results)
+    save_results(d, results, elo, f"{d.name}: {args.games} games vs random/greedy, {args.mcts_games} vs {mcts_spec}")
+    test = play_match(
+        game,
+        make_agent(spec, game, seed=TEST_SEED),
+        make_agent("random", game, seed=TEST_SEED + 1),
+        TEST_GAMES,
+        seed=TEST_SEED,
+    )
+    margin = max(0.0, round(test.win_rate - 0.1, 2))
+    meta = {
+        "game": game_name,
+        "game_options": options,
+        **version_record(game),
+        "algorithm": run["config"]["train"].get("algorithm"),
+        "sampled": bool(args.sampled),
+        "test": {"games": TEST_GAMES, "seed": TEST_SEED, "min_win_rate_vs_random": margin, "measured": test.win_rate},
+    }
+    (d / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+
+    lines = card_lines(d, run, game, spec, mcts_spec, results, elo, args, margin, test)
     algorithm = run["config"]["train"].get("algorithm") or "maskable_ppo"
     meta = card_metadata(results, family="sb3", algorithm=algorithm, game=game_name, options=options,
                          env_version=int(game.version), seed=args.seed, elo=elo)  # fmt: skip
