@@ -78,6 +78,13 @@ def test_load_game_by_name_matches_the_engine(name, options):
     assert game.utility_sum() == (0.0 if zero_sum else None)
 
 
+def _python(code: str) -> subprocess.CompletedProcess:
+    """``code`` run by this Python in a fresh process, which must succeed."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out
+
+
 def test_load_game_by_name_in_a_fresh_process():
     """Only the import registers the games; the process ends cleanly (OpenSpiel keeps the Python creators)."""
     code = (
@@ -87,8 +94,7 @@ def test_load_game_by_name_in_a_fresh_process():
         "pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)\n"
         "print(game, game.num_players())\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
+    out = _python(code)
     assert out.stdout.strip().endswith("players=4) 4")
 
 
@@ -102,8 +108,7 @@ def test_importing_envs_needs_no_openspiel():
         "except ImportError as e:\n"
         "    print(e)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
+    out = _python(code)
     assert "[openspiel]" in out.stdout
 
 

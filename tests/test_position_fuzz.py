@@ -12,18 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.games import GAMES
 
 from boardgames.envs.core.errors import NotationError
 from boardgames.envs.registry import make_game
 
-GAMES = [
-    ("dorix", {"num_players": 2}),
-    ("dorix", {"num_players": 3}),
-    ("dorix", {"num_players": 4}),
-    ("olix", {}),
-    ("adix", {}),
-    ("barc", {}),
-]
 SHORT_LIMIT = 12  # a second game per case with this turn limit, for truncated positions
 MUTANTS = 800  # mutated positions per case (a second or two each case with the JIT)
 

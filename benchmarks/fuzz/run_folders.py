@@ -1,7 +1,8 @@
 """Training run folders damaged or killed at random, then resumed: the run-folder part of the surfaces
 campaign.
 
-Tiny AlphaZero and MaskablePPO runs (Dorix, 2 players; the sizes of ``tests/training/test_durable_runs.py``)
+Tiny AlphaZero and MaskablePPO runs (Dorix, 2 players; the sizes and command lines the kill tests of
+``tests/training/test_durable_runs.py`` use too)
 are made once in a temporary folder: an uninterrupted reference of each, and an AlphaZero run of one
 iteration of the two. The tries then run the trainers' own command lines (``boardgames.training.alphazero``'s and
 ``boardgames.training.sb3.train``'s ``main``) in forked children (:mod:`boardgames.benchmarks.fuzz.child`), as a user
@@ -76,7 +77,9 @@ RUN_TIMEOUT = 300.0
 GAME = ("dorix", {"num_players": 2})
 
 
-def az_args(run: Path, iterations: int = AZ_ITERATIONS, resume: bool = False) -> list:
+def az_command(run: Path, iterations: int, *more: str) -> list[str]:
+    """The command line of AlphaZero's trainer for a run of two-player Dorix in the folder ``run``,
+    ``iterations`` long, without the progress bar; ``more`` flags after it (the tests' runs too)."""
     return [
         "--game",
         "dorix",
@@ -87,25 +90,24 @@ def az_args(run: Path, iterations: int = AZ_ITERATIONS, resume: bool = False) ->
         "--iterations",
         str(iterations),
         "--no-progress",
-        *sum((["--set", s] for s in AZ_TINY), []),
-        *(["--resume"] if resume else []),
+        *more,
     ]
+
+
+def ppo_command(run: Path, steps: int, *more: str) -> list[str]:
+    """The command line of the SB3 trainer for a run of two-player Dorix in the folder ``run``, ``steps``
+    long, without the progress bar; ``more`` flags after it (the tests' runs too)."""
+    return ["--game", "dorix", "--players", "2", "--steps", str(steps), "--run-dir", str(run), "--no-progress", *more]
+
+
+def az_args(run: Path, iterations: int = AZ_ITERATIONS, resume: bool = False) -> list:
+    return az_command(run, iterations, *sum((["--set", s] for s in AZ_TINY), []), *(["--resume"] if resume else []))
 
 
 def ppo_args(run: Path, resume: Path | None = None) -> list:
-    return [
-        "--game",
-        "dorix",
-        "--players",
-        "2",
-        "--steps",
-        str(PPO_STEPS),
-        "--run-dir",
-        str(run),
-        "--no-progress",
-        *sum((["--set", s] for s in PPO_SMALL), []),
-        *(["--resume", str(resume)] if resume else []),
-    ]
+    return ppo_command(
+        run, PPO_STEPS, *sum((["--set", s] for s in PPO_SMALL), []), *(["--resume", str(resume)] if resume else [])
+    )
 
 
 def _az_main(args):
@@ -121,11 +123,14 @@ def _ppo_main(args):
 
 
 @contextlib.contextmanager
-def _fault_env(log: Path | None = None):
-    """The fault injector counting (and logging to ``log``) in this process for the block, killing nothing."""
+def fault_env(kill: int | None = None, log: Path | None = None):
+    """The fault injector counting (and logging to ``log``) in this process for the block, killing at the
+    ``kill``-th write point (None: nothing); the point counter at zero before and after."""
     from boardgames.training.storage import durable
 
     saved = {k: os.environ.pop(k, None) for k in (durable.KILL_ENV, durable.LOG_ENV)}
+    if kill is not None:
+        os.environ[durable.KILL_ENV] = str(kill)
     if log is not None:
         os.environ[durable.LOG_ENV] = str(log)
     durable.reset_points()
@@ -178,7 +183,7 @@ class References:
             self.az_ref, self.az_points = self._make(_az_main, az_args, "az-ref")
             self.az_base = self.root / "az-base"
             if not (self.az_base / "checkpoint.json").exists():
-                with contextlib.redirect_stdout(open(os.devnull, "w")), _fault_env():
+                with contextlib.redirect_stdout(open(os.devnull, "w")), fault_env():
                     _az_main(az_args(self.az_base, 1))
         if any(k.startswith("ppo") for k in kinds):
             self.ppo_ref, self.ppo_points = self._make(_ppo_main, ppo_args, "ppo-ref")
@@ -187,7 +192,7 @@ class References:
         run, log = self.root / name, self.root / f"{name}.points"
         if not log.exists():
             shutil.rmtree(run, ignore_errors=True)
-            with contextlib.redirect_stdout(open(os.devnull, "w")), _fault_env(log):
+            with contextlib.redirect_stdout(open(os.devnull, "w")), fault_env(log):
                 fn(args(run))
         return run, [line.split(" ", 1)[1] for line in log.read_text().splitlines()]
 
@@ -267,19 +272,19 @@ def strength_problems(run: Path, fields: list) -> list:
     return problems
 
 
-def _equal(a, b) -> bool:
+def equal_state(a, b) -> bool:
     import torch
 
     if isinstance(a, torch.Tensor):
         return isinstance(b, torch.Tensor) and torch.equal(a, b)
     if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+        return isinstance(b, dict) and a.keys() == b.keys() and all(equal_state(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)):
-        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(equal_state(x, y) for x, y in zip(a, b))
     return a == b
 
 
-def _history(state) -> list:
+def history_rows(state) -> list:
     return [{k: v for k, v in row.items() if not k.endswith("_s")} for row in json.loads(state["history"])]
 
 
@@ -322,15 +327,15 @@ def az_problems(ref: Path, run: Path, same: bool, same_strength: bool) -> list:
     if same and not problems:
         want = torch.load(ref / "checkpoint.pt", weights_only=True)
         for key in ("net", "optimizer", "iteration", "rng", "torch_rng", "elo", "settings", "teacher"):
-            if not _equal(want[key], state[key]):
+            if not equal_state(want[key], state[key]):
                 problems.append(f"checkpoint.pt's {key} differs from the uninterrupted run's")
-        if _history(want) != _history(state):
+        if history_rows(want) != history_rows(state):
             problems.append("checkpoint.pt's history differs from the uninterrupted run's")
         for name in ("buffer.npz", "games.npz"):
             with np.load(ref / name) as x, np.load(run / name) as y:
                 if x.files != y.files or not all(np.array_equal(x[k], y[k]) for k in x.files):
                     problems.append(f"{name} differs from the uninterrupted run's")
-        if not _equal(
+        if not equal_state(
             torch.load(ref / "latest/alphazero.pt", weights_only=True),
             torch.load(run / "latest/alphazero.pt", weights_only=True),
         ):

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 import torch
-from alphazero_tiny import as_flags, as_table, tiny_sets
+from helpers.runs import as_flags, as_table, tiny_sets
 
 from boardgames.training.alphazero.__main__ import main
 from boardgames.training.alphazero.actors import SelfPlayWorker, actor_seed, shares

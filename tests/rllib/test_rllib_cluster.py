@@ -6,6 +6,7 @@ runs an iteration there. Skipped where ray is missing."""
 from __future__ import annotations
 
 import pytest
+from helpers.runs import rllib_sets
 
 pytest.importorskip("ray.rllib")
 
@@ -71,14 +72,7 @@ def test_env_runners_on_both_nodes_train(two_nodes, tmp_path, capsys):
             str(tmp_path / "run"),
             "--eval-every",
             "0",
-            "--set",
-            "train_batch=200",
-            "--set",
-            "minibatch=100",
-            "--set",
-            "epochs=1",
-            "--set",
-            "hidden=[32,32]",
+            *rllib_sets(hidden="[32,32]"),
         ]
     )
     assert "cluster CPUs 2" in capsys.readouterr().out

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 
 import pytest
+from helpers.runs import rllib_sets
 
 pytest.importorskip("ray.rllib")
 
@@ -19,19 +20,7 @@ from boardgames.training.rllib import train as rllib_train  # noqa: E402
 from boardgames.training.storage.run_signature import SIGNATURE_NAME, check_folder  # noqa: E402
 
 FLAGS = ["--eval-games", "2", "--eval-every", "1", "--eval-opponents", "random", "--checkpoint-every", "1"]
-TINY = [
-    "--set",
-    "train_batch=200",
-    "--set",
-    "minibatch=100",
-    "--set",
-    "epochs=1",
-    "--set",
-    "envs_per_runner=2",
-    "--set",
-    "hidden=[16]",
-    *FLAGS,
-]
+TINY = [*rllib_sets(envs_per_runner=2, hidden="[16]"), *FLAGS]
 
 
 def refused_before_ray(argv: list, capsys, monkeypatch) -> str:

@@ -11,6 +11,7 @@ import json
 import socket
 
 import pytest
+from helpers.runs import evaluate_command, rllib_sets
 
 pytest.importorskip("ray.rllib")
 
@@ -18,18 +19,7 @@ from boardgames.training.evaluation import evaluate  # noqa: E402
 from boardgames.training.rllib import train as rllib_train  # noqa: E402
 
 TINY = [
-    "--set",
-    "train_batch=200",
-    "--set",
-    "minibatch=100",
-    "--set",
-    "epochs=1",
-    "--set",
-    "envs_per_runner=2",
-    "--set",
-    "hidden=[32,32]",
-    "--set",
-    "snapshot_every=1",
+    *rllib_sets(envs_per_runner=2, hidden="[32,32]", snapshot_every=1),
     "--eval-games",
     "2",
     "--eval-every",
@@ -68,22 +58,7 @@ def test_turn_based_run_checkpoint_resume_and_evaluate(tmp_path, capsys):
     assert info["iteration"] == 3 and info["settings"]["train_batch"] == 200
 
     # the exported policy plays in the evaluation table next to the baselines, without ray
-    evaluate.main(
-        [
-            "--game",
-            "dorix",
-            "--players",
-            "2",
-            "--agents",
-            f"rllib:{out}",
-            "random",
-            "--games",
-            "4",
-            "--no-progress",
-            "--out",
-            str(tmp_path / "eval"),
-        ]
-    )
+    evaluate.main(evaluate_command(tmp_path / "eval", 4, f"rllib:{out}", "random"))
     table = capsys.readouterr().out
     assert f"rllib-{out.name}" in table and "random" in table
     with open(tmp_path / "eval" / "results.csv") as f:

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from alphazero_tiny import as_flags, as_table, tiny_sets
+from helpers.games import GAMES
+from helpers.runs import as_flags, as_table, az_command, tiny_sets
 
 from boardgames.envs.registry import make_game
 from boardgames.envs.search import EvaluatorSearch
@@ -38,15 +39,6 @@ def _win_in_one() -> list:
 
 
 WIN_IN_ONE = _win_in_one()
-
-GAMES = [
-    ("dorix", {"num_players": 2}),
-    ("dorix", {"num_players": 3}),
-    ("dorix", {"num_players": 4}),
-    ("olix", {}),
-    ("adix", {}),
-    ("barc", {}),
-]
 
 
 def small_net(game, head="linear"):
@@ -230,22 +222,7 @@ def _sets(extra=()):
 
 def test_command_line_trains_checkpoints_and_resumes(tmp_path, capsys):
     run = tmp_path / "run"
-    main(
-        [
-            "--game",
-            "dorix",
-            "--players",
-            "2",
-            "--run-dir",
-            str(run),
-            "--iterations",
-            "2",
-            "--no-progress",
-            "--save",
-            str(tmp_path / "model"),
-            *_sets(),
-        ]
-    )
+    main(az_command(run, 2, "--save", str(tmp_path / "model"), *_sets()))
     info = json.loads((run / "run.json").read_text())
     assert info["iterations"] == 2 and info["settings"]["simulations"] == 4
     for f in ("checkpoint.pt", "buffer.npz", "latest/alphazero.pt", "strength.csv"):
@@ -256,21 +233,7 @@ def test_command_line_trains_checkpoints_and_resumes(tmp_path, capsys):
     added = info["samples_added"]
     # resumed: goes on to 3 iterations, keeps the buffer, applies a new learning rate and a deeper search
     # (the buffer, saved 5 actions wide, is fitted to 9: simulations + 1)
-    main(
-        [
-            "--game",
-            "dorix",
-            "--players",
-            "2",
-            "--run-dir",
-            str(run),
-            "--iterations",
-            "3",
-            "--no-progress",
-            "--resume",
-            *_sets(["alphazero.learning_rate=0.005", "alphazero.simulations=8"]),
-        ]
-    )
+    main(az_command(run, 3, "--resume", *_sets(["alphazero.learning_rate=0.005", "alphazero.simulations=8"])))
     info = json.loads((run / "run.json").read_text())
     assert info["iterations"] == 3 and info["samples_added"] > added and info["settings"]["learning_rate"] == 0.005
     assert info["settings"]["simulations"] == 8
@@ -284,21 +247,7 @@ def test_command_line_trains_checkpoints_and_resumes(tmp_path, capsys):
         (["alphazero.nope=1"], "unknown alphazero setting"),
     ]:
         with pytest.raises(SystemExit):
-            main(
-                [
-                    "--game",
-                    "dorix",
-                    "--players",
-                    "2",
-                    "--run-dir",
-                    str(run),
-                    "--iterations",
-                    "4",
-                    "--no-progress",
-                    "--resume",
-                    *_sets(bad),
-                ]
-            )
+            main(az_command(run, 4, "--resume", *_sets(bad)))
         assert message in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--game", "olix", "--run-dir", str(tmp_path / "none"), "--resume", "--no-progress", *_sets()])
@@ -433,20 +382,7 @@ def test_a_run_stopped_after_its_warm_start_has_its_run_json(tmp_path):
 def test_a_run_with_a_teacher_learns_from_it_once(tmp_path, capsys):
     run = tmp_path / "run"
     teacher = ["alphazero.teacher=greedy", "alphazero.teacher_games=2", "alphazero.teacher_steps=3"]
-    main(
-        [
-            "--game",
-            "dorix",
-            "--players",
-            "2",
-            "--run-dir",
-            str(run),
-            "--iterations",
-            "1",
-            "--no-progress",
-            *_sets(teacher),
-        ]
-    )
+    main(az_command(run, 1, *_sets(teacher)))
     assert "teacher greedy: 2 games" in capsys.readouterr().out
     info = json.loads((run / "run.json").read_text())
     taught = info["teacher"]
@@ -454,21 +390,7 @@ def test_a_run_with_a_teacher_learns_from_it_once(tmp_path, capsys):
     # the buffer holds the teacher's samples and the first iteration's self-play samples
     assert info["samples_added"] > taught["samples"]
     # resumed: the warm start is not played again
-    main(
-        [
-            "--game",
-            "dorix",
-            "--players",
-            "2",
-            "--run-dir",
-            str(run),
-            "--iterations",
-            "2",
-            "--no-progress",
-            "--resume",
-            *_sets(teacher),
-        ]
-    )
+    main(az_command(run, 2, "--resume", *_sets(teacher)))
     assert "teacher greedy:" not in capsys.readouterr().out
     assert json.loads((run / "run.json").read_text())["teacher"] == taught
     with pytest.raises(SettingError, match="alphazero.teacher is an agent spec"):

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 import torch
-from alphazero_tiny import as_flags, as_table, tiny_sets
+from helpers.runs import as_flags, as_table, tiny_sets
 
 from boardgames.envs.registry import make_game
 from boardgames.training.alphazero.__main__ import main

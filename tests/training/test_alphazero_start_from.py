@@ -7,7 +7,7 @@ import json
 
 import pytest
 import torch
-from alphazero_tiny import as_flags, tiny_sets
+from helpers.runs import as_flags, tiny_sets
 
 from boardgames.training.alphazero.__main__ import main
 from boardgames.training.alphazero.network import load_network

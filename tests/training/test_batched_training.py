@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import torch
+from helpers.runs import PPO_SMALL, ppo_train
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
@@ -19,15 +20,12 @@ from boardgames.training.sb3 import selfplay
 from boardgames.training.sb3.agent import PolicyAgent, draw_rows
 from boardgames.training.sb3.algorithms import get_algorithm
 from boardgames.training.sb3.selfplay import OpponentPool, PoolOpponent, SelfPlayEnv, SnapshotCallback
-from boardgames.training.sb3.train import make_vec_env, train
+from boardgames.training.sb3.train import make_vec_env
 from boardgames.training.settings import load_config
 
 SMALL = [
     "train.batched=true",
-    "train.n_envs=2",
-    "algo.n_steps=128",
-    "algo.batch_size=128",
-    "algo.n_epochs=1",
+    *PPO_SMALL,
     "train.checkpoint_every=512",
     "train.snapshot_every=512",
     "algo.net_arch=[32, 32]",
@@ -229,16 +227,7 @@ def test_a_seeded_batch_with_the_pool_plays_the_same_games():
 def test_a_tiny_run_writes_the_files_of_the_single_env_trainer_and_one_snapshot_per_callback(tmp_path):
     run = tmp_path / "run"
     sets = [*SMALL, "train.eval_every=512", "train.eval_games=2"]
-    model, _ = train(
-        "dorix",
-        {"num_players": 2},
-        total_steps=1024,
-        seed=3,
-        run_dir=str(run),
-        sets=sets,
-        progress_bar=False,
-        save=str(tmp_path / "ship" / "model.zip"),
-    )
+    model, _ = ppo_train(run, 1024, sets, seed=3, save=str(tmp_path / "ship" / "model.zip"))
     files = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
     tb = [f for f in files if "tfevents" in f]
     assert len(tb) == 1 and tb[0].startswith("run/tb/run_1/")

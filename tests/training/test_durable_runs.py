@@ -23,8 +23,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from alphazero_tiny import as_flags, tiny_sets
 
+# the sizes and command lines of the runs are the run-folder fuzzing's (AZ_TINY is tiny_sets(parallel=3))
+from boardgames.benchmarks.fuzz.run_folders import (
+    PPO_STEPS,
+    az_args,
+    equal_state,
+    fault_env,
+    history_rows,
+    ppo_args,
+)
 from boardgames.training.alphazero.__main__ import main as alphazero_main
 from boardgames.training.alphazero.train import SET_FILES
 from boardgames.training.storage import durable
@@ -38,70 +46,6 @@ from boardgames.training.storage.durable import (
 )
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the kill tests fork the test process")
-
-AZ_TINY = tiny_sets(parallel=3)
-PPO_SMALL = [
-    "train.n_envs=2",
-    "algo.n_steps=64",
-    "algo.batch_size=64",
-    "algo.n_epochs=1",
-    "train.eval_every=128",
-    "train.eval_games=2",
-    "train.eval_opponents=['random']",
-    "train.checkpoint_every=256",
-    "algo.net_arch=[16]",
-]
-PPO_STEPS = 384  # rollouts of 128 steps: a checkpoint at 256, measurements at 0, 128, 256 and 384
-
-
-def az_args(run: Path, iterations: int = 2, resume: bool = False) -> list:
-    return [
-        "--game",
-        "dorix",
-        "--players",
-        "2",
-        "--run-dir",
-        str(run),
-        "--iterations",
-        str(iterations),
-        "--no-progress",
-        *as_flags(AZ_TINY),
-        *(["--resume"] if resume else []),
-    ]
-
-
-def ppo_args(run: Path, resume: Path | None = None) -> list:
-    return [
-        "--game",
-        "dorix",
-        "--players",
-        "2",
-        "--steps",
-        str(PPO_STEPS),
-        "--run-dir",
-        str(run),
-        "--no-progress",
-        *as_flags(PPO_SMALL),
-        *(["--resume", str(resume)] if resume else []),
-    ]
-
-
-@contextlib.contextmanager
-def fault_env(kill: int | None = None, log: Path | None = None):
-    """The fault-injection variables set (and the point counter at zero) for the block."""
-    saved = {k: os.environ.pop(k, None) for k in (durable.KILL_ENV, durable.LOG_ENV)}
-    if kill is not None:
-        os.environ[durable.KILL_ENV] = str(kill)
-    if log is not None:
-        os.environ[durable.LOG_ENV] = str(log)
-    durable.reset_points()
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            os.environ.pop(k, None)
-            if v is not None:
-                os.environ[k] = v
 
 
 def in_child(fn, args: list, kill: int | None = None, output: Path | None = None) -> int:
@@ -232,31 +176,17 @@ def az_reference(tmp_path_factory):
     return root / "ref", points
 
 
-def _equal(a, b) -> bool:
-    if isinstance(a, torch.Tensor):
-        return isinstance(b, torch.Tensor) and torch.equal(a, b)
-    if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
-    return a == b
-
-
-def _history(state) -> list:
-    return [{k: v for k, v in row.items() if not k.endswith("_s")} for row in json.loads(state["history"])]
-
-
 def assert_same_alphazero_run(ref: Path, run: Path) -> None:
     a = torch.load(ref / "checkpoint.pt", weights_only=True)
     b = torch.load(run / "checkpoint.pt", weights_only=True)
     for key in ("net", "optimizer", "iteration", "rng", "torch_rng", "elo", "settings", "teacher"):
-        assert _equal(a[key], b[key]), key
-    assert _history(a) == _history(b)
+        assert equal_state(a[key], b[key]), key
+    assert history_rows(a) == history_rows(b)
     for name in ("buffer.npz", "games.npz"):
         with np.load(ref / name) as x, np.load(run / name) as y:
             assert x.files == y.files and all(np.array_equal(x[k], y[k]) for k in x.files), name
     assert (ref / "strength.csv").read_text() == (run / "strength.csv").read_text()
-    assert _equal(
+    assert equal_state(
         torch.load(ref / "latest/alphazero.pt", weights_only=True),
         torch.load(run / "latest/alphazero.pt", weights_only=True),
     )

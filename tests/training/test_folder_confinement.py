@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 import pytest
-from alphazero_tiny import as_flags, tiny_sets
+from helpers.runs import as_flags, tiny_sets
 
 from boardgames.training.alphazero.__main__ import main as alphazero_main
 from boardgames.training.alphazero.train import SET_FILES

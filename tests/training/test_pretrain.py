@@ -5,6 +5,7 @@ import json
 
 import numpy as np
 import torch
+from helpers.runs import as_flags, ppo_command
 
 from boardgames.envs.registry import make_game
 from boardgames.training.agent_kinds import GreedyAgent
@@ -61,26 +62,7 @@ def test_pretrained_policy_agrees_with_greedy_on_its_training_positions(tmp_path
 
 def test_train_with_pretrain_flag(tmp_path):
     run = tmp_path / "run"
-    main(
-        [
-            "--game",
-            "dorix",
-            "--players",
-            "2",
-            "--steps",
-            "256",
-            "--seed",
-            "1",
-            "--run-dir",
-            str(run),
-            "--no-progress",
-            "--pretrain",
-            "greedy",
-            "--pretrain-games",
-            "3",
-            *sum((["--set", s] for s in SMALL), []),
-        ]
-    )
+    main(ppo_command(run, 256, "--seed", "1", "--pretrain", "greedy", "--pretrain-games", "3", *as_flags(SMALL)))
     info = json.loads((run / "run.json").read_text())
     assert info["pretrain"]["teacher"] == "greedy" and info["pretrain"]["games"] == 3
     assert info["pretrain"]["positions"] > 0 and 0 <= info["pretrain"]["agreement"] <= 1

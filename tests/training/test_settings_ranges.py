@@ -11,6 +11,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
+from helpers.games import GAMES
 
 from boardgames.training.alphazero.network import load_network
 from boardgames.training.alphazero.settings import COUNTS, NUMBERS, check_saved_network, make_settings
@@ -19,15 +20,7 @@ from boardgames.training.sb3.train import check_config
 from boardgames.training.sb3.train import main as train_main
 from boardgames.training.settings import CONFIG_DIR, SettingError, load_config
 
-SHIPPED_OPTIONS = [
-    ("dorix", {"num_players": 2}),
-    ("dorix", {"num_players": 3}),
-    ("dorix", {"num_players": 4}),
-    ("olix", {}),
-    ("adix", {}),
-    ("barc", {}),
-    ("nosuchconfig", {}),
-]
+SHIPPED_OPTIONS = [*GAMES, ("nosuchconfig", {})]
 
 
 @pytest.mark.parametrize("name", sorted(COUNTS))

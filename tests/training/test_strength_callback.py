@@ -5,6 +5,7 @@ results.png."""
 import json
 
 import numpy as np
+from helpers.runs import PPO_SMALL, ppo_train
 from training_duel_game import DuelGame
 
 from boardgames.envs.agents import Agent
@@ -90,10 +91,7 @@ def test_win_rates_are_measured_at_the_start_and_every_n_steps(tmp_path):
 def test_a_training_run_logs_win_rates_and_draws_the_curve(tmp_path):
     run = tmp_path / "run"
     sets = [
-        "train.n_envs=2",
-        "algo.n_steps=128",
-        "algo.batch_size=128",
-        "algo.n_epochs=1",
+        *PPO_SMALL,
         "algo.net_arch=[16]",
         "train.eval_every=256",
         "train.eval_games=4",
@@ -121,12 +119,9 @@ def test_a_training_run_logs_win_rates_and_draws_the_curve(tmp_path):
 def test_eval_every_zero_turns_the_measurements_off(tmp_path):
     run = tmp_path / "run"
     sets = [
-        "train.n_envs=2",
-        "algo.n_steps=128",
-        "algo.batch_size=128",
-        "algo.n_epochs=1",
+        *PPO_SMALL,
         "algo.net_arch=[16]",
         "train.eval_every=0",
     ]
-    train("dorix", {"num_players": 2}, total_steps=256, seed=1, run_dir=str(run), sets=sets, progress_bar=False)
+    ppo_train(run, 256, sets, seed=1)
     assert not (run / "strength.csv").exists() and not (run / "results.png").exists()

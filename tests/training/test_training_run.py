@@ -2,6 +2,8 @@
 
 import json
 
+from helpers.runs import PPO_SMALL, as_flags, ppo_command, ppo_train
+
 from boardgames.envs.registry import make_game
 from boardgames.training.agent_kinds import ModelAgent, make_agent
 from boardgames.training.evaluation.evaluate import play_match, round_robin, save_results
@@ -9,10 +11,7 @@ from boardgames.training.sb3.train import main, train
 from boardgames.training.settings import load_config
 
 SMALL = [
-    "train.n_envs=2",
-    "algo.n_steps=128",
-    "algo.batch_size=128",
-    "algo.n_epochs=1",
+    *PPO_SMALL,
     "train.checkpoint_every=512",
     "train.snapshot_every=512",
     "algo.net_arch=[32, 32]",
@@ -22,16 +21,7 @@ SMALL = [
 
 def test_short_run_saves_reloads_and_resumes(tmp_path):
     run = tmp_path / "run"
-    model, out = train(
-        "dorix",
-        {"num_players": 2},
-        total_steps=1024,
-        seed=3,
-        run_dir=str(run),
-        sets=SMALL,
-        progress_bar=False,
-        save=str(tmp_path / "shipped" / "model.zip"),
-    )
+    model, out = ppo_train(run, 1024, SMALL, seed=3, save=str(tmp_path / "shipped" / "model.zip"))
     assert model.num_timesteps >= 1024
     assert (run / "final.zip").exists() and (tmp_path / "shipped" / "model.zip").exists()
     checkpoints = sorted((run / "checkpoints").glob("model_*_steps.zip"))
@@ -45,24 +35,7 @@ def test_short_run_saves_reloads_and_resumes(tmp_path):
     result = play_match(game, agent, make_agent("random", game), games=4, seed=0)
     assert result.games == 4
 
-    main(
-        [
-            "--game",
-            "dorix",
-            "--players",
-            "2",
-            "--steps",
-            "1536",
-            "--seed",
-            "3",
-            "--run-dir",
-            str(run),
-            "--no-progress",
-            "--resume",
-            str(checkpoints[-1]),
-            *sum((["--set", s] for s in SMALL), []),
-        ]
-    )
+    main(ppo_command(run, 1536, "--seed", "3", "--resume", str(checkpoints[-1]), *as_flags(SMALL)))
     resumed = json.loads((run / "run.json").read_text())
     assert resumed["steps"] >= 1536
     assert len(resumed["commands"]) == 2

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from helpers.runs import as_flags, evaluate_command, ppo_command
 
 from boardgames.envs.registry import make_game
 from boardgames.training.agent_kinds import ModelFileError, load_model, make_agent
@@ -160,22 +161,7 @@ def test_evaluate_and_the_web_table_refuse_a_trapped_model(tmp_path, capsys):
     marker = tmp_path / "marker"
     trap = trapped_sb3_zip(tmp_path / "trap.zip", marker)
     with pytest.raises(SystemExit) as stop:
-        evaluate.main(
-            [
-                "--game",
-                "dorix",
-                "--players",
-                "2",
-                "--agents",
-                str(trap),
-                "random",
-                "--games",
-                "1",
-                "--no-progress",
-                "--out",
-                str(tmp_path / "eval"),
-            ]
-        )
+        evaluate.main(evaluate_command(tmp_path / "eval", 1, str(trap), "random"))
     assert stop.value.code == 2
     _says_why(capsys.readouterr().err.replace("\n", " "))
     from boardgames.play.web.session import Table
@@ -189,22 +175,7 @@ def test_train_resume_refuses_a_trapped_checkpoint(tmp_path, capsys):
     marker = tmp_path / "marker"
     trap = trapped_sb3_zip(tmp_path / "trap.zip", marker)
     with pytest.raises(SystemExit) as stop:
-        train_cli.main(
-            [
-                "--game",
-                "dorix",
-                "--players",
-                "2",
-                "--steps",
-                "900000",
-                "--run-dir",
-                str(tmp_path / "run"),
-                "--no-progress",
-                "--resume",
-                str(trap),
-                *sum((["--set", s] for s in SMALL), []),
-            ]
-        )
+        train_cli.main(ppo_command(tmp_path / "run", 900000, "--resume", str(trap), *as_flags(SMALL)))
     assert stop.value.code == 2
     err = capsys.readouterr().err.replace("\n", " ")
     assert "--resume" in err

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers.web import refused as _refused
 
 from boardgames.envs.registry import make_game
 from boardgames.envs.tools.replay import GameRecord, random_record
@@ -44,14 +45,6 @@ def _table(name="dorix", opponent="random", **kwargs):
 def _snapshot(c, gid) -> tuple:
     view = c.get(f"/api/games/{gid}").json()
     return view["position"], view["ply"], view["moves"], c.get(f"/api/games/{gid}/moves").text
-
-
-def _refused(response, status: int, *words) -> str:
-    assert response.status_code == status, (response.status_code, response.text)
-    message = response.json()["error"]
-    for word in words:
-        assert word in message, f"{word!r} not in {message!r}"
-    return message
 
 
 def test_a_legal_move_is_played_and_answered_with_the_new_position(client):

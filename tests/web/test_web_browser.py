@@ -8,20 +8,12 @@ import time
 
 import numpy as np
 import pytest
+from helpers.games import GAMES
 
 from boardgames.envs.registry import make_game
 from boardgames.envs.tools.replay import GameRecord, random_record
 from boardgames.play.moves import result_text, side_labels
 from boardgames.play.sides import title_of
-
-GAMES = [
-    ("dorix", {"num_players": 2}),
-    ("dorix", {"num_players": 3}),
-    ("dorix", {"num_players": 4}),
-    ("olix", {}),
-    ("adix", {}),
-    ("barc", {}),
-]
 
 
 def replay_of(game, moves: list):

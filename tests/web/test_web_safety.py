@@ -13,6 +13,7 @@ import sys
 import time
 
 import pytest
+from helpers.web import refused as _refused
 
 from boardgames.envs.registry import make_game
 from boardgames.envs.tools.replay import random_record
@@ -26,14 +27,6 @@ def _table(name="dorix", **options):
     from boardgames.play.web.session import Table
 
     return Table(make_game(name, **options), "random")
-
-
-def _refused(response, status: int, *words) -> str:
-    assert response.status_code == status, (response.status_code, response.text)
-    message = response.json()["error"]
-    for word in words:
-        assert word in message, f"{word!r} not in {message!r}"
-    return message
 
 
 def _ipv6_loopback() -> bool:
