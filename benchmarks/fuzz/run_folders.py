@@ -192,7 +192,7 @@ class References:
         run, log = self.root / name, self.root / f"{name}.points"
         if not log.exists():
             shutil.rmtree(run, ignore_errors=True)
-            with contextlib.redirect_stdout(open(os.devnull, "w")), fault_env(log):
+            with contextlib.redirect_stdout(open(os.devnull, "w")), fault_env(log=log):
                 fn(args(run))
         return run, [line.split(" ", 1)[1] for line in log.read_text().splitlines()]
 
