@@ -93,7 +93,7 @@ test-pettingzoo-floor: $(PZ_FLOOR_STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PZ_FLOOR_BIN)/python -m pytest -n 2 --dist loadfile -q \
 		tests/test_conformance.py tests/test_golden_playthroughs.py tests/test_registration.py \
 		tests/test_registration_options.py \
-		tests/test_packaging.py::test_the_pettingzoo_floor_is_tested_and_its_registry_used_where_it_exists
+		tests/package/test_packaging.py::test_the_pettingzoo_floor_is_tested_and_its_registry_used_where_it_exists
 
 $(CLIENTS_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(CLIENTS_VENV)
@@ -137,7 +137,7 @@ bench: setup
 # the wheel and the sdist in dist/ (or DIST=...), built offline by this venv's setuptools (`python -m build
 # --no-isolation`, which builds the wheel from the sdist, so that a file the sdist lacks fails here too), then
 # checked by `twine check --strict`: the metadata, and the README as PyPI would render it. About 20 s; not part
-# of make test (tests/test_dist.py builds and checks them the same way). The build's log: build/dist.log
+# of make test (tests/package/test_dist.py builds and checks them the same way). The build's log: build/dist.log
 DIST ?= dist
 dist: setup
 	rm -rf $(DIST)

@@ -16,7 +16,7 @@ written into ``docs/``, so they are never stale:
 * the API reference: one page per group of public modules, rendered by mkdocstrings from the docstrings;
 * the changelog, from ``CHANGELOG.md``.
 
-:func:`generated_pages` returns them all (site path -> Markdown); ``tests/test_docs_site.py`` checks that
+:func:`generated_pages` returns them all (site path -> Markdown); ``tests/package/test_docs_site.py`` checks that
 ``mkdocs.yml``'s nav lists every one of them and every rules page.
 """
 

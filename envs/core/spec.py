@@ -11,7 +11,7 @@ data, no numba. Everything that documents these three things comes from it:
 * the environment modules ``envs/<game>_v0.py`` build their docstring at import from a template with
   the same (empty) markers (:meth:`GameSpec.fill_doc`), so ``help(boardgames.envs.dorix_v0)`` shows the tables.
 
-``tests/test_spec_docs.py`` checks the spec against the code: plane and action counts, value ranges,
+``tests/package/test_spec_docs.py`` checks the spec against the code: plane and action counts, value ranges,
 hand-built observations and every notation example.
 
 Formulas (plane indices, actions, variable bounds, value scales) are small Python expressions over

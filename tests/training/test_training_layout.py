@@ -28,7 +28,7 @@ inside functions and maps the repository's folders to ``boardgames.*`` without a
 Beside ``training/``, ``boardgames.play`` (a person against an agent: terminal, window, browser) may import its
 shared modules only, reaching every family's agents through ``agent_kinds``; nothing in ``training/`` imports it.
 
-Imports inside functions count (the walk of ``tests/test_architecture.py``).
+Imports inside functions count (the walk of ``tests/package/test_architecture.py``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "package"))
 
 from test_architecture import import_graph  # noqa: E402
 
@@ -111,7 +111,7 @@ def forbidden_imports(graph: dict[str, set[str]]) -> list[str]:
 
 def _part_in_training(module: str) -> str | None:
     """The part of ``training/`` that ``module`` is in, or None outside ``training/`` (always allowed to a
-    consumer: the rooms of ``tests/test_architecture.py`` order the rest)."""
+    consumer: the rooms of ``tests/package/test_architecture.py`` order the rest)."""
     if module != TRAINING and not module.startswith(TRAINING + "."):
         return None
     return part_of(module)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"package": "boardgames", "envs": "boardgames.envs", "training": "boardgames.training",
            "play": "boardgames.play", "benchmarks": "boardgames.benchmarks"}  # fmt: skip
 """Repository folder -> the package it is (pyproject.toml's package-dir)."""

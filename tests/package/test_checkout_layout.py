@@ -16,7 +16,7 @@ import pytest
 
 from boardgames import layout
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"envs": "boardgames.envs", "training": "boardgames.training", "play": "boardgames.play",
            "benchmarks": "boardgames.benchmarks", "package": "boardgames"}  # fmt: skip
 """Each folder of the checkout that is a package -> the only name it imports under."""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
 EXTRAS = {"pyspiel": "[openspiel]"}  # module an example imports -> the optional extra that installs it
 

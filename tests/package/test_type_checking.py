@@ -12,7 +12,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 LIBRARY = ("package", "envs", "training", "play", "benchmarks")
 """The folders of the package (pyproject.toml's package-dir, models/ aside: data only)."""

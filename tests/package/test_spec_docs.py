@@ -19,7 +19,7 @@ import pytest
 from boardgames.envs.core.spec import SECTIONS, fill_sections, marked_sections
 from boardgames.envs.registry import env_module, game_names, make_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = game_names()
 
 

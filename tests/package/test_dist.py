@@ -18,7 +18,7 @@ import pytest
 
 import boardgames
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BUILD = [sys.executable, "-m", "build", "--no-isolation"]
 CHECK = [sys.executable, "-m", "twine", "check", "--strict"]
 

@@ -12,7 +12,7 @@ from nbclient import NotebookClient
 
 from boardgames.envs.registry import game_names
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 

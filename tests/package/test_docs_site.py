@@ -20,7 +20,7 @@ import pytest
 
 from boardgames.envs.registry import game_names
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 

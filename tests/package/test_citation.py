@@ -7,7 +7,7 @@ from pathlib import Path
 
 import boardgames
 
-CITATION = Path(__file__).resolve().parents[1] / "CITATION.cff"
+CITATION = Path(__file__).resolve().parents[2] / "CITATION.cff"
 
 
 def _read(text: str) -> dict:

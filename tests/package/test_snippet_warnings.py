@@ -7,7 +7,7 @@ import re
 import warnings
 from pathlib import Path
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 
 
 def _block(heading: str) -> str:
