@@ -77,7 +77,7 @@ test: setup chromium
 
 # the RLlib tests (tests/rllib) and the ecosystem checkers (RLlib's pre-check), under ray's gymnasium
 test-rllib: $(RLLIB_STAMP)
-	MPLBACKEND=Agg $(RLLIB_BIN)/python -m pytest -n 0 -q tests/rllib tests/test_ecosystem_checkers.py
+	MPLBACKEND=Agg $(RLLIB_BIN)/python -m pytest -n 0 -q tests/rllib tests/envs/adapters/test_ecosystem_checkers.py
 
 $(PZ_FLOOR_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(PZ_FLOOR_VENV)
@@ -91,8 +91,8 @@ $(PZ_FLOOR_STAMP): pyproject.toml
 # adapters and the registration, under the oldest PettingZoo the library supports
 test-pettingzoo-floor: $(PZ_FLOOR_STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PZ_FLOOR_BIN)/python -m pytest -n 2 --dist loadfile -q \
-		tests/test_conformance.py tests/test_golden_playthroughs.py tests/test_registration.py \
-		tests/test_registration_options.py \
+		tests/envs/adapters/test_conformance.py tests/envs/games/test_golden_playthroughs.py \
+		tests/envs/environments/test_registration.py tests/envs/environments/test_registration_options.py \
 		tests/package/test_packaging.py::test_the_pettingzoo_floor_is_tested_and_its_registry_used_where_it_exists
 
 $(CLIENTS_STAMP): pyproject.toml

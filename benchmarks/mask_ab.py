@@ -41,7 +41,7 @@ def adix_reference_can_turn(data, seat, src, movement):
 @njit
 def adix_reference_mask(data, seat, mask):
     """ADIX's ``legal_mask`` as it was before the rewrite (EGO, RAYS, weapon_moves_along and beats looked
-    up): the same mask, which ``tests/test_golden_playthroughs.py`` pins."""
+    up): the same mask, which ``tests/envs/games/test_golden_playthroughs.py`` pins."""
     mask[:] = False
     if data[adix.OVER] == 1 or seat != data[adix.TO_MOVE]:
         return

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from penny_game import _PennyGame
+from helpers.penny_game import _PennyGame
 
 from boardgames.envs.registry import game_names, make_game
 from boardgames.envs.tools.replay import random_record

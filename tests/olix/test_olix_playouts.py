@@ -217,7 +217,7 @@ def test_random_playouts_conserve_pawns():
 # Speed is measured by `boardgames bench` (the engine row), never by a timed test.
 
 
-# api_test, seed_test and render_test run for every game in tests/test_conformance.py.
+# api_test, seed_test and render_test run for every game in tests/envs/adapters/test_conformance.py.
 
 
 def test_env_reset_from_a_position_and_render_modes():

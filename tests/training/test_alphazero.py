@@ -30,9 +30,11 @@ from boardgames.training.settings import SettingError
 
 
 def _win_in_one() -> list:
-    """The hand-built win-in-one positions of tests/test_search.py (loaded by path: the name ``tests``
+    """The hand-built win-in-one positions of tests/envs/search/test_search.py (loaded by path: the name ``tests``
     can belong to another installed package, pgx ships one)."""
-    spec = importlib.util.spec_from_file_location("_search_positions", Path(__file__).parents[1] / "test_search.py")
+    spec = importlib.util.spec_from_file_location(
+        "_search_positions", Path(__file__).parents[1] / "envs" / "search" / "test_search.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.WIN_IN_ONE

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from penny_game import _PennyGame
+from helpers.penny_game import _PennyGame
 from PIL import Image
 
 from boardgames.envs.core.errors import IllegalActionError
 from boardgames.envs.registry import game_names, make_game
 from boardgames.envs.tools.replay import GameRecord, move_list, random_record, read_header, save_gif
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 GAMES = game_names()
 
 

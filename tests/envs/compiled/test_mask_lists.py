@@ -1,7 +1,7 @@
 """Lists of legal actions (written by ADIX's and Barc's ``legal_mask_listed`` as they set the mask) and the
 draw that reads them, ``boardgames.envs.compiled.sampling.pick_listed``: the same mask as ``legal_mask``, the list
 equal to the mask's legal actions in increasing order, and the same actions and generator states as
-:func:`pick_legal` (checked against a frozen reference in ``tests/test_pick_equivalence.py``), on
+:func:`pick_legal` (checked against a frozen reference in ``tests/envs/compiled/test_pick_equivalence.py``), on
 thousands of positions from random play and on random masks; and :class:`boardgames.envs.vector.BatchedGames`
 random play with the lists equal to the whole-mask scan."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from random_rows import random_masks, random_rows
+from helpers.random_rows import random_masks, random_rows
 
 from boardgames.envs.compiled.sampling import pick_legal, pick_listed
 from boardgames.envs.registry import make_game

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.random_rows import random_masks
 from numba import njit
-from random_rows import random_masks
 
 from boardgames.envs.compiled.sampling import _BYTES, _S56, pick_legal, rand_below
 

@@ -2,7 +2,7 @@
 build them, with no arguments but the player count: Gymnasium's and SB3's ``check_env`` (which step
 with unmasked random actions: the default ``illegal_action="lose"`` makes that a lost game, not an
 error), PettingZoo's state test, and RLlib's environment pre-check where ray is installed. (PettingZoo's
-``api_test``, ``parallel_api_test``, ``seed_test`` and ``render_test`` run in tests/test_conformance.py
+``api_test``, ``parallel_api_test``, ``seed_test`` and ``render_test`` run in tests/envs/adapters/test_conformance.py
 on every game and option set.)"""
 
 from __future__ import annotations

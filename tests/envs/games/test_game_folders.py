@@ -15,7 +15,7 @@ from boardgames.envs.agents import GreedyAgent
 from boardgames.envs.core.kernel_state import KernelGame, KernelState
 from boardgames.envs.registry import HEURISTICS, game_names, make_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 CORE_MODULES = {"__init__", "rules", "observe", "engine", "notation", "game", "spec", "render", "heuristic"}
 """The modules every game folder has, with the same role in each (docs/architecture.md)."""
 

@@ -11,8 +11,8 @@ import zlib
 
 import numpy as np
 import pytest
+from helpers.random_rows import random_rows
 from numba import njit
-from random_rows import random_rows
 
 from boardgames.envs.compiled.cells import obs_flag, obs_value
 from boardgames.envs.core.game_kernels import kernels_of
