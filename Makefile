@@ -19,7 +19,7 @@ PZ_FLOOR_STAMP := $(PZ_FLOOR_VENV)/.installed
 CLIENTS_VENV := .venv-clients
 CLIENTS_BIN := $(CLIENTS_VENV)/bin
 CLIENTS_STAMP := $(CLIENTS_VENV)/.installed
-# the browser of the browser tests (tests/web/conftest.py looks there too)
+# the browser of the browser tests (tests/play/web/conftest.py looks there too)
 CHROMIUM := /usr/bin/chromium
 
 DOCS_STAMP := $(VENV)/.docs-installed
@@ -34,7 +34,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	# torch first, pinned to the CPU wheel: an unpinned torch would pull gigabytes of CUDA packages
 	$(BIN)/pip install --quiet torch==2.13.0
-	# web: the browser server (boardgames.play.web); web-test: httpx and Playwright for tests/web (Playwright's wheel
+	# web: the browser server (boardgames.play.web); web-test: httpx and Playwright for tests/play/web (Playwright's wheel
 	# carries its driver; the browser is the system's Chromium, see the chromium target: never `playwright install`)
 	$(BIN)/pip install --quiet -e ".[train,dev,openspiel,web,web-test,ecosystem]"
 	$(BIN)/$(LAYOUT)
@@ -53,7 +53,7 @@ $(RLLIB_STAMP): pyproject.toml
 
 setup-rllib: $(RLLIB_STAMP)
 
-# headless Chromium for the browser tests (tests/web), from the system's packages: installed with apt-get
+# headless Chromium for the browser tests (tests/play/web), from the system's packages: installed with apt-get
 # when /usr/bin/chromium is missing (as root, or with sudo); without either the browser tests skip, saying so
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \

@@ -317,7 +317,7 @@ EXTRAS = {
     "dev": "the test suite and the linters (`make test`, `make lint`)",
     "rllib": "Ray RLlib ([Ray RLlib](rllib.md)); ray pins gymnasium 1.2.2: give it a venv of its own",
     "web": "play and watch in the browser ([Play in the browser](web.md))",
-    "web-test": "the browser and API tests of `tests/web`",
+    "web-test": "the browser and API tests of `tests/play/web`",
     "docs": "this site (`make docs`)",
     "bench": "the peers `make bench` compares against (OpenSpiel, pgx)",
 }

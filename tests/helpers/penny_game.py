@@ -1,5 +1,5 @@
 """A tiny game whose two seats act at once (three turns, a few orders each), for the paths of the replays
-and the player that take one order per seat: shared by tests/test_replay.py and tests/test_play.py."""
+and the player that take one order per seat: shared by tests/envs/tools/test_replay.py and tests/play/test_play.py."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import pytest
 
 from boardgames.play.window import NoDisplayError, no_display_reason
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _headless_environment(**extra) -> dict:

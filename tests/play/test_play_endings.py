@@ -244,7 +244,7 @@ def test_the_sides_are_named_as_the_rules_pages_name_them():
     """Every side's name and colour is in its game's rules page (docs/rules/<game>.md), and its title."""
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent / "docs" / "rules"
+    root = Path(__file__).resolve().parents[2] / "docs" / "rules"
     for name, sides in SIDES.items():
         text = (root / f"{name}.md").read_text()
         assert TITLES[name] in text

@@ -16,7 +16,7 @@ from boardgames.envs.registry import make_game
 from boardgames.play.cli import play_terminal, random_policy
 from boardgames.play.moves import get_ready, thinking_text, thinks, warm_up
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Pondering(Agent):

@@ -23,7 +23,7 @@ from boardgames.play.cli import (
     squares_in,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = game_names()
 
 

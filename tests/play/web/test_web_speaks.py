@@ -1,7 +1,7 @@
 """The page speaks to the player, for every game, in headless Chromium: it says whom you play, that the
 agent is thinking while it chooses, and how the game ended with the rule that ended it ("You lost:
 player_1 makes the super pattern I-8 ..."). Each game starts one move before its end (a position
-checked by hand, as in tests/test_play_endings.py); an agent that answers from a script plays the other
+checked by hand, as in tests/play/test_play_endings.py); an agent that answers from a script plays the other
 seats. A replay of the game says its end in the third person; ``boardgames web --replay FILE`` prints
 the replay's URL only, and ``boardgames web --help`` is the web command's own."""
 
