@@ -102,6 +102,14 @@ def _says_why(message: str) -> None:
     assert "weights_only" not in message, message  # never torch's advice to load with weights_only=False
 
 
+def _refused_agent(path, game) -> str:
+    """The message of the ModelFileError that loading ``path`` as an agent raises, which says why."""
+    with pytest.raises(ModelFileError) as error:
+        make_agent(str(path), game)
+    _says_why(str(error.value))
+    return str(error.value)
+
+
 @pytest.fixture
 def game():
     return make_game("dorix", num_players=2)
@@ -124,10 +132,8 @@ def test_the_traps_are_armed(tmp_path):
 def test_an_sb3_zip_with_an_added_pickled_entry_runs_nothing(tmp_path, game):
     marker = tmp_path / "marker"
     trap = trapped_sb3_zip(tmp_path / "trap.zip", marker)
-    with pytest.raises(ModelFileError) as error:
-        make_agent(str(trap), game)
-    _says_why(str(error.value))
-    assert "'booby'" in str(error.value) and str(trap) in str(error.value)
+    message = _refused_agent(trap, game)
+    assert "'booby'" in message and str(trap) in message
     for algo in ("maskable_ppo", "ppo"):  # whichever algorithm is asked to read it
         with pytest.raises(ModelFileError, match="unpickl"):
             load_model(trap, algo)
@@ -150,10 +156,7 @@ def test_an_sb3_zip_whose_weights_hold_a_pickled_object_runs_nothing(tmp_path, g
     marker = tmp_path / "marker"
     for entry in ("policy.pth", "policy.optimizer.pth", "pytorch_variables.pth"):
         trap = _copy_zip(SB3_MODEL, tmp_path / f"{entry}.zip", {entry: _trapped_torch_file(marker)})
-        with pytest.raises(ModelFileError) as error:
-            make_agent(str(trap), game)
-        _says_why(str(error.value))
-        assert entry in str(error.value)
+        assert entry in _refused_agent(trap, game)
     assert not marker.exists()
 
 
@@ -186,10 +189,8 @@ def test_train_resume_refuses_a_trapped_checkpoint(tmp_path, capsys):
 def test_a_trapped_alphazero_network_runs_nothing(tmp_path, game):
     marker = tmp_path / "marker"
     folder = trapped_az_folder(tmp_path / "az", marker)
-    with pytest.raises(ModelFileError) as error:
-        make_agent(str(folder), game)
-    _says_why(str(error.value))
-    assert "is not an AlphaZero network of this project" in str(error.value)
+    message = _refused_agent(folder, game)
+    assert "is not an AlphaZero network of this project" in message
     assert not marker.exists()
 
 

@@ -4,14 +4,12 @@ every action. A game joins by being listed in ``boardgames.envs.registry`` with 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from helpers.processes import run_python
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 from boardgames.envs.core.errors import IllegalActionError
@@ -228,6 +226,5 @@ def test_runs_without_jit(name):
         "        s.observation(0); s.render_text()\n"
         "print('ok')\n"
     )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    out = run_python(code, timeout=600, NUMBA_DISABLE_JIT="1")
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]

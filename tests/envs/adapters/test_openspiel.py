@@ -7,10 +7,10 @@ from __future__ import annotations
 import inspect
 import pickle
 import subprocess
-import sys
 
 import numpy as np
 import pytest
+from helpers.processes import run_python
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -80,7 +80,7 @@ def test_load_game_by_name_matches_the_engine(name, options):
 
 def _python(code: str) -> subprocess.CompletedProcess:
     """``code`` run by this Python in a fresh process, which must succeed."""
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    out = run_python(code)
     assert out.returncode == 0, out.stderr
     return out
 

@@ -10,12 +10,9 @@ no other (too slow to repeat here for every position)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
+from helpers.processes import run_python
 
 from boardgames.envs.agents import MCTSAgent, PythonMCTSAgent, make_baseline_agent
 from boardgames.envs.registry import make_game
@@ -228,8 +225,7 @@ def test_the_search_runs_without_the_jit():
         "e = EvaluatorSearch(g, lambda st, se: (np.ones((len(st), 276)), np.zeros((len(st), 2))))\n"
         "print(e.run([s, s], 5, seed=0).counts.sum(axis=2).ravel().tolist())\n"
     )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    out = run_python(code, NUMBA_DISABLE_JIT="1")
     assert out.returncode == 0, out.stderr
     counts, evaluated = out.stdout.strip().splitlines()
     game = make_game("dorix", num_players=2)
