@@ -266,17 +266,25 @@ def replay_aec(variant: P.Variant, content: dict) -> list[str]:
             if "actions" not in step:
                 if record["terminal"]:
                     done = env.truncations if record["truncated"] else env.terminations
-                    if not all(done.values()):
-                        found.append(f"every agent {'truncated' if record['truncated'] else 'terminated'}: {done}")
                     rewards = [env.rewards[a] for a in env.possible_agents]
-                    if rewards != record["returns"]:
-                        found.append(f"rewards: expected {record['returns']}, got {rewards}")
+                    found += _end_problems(record, done, all(done.values()), rewards)
             if found:
                 problems += [f"{here}: {p}" for p in found]
                 break
             if "actions" in step:
                 env.step(int(step["actions"][0]))
     return problems
+
+
+def _end_problems(record: dict, done: dict, ended: bool, rewards: list) -> list[str]:
+    """What differs at the end of a game ``record``: every agent's end flag (``done``, all set when
+    ``ended``) and the final ``rewards`` against the file's."""
+    found = []
+    if not ended:
+        found.append(f"every agent {'truncated' if record['truncated'] else 'terminated'}: {done}")
+    if rewards != record["returns"]:
+        found.append(f"rewards: expected {record['returns']}, got {rewards}")
+    return found
 
 
 def replay_parallel(variant: P.Variant, content: dict) -> list[str]:
@@ -296,11 +304,8 @@ def replay_parallel(variant: P.Variant, content: dict) -> list[str]:
                 found += _check_agent(step, seat, observations[agent], "observation")
             if "actions" not in step and record["terminal"]:
                 done = truncations if record["truncated"] else terminations
-                if not all(done[a] for a in agents) or env.agents:
-                    found.append(f"every agent {'truncated' if record['truncated'] else 'terminated'}: {done}")
-                got = [rewards[a] for a in agents]
-                if got != record["returns"]:
-                    found.append(f"rewards: expected {record['returns']}, got {got}")
+                ended = all(done[a] for a in agents) and not env.agents
+                found += _end_problems(record, done, ended, [rewards[a] for a in agents])
             if found:
                 problems += [f"{here}: {p}" for p in found]
                 break
