@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 GAMES = ("dorix", "olix", "adix", "barc")
 STAGES = ("import", "aec", "batch", "search")
@@ -190,8 +191,7 @@ def main(argv=None) -> dict:
         results["help"] = measure_help()
         print(_help_table(results["help"]))
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(results, f, indent=1)
+        Path(args.out).write_text(json.dumps(results, indent=1))
     return results
 
 

@@ -37,7 +37,6 @@ import argparse
 import re
 import sys
 import textwrap
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -58,6 +57,7 @@ from boardgames.play.moves import (  # noqa: F401  (re-exported: the player's he
     result_text,
     thinking_text,
     thinks,
+    timed_opponent_moves,
     warm_up,
 )
 from boardgames.play.sides import options_text, side_name, title_of, you_play
@@ -138,10 +138,8 @@ def play_terminal(
         thinking = thinking_text(state, human_seats, policies)
         if thinking:
             write(thinking)
-        started = time.perf_counter()
-        chosen.update(opponent_move(state, human_seats, policies))
-        took = f"  ({time.perf_counter() - started:.1f} s)" if thinking else ""
-        bad = illegal_choice(state, chosen)
+        seconds, bad = timed_opponent_moves(state, human_seats, policies, chosen)
+        took = f"  ({seconds:.1f} s)" if thinking else ""
         if bad is not None:
             ending = forfeit(state, bad[0], bad[1], agent_label(policies[bad[0]]))
             write(end_line(ending, game.info, *_viewer(human_seats, policies)))

@@ -114,6 +114,14 @@ def illegal_choice(state: State, chosen: dict) -> tuple[int, object] | None:
     return None
 
 
+def timed_opponent_moves(state: State, human_seats: set, policies: dict, chosen: dict) -> tuple:
+    """The agents' moves (:func:`opponent_move`) added to ``chosen``: ``(seconds they took, the first illegal
+    choice)``, the choice as :func:`illegal_choice` says (None when all are legal)."""
+    started = time.perf_counter()
+    chosen.update(opponent_move(state, human_seats, policies))
+    return time.perf_counter() - started, illegal_choice(state, chosen)
+
+
 def legal_move_texts(state: State, seat: int) -> list[str]:
     """The notation of each legal move of ``seat``, in action order."""
     return [state.action_to_text(int(a), seat) for a in state.legal_actions(seat)]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import time
 
 import numpy as np
 
@@ -18,12 +17,11 @@ from boardgames.envs.tools.replay import GameRecord, parse_move
 from boardgames.play.ending import end_line, forfeit
 from boardgames.play.moves import (
     agent_label,
-    illegal_choice,
     legal_move_texts,
-    opponent_move,
     record_label,
     result_text,
     thinking_text,
+    timed_opponent_moves,
 )
 from boardgames.play.sides import side_name
 
@@ -237,10 +235,8 @@ def play_window(game: Game, policies: dict, human_seats: set, start: State | Non
             if thinking is None:
                 thinking = thinking_text(state, human_seats, policies)  # "" for agents that answer at once
             if not thinking or thinking_shown:
-                started = time.perf_counter()
-                chosen.update(opponent_move(state, human_seats, policies))
-                took = f" ({time.perf_counter() - started:.1f} s)" if thinking else ""
-                bad = illegal_choice(state, chosen)
+                seconds, bad = timed_opponent_moves(state, human_seats, policies, chosen)
+                took = f" ({seconds:.1f} s)" if thinking else ""
                 if bad is not None:
                     forfeited = forfeit(state, bad[0], bad[1], agent_label(policies[bad[0]]))
                     continue

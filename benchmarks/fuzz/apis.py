@@ -102,14 +102,7 @@ def aec_path(config):
             probe.need(reward == 0, "reward", lambda: f"reward {reward} before the end")
             mask = obs["action_mask"].astype(bool)
             if rng.random() < rate:
-                kind, bad = inputs.bad_action(rng, mask)
-                probe.refused(
-                    lambda bad=bad: env.step(bad),
-                    IllegalActionError,
-                    f"AEC step ({kind})",
-                    repr(bad),
-                    lambda: raw.game_state.data.copy(),
-                )
+                _bad_step(probe, env, rng, mask, "AEC", lambda: raw.game_state.data.copy())
                 probe.need(env.agent_selection == agent, "AEC step", "a refused action moved the agent selection")
             a = int(rng.choice(np.flatnonzero(mask)))
             if not pending:
@@ -169,6 +162,13 @@ def parallel_path(config):
     return play
 
 
+def _bad_step(probe: Probe, env, rng, mask, name: str, position) -> None:
+    """One bad action (from ``inputs.bad_action``) for ``env.step``, which must refuse it with an
+    IllegalActionError; ``name`` names the interface, ``position()`` gives the position for the report."""
+    kind, bad = inputs.bad_action(rng, mask)
+    probe.refused(lambda: env.step(bad), IllegalActionError, f"{name} step ({kind})", repr(bad), position)
+
+
 def _bad_joint(probe: Probe, env, obs: dict, actions: dict, rng) -> None:
     """One malformed joint action for a Parallel ``step``: a bad action, a missing or unknown agent."""
     agent = env.agents[int(rng.integers(len(env.agents)))]
@@ -213,14 +213,7 @@ def gym_path(config):
             )
             probe.need(np.array_equal(obs, state.observation(seat)), "observation", "env != engine")
             if rng.random() < rate:
-                kind, bad = inputs.bad_action(rng, mask)
-                probe.refused(
-                    lambda bad=bad: env.step(bad),
-                    IllegalActionError,
-                    f"Gymnasium step ({kind})",
-                    repr(bad),
-                    lambda: u.state.data.copy(),
-                )
+                _bad_step(probe, env, rng, mask, "Gymnasium", lambda: u.state.data.copy())
             a = int(rng.choice(np.flatnonzero(mask)))
             obs, reward, terminated, truncated, info = step_legal(probe, env.step, inputs.action_form(rng, a), a)
             probe.tally.turns += 1

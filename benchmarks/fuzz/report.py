@@ -71,12 +71,14 @@ class Failure:
     def reproducer(self) -> str:
         return f"python -m boardgames.benchmarks.fuzz --replay {self.config} {self.path} {self.seed}"
 
+    _LABELS = ("input", "position")  # the names of the input's and the position's lines (no field)
+
     def __str__(self) -> str:
         lines = [f"[{self.config} / {self.path} / seed {self.seed}] {self.check}: {self.problem}"]
         if self.input:
-            lines.append(f"    input:    {self.input}")
+            lines.append(f"    {self._LABELS[0] + ':':<10}{self.input}")
         if self.position:
-            lines.append(f"    position: {self.position}")
+            lines.append(f"    {self._LABELS[1] + ':':<10}{self.position}")
         lines.append(f"    replay:   {self.reproducer()}")
         return "\n".join(lines)
 
@@ -203,3 +205,13 @@ def format_table(tallies: list[Tally]) -> str:
         f"{total.seconds:>8.1f}"
     )
     return "\n".join(rows)
+
+
+def print_failures(tallies: list) -> int:
+    """The first failure of each kind in ``tallies`` printed; the exit status: 1 if any try failed, else 0."""
+    failures = [f for t in tallies for f in t.examples]
+    if failures:
+        print(f"\n{sum(t.failures for t in tallies)} failures; the first of each kind:")
+        for f in failures:
+            print(f)
+    return 1 if any(t.failures for t in tallies) else 0

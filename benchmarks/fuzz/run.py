@@ -35,7 +35,15 @@ import numpy as np
 from boardgames.benchmarks.fuzz.apis import aec_path, gym_path, parallel_path
 from boardgames.benchmarks.fuzz.batched import batched_path, vector_path
 from boardgames.benchmarks.fuzz.engine import engine_game
-from boardgames.benchmarks.fuzz.report import CheckFailed, Config, Probe, Tally, configs, format_table
+from boardgames.benchmarks.fuzz.report import (
+    CheckFailed,
+    Config,
+    Probe,
+    Tally,
+    configs,
+    format_table,
+    print_failures,
+)
 
 
 def engine_path(config):
@@ -298,9 +306,4 @@ def main(argv=None) -> int:
     )
     print(format_table(tallies))
     print(f"wall time {time.perf_counter() - start:.0f} s (seed {args.seed}, rate {args.rate})")
-    failures = [f for t in tallies for f in t.examples]
-    if failures:
-        print(f"\n{sum(t.failures for t in tallies)} failures; the first of each kind:")
-        for f in failures:
-            print(f)
-    return 1 if any(t.failures for t in tallies) else 0
+    return print_failures(tallies)

@@ -288,6 +288,16 @@ def history_rows(state) -> list:
     return [{k: v for k, v in row.items() if not k.endswith("_s")} for row in json.loads(state["history"])]
 
 
+def run_json_problems(run: Path, key: str, length: int) -> list:
+    """What is wrong with ``run.json`` of a finished run: not whole, or its ``key`` (``iterations``, ``steps``)
+    other than ``length``."""
+    try:
+        info = json.loads((run / "run.json").read_text())
+    except (OSError, ValueError) as e:
+        return [f"run.json is not whole ({type(e).__name__})"]
+    return [] if info.get(key) == length else [f"run.json says {info.get(key)} {key}, not {length}"]
+
+
 def az_problems(ref: Path, run: Path, same: bool, same_strength: bool) -> list:
     """What is wrong with a finished AlphaZero run (``same``: it must equal the reference ``ref``)."""
     import torch
@@ -305,12 +315,7 @@ def az_problems(ref: Path, run: Path, same: bool, same_strength: bool) -> list:
     state = torch.load(run / "checkpoint.pt", weights_only=True)
     if int(state["iteration"]) != AZ_ITERATIONS:
         problems.append(f"its checkpoint is at iteration {state['iteration']}, not {AZ_ITERATIONS}")
-    try:
-        info = json.loads((run / "run.json").read_text())
-        if info.get("iterations") != AZ_ITERATIONS:
-            problems.append(f"run.json says {info.get('iterations')} iterations, not {AZ_ITERATIONS}")
-    except (OSError, ValueError) as e:
-        problems.append(f"run.json is not whole ({type(e).__name__})")
+    problems += run_json_problems(run, "iterations", AZ_ITERATIONS)
     try:
         game = make_game(GAME[0], **GAME[1])
         agent = make_agent(f"{run / 'latest'}@2", game, seed=0)
@@ -368,12 +373,7 @@ def ppo_problems(ref: Path, run: Path, same_strength: bool) -> list:
             checkpoint_manifest(zip_path)
         except CheckpointError as e:
             problems.append(f"{zip_path.name} does not check: {str(e)[:200]}")
-    try:
-        info = json.loads((run / "run.json").read_text())
-        if info.get("steps") != PPO_STEPS:
-            problems.append(f"run.json says {info.get('steps')} steps, not {PPO_STEPS}")
-    except (OSError, ValueError) as e:
-        problems.append(f"run.json is not whole ({type(e).__name__})")
+    problems += run_json_problems(run, "steps", PPO_STEPS)
     problems += strength_problems(run, FIELDS)
     if same_strength:
         fields = ["steps", "opponent"]

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from boardgames.benchmarks.fuzz.report import MAX_EXAMPLES, PER_KIND, Failure
+from boardgames.benchmarks.fuzz.report import MAX_EXAMPLES, PER_KIND, Failure, print_failures
 
 PARTS = {
     "models": ("sb3", "alphazero", "rllib"),
@@ -57,14 +57,7 @@ class SurfaceFailure(Failure):
     """A failed try: the part (``config``), the kind (``path``), the try's seed, what was checked and what
     went wrong, what was done (``input``: the mutation, the damage, the request) and where (``position``)."""
 
-    def __str__(self) -> str:
-        lines = [f"[{self.config} / {self.path} / seed {self.seed}] {self.check}: {self.problem}"]
-        if self.input:
-            lines.append(f"    what:     {self.input}")
-        if self.position:
-            lines.append(f"    where:    {self.position}")
-        lines.append(f"    replay:   {self.reproducer()}")
-        return "\n".join(lines)
+    _LABELS = ("what", "where")
 
     def reproducer(self) -> str:
         kind = self.position if self.config == "server" else self.path
@@ -340,12 +333,7 @@ def main(args) -> int:
     if args.out:
         settings = {"seed": args.seed, "seconds": args.seconds, "wall_seconds": round(wall, 1)}
         save(args.out, tallies, {**settings, **({"kinds": args.kinds} if getattr(args, "kinds", None) else {})})
-    failures = [f for t in tallies for f in t.examples]
-    if failures:
-        print(f"\n{sum(t.failures for t in tallies)} failures; the first of each kind:")
-        for f in failures:
-            print(f)
-    return 1 if any(t.failures for t in tallies) else 0
+    return print_failures(tallies)
 
 
 # ----- doing one try again -----------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from types import ModuleType
 
 import numpy as np
 
-from boardgames.envs.core.errors import GameOptionError, NotationError
+from boardgames.envs.core.errors import GameOptionError, IllegalActionError, NotationError
 from boardgames.envs.core.game import Game, GameInfo, State, action_index, is_integer
 from boardgames.envs.core.game_kernels import GameKernels, KernelContractError, game_kernels, module_label
 from boardgames.envs.core.squares import INT32_MAX
@@ -90,6 +90,15 @@ class KernelState(State):
         """``action`` as an int; IllegalActionError unless it is one of the game's ``0..NUM_ACTIONS-1``."""
         return action_index(action, self.kernels.num_actions)
 
+    def _playable(self, action: int, text: str, why: Callable[[], str]) -> int:
+        """``action``, read from the move ``text``, when this position can play it; else IllegalActionError:
+        the game is over, or the move is illegal here for the reason ``why()`` gives."""
+        if self.is_terminal():
+            raise IllegalActionError("the game is over: no move can be played")
+        if not self.legal_mask()[action]:
+            raise IllegalActionError(f"move {text!r} is illegal here: {why()}")
+        return action
+
     def legal_mask(self, seat: int | None = None) -> np.ndarray:
         kernels = self.kernels
         legal_mask = kernels.legal_mask
@@ -98,11 +107,7 @@ class KernelState(State):
         return mask
 
     def legal_actions(self, seat: int | None = None) -> np.ndarray:
-        kernels = self.kernels
-        legal_mask = kernels.legal_mask
-        mask = np.zeros(kernels.num_actions, dtype=np.bool_)
-        legal_mask(self.data, self.current_seat if seat is None else self._check_seat(seat), mask)
-        return mask.nonzero()[0]
+        return self.legal_mask(seat).nonzero()[0]
 
     def apply_actions(self, actions, check: bool = True) -> None:
         # a turn-based game's usual decision, {seat to act: action}, without the general path's steps

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardgames.envs.core.errors import GameOptionError, IllegalActionError
+from boardgames.envs.core.errors import GameOptionError
 from boardgames.envs.core.game import GameInfo, check_move_text, is_integer
 from boardgames.envs.core.kernel_state import KernelGame, KernelState, check_max_turns
 from boardgames.envs.dorix import notation as N
@@ -50,11 +50,7 @@ class DorixState(KernelState, rules=R, encoder=O):
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
         action = N.parse_move(self.data, check_move_text(text, "'b2', 'a1-b2' or '>c2'"))
-        if self.is_terminal():
-            raise IllegalActionError("the game is over: no move can be played")
-        if not self.legal_mask()[action]:
-            raise IllegalActionError(f"move {text!r} is illegal here: {N.why_illegal(self.data, action)}")
-        return action
+        return self._playable(action, text, lambda: N.why_illegal(self.data, action))
 
     # checks -----------------------------------------------------------------------------------
     def check_invariants(self) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardgames.envs.core.errors import IllegalActionError
 from boardgames.envs.core.game import check_move_text
 from boardgames.envs.core.kernel_state import KernelState, TwoPlayerBoardGame
 from boardgames.envs.olix import notation as N
@@ -68,11 +67,7 @@ class OlixState(KernelState, rules=R, encoder=O):
 
     def text_to_action(self, text: str, seat: int | None = None) -> int:
         action = N.parse_move(check_move_text(text, "'f6'"))
-        if self.is_terminal():
-            raise IllegalActionError("the game is over: no move can be played")
-        if not self.legal_mask()[action]:
-            raise IllegalActionError(f"move {text!r} is illegal here: {N.why_illegal(self.data, action)}")
-        return action
+        return self._playable(action, text, lambda: N.why_illegal(self.data, action))
 
     # checks -----------------------------------------------------------------------------------
     def check_invariants(self) -> None:

@@ -187,25 +187,35 @@ def play_match(
     for g in range(games):
         side = side_list[g % len(side_list)]
         seat_agents = [agent_a if s in side else agent_b for s in range(game.info.num_seats)]
-        for agent in (agent_a, agent_b):
-            if hasattr(agent, "seed"):
-                agent.seed(int(rng.integers(2**31)))
+        _seed_agents((agent_a, agent_b), rng)
         moves: list = list(starts[g][1]) if starts else []
         note = (lambda st, actions, moves=moves: moves.append(st.move_of(actions))) if g < save_games else None
         # checked moves: an agent's illegal move is an error
         state = play_game(starts[g][0].clone() if starts else game, seat_agents, on_decision=note)
         if note is not None:
             result.records.append(GameRecord(game.new_initial_state(), moves))
-        r = float(state.returns()[side[0]])
-        if r > 0:
-            result.wins += 1
-        elif r < 0:
-            result.losses += 1
-        else:
-            result.draws += 1
-        if progress is not None:
-            progress()
+        _count(result, float(state.returns()[side[0]]), progress)
     return result
+
+
+def _seed_agents(agents, rng) -> None:
+    """Each of ``agents`` that takes a seed seeded from ``rng``."""
+    for agent in agents:
+        if hasattr(agent, "seed"):
+            agent.seed(int(rng.integers(2**31)))
+
+
+def _count(result: PairResult, r: float, progress) -> None:
+    """One game counted in ``result`` by the first agent's return ``r`` (a win, a loss or a draw); then
+    ``progress()`` when given."""
+    if r > 0:
+        result.wins += 1
+    elif r < 0:
+        result.losses += 1
+    else:
+        result.draws += 1
+    if progress is not None:
+        progress()
 
 
 SIDE_BY_SIDE = 64  # games played at once when an agent searches in batches
@@ -222,9 +232,7 @@ def _play_match_side_by_side(
     side_list = game.info.sides()
     for start in range(0, games, SIDE_BY_SIDE):
         group = range(start, min(games, start + SIDE_BY_SIDE))
-        for agent in (agent_a, agent_b):
-            if hasattr(agent, "seed"):
-                agent.seed(int(rng.integers(2**31)))
+        _seed_agents((agent_a, agent_b), rng)
         sides = [side_list[g % len(side_list)] for g in group]
         seatings = [[agent_a if s in side else agent_b for s in range(game.info.num_seats)] for side in sides]
         moves: dict = {i: list(starts[g][1]) if starts else [] for i, g in enumerate(group) if g < save_games}
@@ -241,15 +249,7 @@ def _play_match_side_by_side(
         )
         result.records += [GameRecord(game.new_initial_state(), moves[i]) for i in sorted(moves)]
         for side, state in zip(sides, finals):
-            r = float(state.returns()[side[0]])
-            if r > 0:
-                result.wins += 1
-            elif r < 0:
-                result.losses += 1
-            else:
-                result.draws += 1
-            if progress is not None:
-                progress()
+            _count(result, float(state.returns()[side[0]]), progress)
     return result
 
 
@@ -295,6 +295,24 @@ def _pair_seed(seed: int, i: int, j: int) -> int:
     return seed * 7919 + 31 * i + j
 
 
+def _pair_match(
+    game: Game, pair, names: list, i: int, j: int, games: int, seed: int, save_games: int, openings: int, progress=None
+) -> PairResult:
+    """The match of a round robin between its agents ``i`` and ``j`` (``pair``): :func:`play_match` with the
+    pair's seed and names."""
+    return play_match(
+        game,
+        *pair,
+        games,
+        seed=_pair_seed(seed, i, j),
+        name_a=names[i],
+        name_b=names[j],
+        progress=progress,
+        save_games=save_games,
+        openings=openings,
+    )
+
+
 def _play_pair(
     game: Game, specs: list, names: list, i: int, j: int, games: int, seed: int, save_games: int, openings: int = 0
 ):
@@ -305,17 +323,7 @@ def _play_pair(
 
     use_torch_threads(1)  # the jobs share the cores: one thread each
     a, b = make_agent(specs[i], game, seed=seed + i), make_agent(specs[j], game, seed=seed + j)
-    return play_match(
-        game,
-        a,
-        b,
-        games,
-        seed=_pair_seed(seed, i, j),
-        name_a=names[i],
-        name_b=names[j],
-        save_games=save_games,
-        openings=openings,
-    )
+    return _pair_match(game, (a, b), names, i, j, games, seed, save_games, openings)
 
 
 def round_robin(
@@ -356,18 +364,7 @@ def round_robin(
 
             bar.set_postfix_str(_bar_note(names, (i, j), remaining))
             results.append(
-                play_match(
-                    game,
-                    agents[i],
-                    agents[j],
-                    games,
-                    seed=_pair_seed(seed, i, j),
-                    name_a=names[i],
-                    name_b=names[j],
-                    progress=played,
-                    save_games=save_games,
-                    openings=openings,
-                )
+                _pair_match(game, (agents[i], agents[j]), names, i, j, games, seed, save_games, openings, played)
             )
     return results, fit_elo(names, results)
 

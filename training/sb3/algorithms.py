@@ -52,6 +52,20 @@ def _policy_kwargs(settings: dict) -> dict:
     return {"net_arch": list(net)}
 
 
+def _new_model(cls, policy, env, seed: int, tensorboard_log: str | None, policy_kwargs: dict, settings: dict):
+    """A new model of the SB3 class ``cls``: quiet, on the CPU, with the run's seed, log folder and settings."""
+    return cls(
+        policy,
+        env,
+        seed=seed,
+        tensorboard_log=tensorboard_log,
+        verbose=0,
+        policy_kwargs=policy_kwargs,
+        device="cpu",
+        **settings,
+    )
+
+
 def network_of(model) -> dict:
     """The network settings (:data:`NETWORK_SETTINGS`) a built or loaded model has."""
     kwargs = getattr(model, "policy_kwargs", None) or {}
@@ -156,16 +170,7 @@ class MaskablePPOAlgorithm(_SB3Algorithm):
             }
         elif network != "mlp":
             raise SettingError(f"algo.network is 'mlp' or 'conv', got {network!r}")
-        return MaskablePPO(
-            policy,
-            env,
-            seed=seed,
-            tensorboard_log=tensorboard_log,
-            verbose=0,
-            policy_kwargs=policy_kwargs,
-            device="cpu",
-            **settings,
-        )
+        return _new_model(MaskablePPO, policy, env, seed, tensorboard_log, policy_kwargs, settings)
 
 
 class PPOAlgorithm(_SB3Algorithm):
@@ -186,16 +191,7 @@ class PPOAlgorithm(_SB3Algorithm):
         if settings.pop("network", "mlp") != "mlp":
             raise SettingError("algo.network = 'conv' is implemented for maskable_ppo only")
         policy_kwargs = _policy_kwargs(settings)
-        return PPO(
-            "MlpPolicy",
-            env,
-            seed=seed,
-            tensorboard_log=tensorboard_log,
-            verbose=0,
-            policy_kwargs=policy_kwargs,
-            device="cpu",
-            **settings,
-        )
+        return _new_model(PPO, "MlpPolicy", env, seed, tensorboard_log, policy_kwargs, settings)
 
 
 ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in (MaskablePPOAlgorithm(), PPOAlgorithm())}
