@@ -296,13 +296,24 @@ def _pair_seed(seed: int, i: int, j: int) -> int:
 
 
 def _pair_match(
-    game: Game, pair, names: list, i: int, j: int, games: int, seed: int, save_games: int, openings: int, progress=None
+    game: Game,
+    pair: tuple,
+    names: list,
+    i: int,
+    j: int,
+    games: int,
+    seed: int,
+    save_games: int,
+    openings: int,
+    progress=None,
 ) -> PairResult:
     """The match of a round robin between its agents ``i`` and ``j`` (``pair``): :func:`play_match` with the
     pair's seed and names."""
+    agent_a, agent_b = pair
     return play_match(
         game,
-        *pair,
+        agent_a,
+        agent_b,
         games,
         seed=_pair_seed(seed, i, j),
         name_a=names[i],
