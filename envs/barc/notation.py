@@ -24,17 +24,10 @@ import re
 import numpy as np
 
 from boardgames.envs.barc import rules as R
+from boardgames.envs.core import squares
 from boardgames.envs.core.errors import IllegalActionError, NotationError
-from boardgames.envs.core.squares import (
-    BoardSquares,
-    check_limit_ending,
-    check_running_turn,
-    parse_int,
-    parse_turn,
-    split_position,
-)
 
-SQ = BoardSquares(R.SIZE)
+SQ = squares.BoardSquares(R.SIZE)
 SEAT_NAMES = ("player_0", "player_1")
 SIDE_NAMES = ("South", "North")
 STAY_TEXT = "stay"
@@ -192,7 +185,7 @@ def _check_last_order(data: np.ndarray, seat: int, text: str, targets: tuple) ->
 def parse_position(game, text: str):
     """The :class:`boardgames.envs.barc.game.BarcState` of ``game`` (a BarcGame) written ``text``;
     :class:`NotationError` naming the problem when it is malformed or impossible."""
-    board, fields = split_position(text, "a Barc", "board", _FIELDS, ("turn",))
+    board, fields = squares.split_position(text, "a Barc", "board", _FIELDS, ("turn",))
     data = np.zeros(R.STATE_SIZE, dtype=np.int32)
     R.init_state(data, game.start_index, game.max_turns)
     data[R.HEIGHT : R.HEIGHT + 2 * R.CELLS] = 0
@@ -202,7 +195,7 @@ def parse_position(game, text: str):
         pawns = sum(state.stack(sq).count(s) for sq in range(R.CELLS))
         if pawns != R.PAWNS:
             raise NotationError(f"player_{s} has {pawns} pawns on the board; each player has {R.PAWNS}, always")
-    turn, limit = parse_turn(fields, game.max_turns)
+    turn, limit = squares.parse_turn(fields, game.max_turns)
     data[R.TURN], data[R.MAX_TURNS] = turn, limit
     if "last" in fields:
         if data[R.TURN] == 0:
@@ -218,19 +211,19 @@ def parse_position(game, text: str):
     if over is None:
         if any(victory):
             raise NotationError(f"{seen} on this board: the game is over (add an over= field)")
-        check_running_turn(turn, limit)
+        squares.check_running_turn(turn, limit)
         return state
     data[R.OVER] = 1
     if over == "limit":
         if any(victory):
             raise NotationError(f"over=limit, but {seen} on this board")
-        check_limit_ending(turn, limit)
+        squares.check_limit_ending(turn, limit)
         data[R.TRUNCATED] = 1
     elif over == "draw":
         if not all(victory):
             raise NotationError(f"over=draw, but {seen} on this board")
     elif over.startswith("win:"):
-        w = parse_int(over[4:], "winning seat", 0, 1)
+        w = squares.parse_int(over[4:], "winning seat", 0, 1)
         if victory != [w == 0, w == 1]:
             raise NotationError(f"over={over}, but {seen} on this board")
         data[R.WINNER] = w

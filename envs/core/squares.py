@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
+
 from boardgames.envs.core.errors import NotationError
 
 INT32_MAX = 2**31 - 1
@@ -89,6 +92,17 @@ class BoardSquares:
             cells = (stack(rank * self.width + f) for f in range(self.width))
             ranks.append(".".join("".join(str(p) for p in pawns) if len(pawns) else "-" for pawns in cells))
         return "/".join(ranks)
+
+
+def run_length_board(size: int, token: Callable[[int], str | None]) -> str:
+    """A square board of ``size`` files in notation: its ranks from the top down, separated by ``/``; each
+    square is ``token(index)``, and a run of empty squares (``token`` None) is written as its length."""
+    ranks = []
+    for rank in range(size - 1, -1, -1):
+        cells = [token(rank * size + file) for file in range(size)]
+        runs = [(empty, list(run)) for empty, run in itertools.groupby(cells, key=lambda cell: cell is None)]
+        ranks.append("".join(str(len(run)) if empty else "".join(cell or "" for cell in run) for empty, run in runs))
+    return "/".join(ranks)
 
 
 def split_position(text, label: str, board_word: str, fields: tuple, required: tuple) -> tuple[str, dict]:

@@ -15,19 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from boardgames.envs.core import squares
 from boardgames.envs.core.errors import IllegalActionError, NotationError
-from boardgames.envs.core.squares import (
-    DIGITS,
-    BoardSquares,
-    check_limit_ending,
-    check_running_turn,
-    parse_int,
-    parse_turn,
-    split_position,
-)
 from boardgames.envs.dorix import rules as R
 
-SQ = BoardSquares(R.SIZE)
+SQ = squares.BoardSquares(R.SIZE)
 _FIELDS = ("hands", "move", "turn", "limit", "last", "collapse", "over")
 
 # ----- moves --------------------------------------------------------------------------------------
@@ -127,12 +119,12 @@ def write_position(state) -> str:
 def parse_position(game, text: str):
     """The :class:`boardgames.envs.dorix.game.DorixState` of ``game`` (a DorixGame) written ``text``;
     :class:`NotationError` naming the problem when it is malformed or impossible."""
-    board, fields = split_position(text, "a Dorix", "board", _FIELDS, ("hands", "move", "turn"))
+    board, fields = squares.split_position(text, "a Dorix", "board", _FIELDS, ("hands", "move", "turn"))
     n = game.num_players
     data = np.zeros(R.STATE_SIZE, dtype=np.int32)
     R.init_state(data, n, game.max_turns)
     for sq, cell in SQ.stack_cells(board):
-        if not cell or any(c not in DIGITS[:n] for c in cell):
+        if not cell or any(c not in squares.DIGITS[:n] for c in cell):
             raise NotationError(f"square {SQ.name(sq)}: {cell!r} is not a stack of seats 0..{n - 1} (or '-')")
         if len(cell) > R.MAXH:
             raise NotationError(f"square {SQ.name(sq)}: stack of {len(cell)} pawns is too high")
@@ -143,7 +135,7 @@ def parse_position(game, text: str):
         raise NotationError(f"hands= lists {len(hands)} players but this game has {n}")
     per = R.PAWNS_PER_PLAYER[n]
     for s, h in enumerate(hands):
-        data[R.HANDS + s] = parse_int(h, f"hand of seat {s}", 0, per)
+        data[R.HANDS + s] = squares.parse_int(h, f"hand of seat {s}", 0, per)
     for s in range(n):
         on_board = int(sum(data[R.STACKS : R.HEIGHTS] == s))
         if on_board + data[R.HANDS + s] != per:
@@ -151,8 +143,8 @@ def parse_position(game, text: str):
                 f"seat {s} has {on_board} pawns on the board and {data[R.HANDS + s]} in hand; "
                 f"with {n} players each has {per}"
             )
-    data[R.TO_MOVE] = parse_int(fields["move"], "move (seat to act)", 0, n - 1)
-    turn, limit = parse_turn(fields, game.max_turns)
+    data[R.TO_MOVE] = squares.parse_int(fields["move"], "move (seat to act)", 0, n - 1)
+    turn, limit = squares.parse_turn(fields, game.max_turns)
     data[R.TURN], data[R.MAX_TURNS] = turn, limit
     if "last" in fields:
         frm, dash, to = fields["last"].partition("-")
@@ -176,7 +168,7 @@ def _parse_collapse(data: np.ndarray, value: str) -> None:
     if len(parts) != 3:
         raise NotationError(f"collapse= is <square>:<pawns left>:<targets>, got {value!r}")
     src = SQ.parse(parts[0])
-    left = parse_int(parts[1], "pawns left to fall", 1)
+    left = squares.parse_int(parts[1], "pawns left to fall", 1)
     if left > data[R.HEIGHTS + src]:
         raise NotationError(f"collapse= says {left} pawns left but {SQ.name(src)} holds {data[R.HEIGHTS + src]}")
     for name in parts[2].split(","):
@@ -206,11 +198,11 @@ def _check_result(data: np.ndarray, over: str | None, n: int) -> None:
     if over is None:
         if holder >= 0 and data[R.PHASE] != R.COLLAPSE:  # the diagonals are checked after the collapse
             raise NotationError(f"{held}: the game is over (add over=win:{holder})")
-        check_running_turn(turn, limit)
+        squares.check_running_turn(turn, limit)
     elif over == "limit":
         if holder >= 0:
             raise NotationError(f"over=limit, but {held}: the game was won (over=win:{holder})")
-        check_limit_ending(turn, limit)
+        squares.check_limit_ending(turn, limit)
     elif over == "draw":
         if holder >= 0:
             raise NotationError(f"over=draw, but {held}: the game was won (over=win:{holder})")
@@ -231,6 +223,6 @@ def _parse_over(data: np.ndarray, value: str, n: int) -> None:
         data[R.TRUNCATED] = 1
     elif value.startswith("win:"):
         sides = 2 if n == 4 else n
-        data[R.WINNER] = parse_int(value[4:], "winning side", 0, sides - 1)
+        data[R.WINNER] = squares.parse_int(value[4:], "winning side", 0, sides - 1)
     elif value != "draw":
         raise NotationError(f"over= is win:<side>, draw or limit, got {value!r}")

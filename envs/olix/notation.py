@@ -19,19 +19,11 @@ import re
 
 import numpy as np
 
+from boardgames.envs.core import squares
 from boardgames.envs.core.errors import IllegalActionError, NotationError
-from boardgames.envs.core.squares import (
-    DIGITS,
-    BoardSquares,
-    check_limit_ending,
-    check_running_turn,
-    parse_int,
-    parse_turn,
-    split_position,
-)
 from boardgames.envs.olix import rules as R
 
-SQ = BoardSquares(R.SIZE)
+SQ = squares.BoardSquares(R.SIZE)
 SEAT_LETTERS = "wb"  # player_0 (light) and player_1 (dark), in notation and text pictures
 
 # ----- moves --------------------------------------------------------------------------------------
@@ -63,22 +55,12 @@ def why_illegal(data: np.ndarray, action: int) -> str:
 def write_position(state) -> str:
     """The notation of an :class:`boardgames.envs.olix.game.OlixState` (what ``state.to_text()`` returns)."""
     d = state.data
-    ranks = []
-    for r in range(R.SIZE - 1, -1, -1):
-        out, empty = "", 0
-        for f in range(R.SIZE):
-            o = int(d[R.BOARD + r * R.SIZE + f])
-            if o < 0:
-                empty += 1
-                continue
-            if empty:
-                out += str(empty)
-                empty = 0
-            out += SEAT_LETTERS[o]
-        if empty:
-            out += str(empty)
-        ranks.append(out)
-    parts = ["olix", "/".join(ranks), f"move={int(d[R.TO_MOVE])}", f"turn={int(d[R.TURN])}"]
+
+    def token(square: int) -> str | None:
+        owner = int(d[R.BOARD + square])
+        return None if owner < 0 else SEAT_LETTERS[owner]
+
+    parts = ["olix", squares.run_length_board(R.SIZE, token), f"move={int(d[R.TO_MOVE])}", f"turn={int(d[R.TURN])}"]
     if int(d[R.MAX_TURNS]) != state.game.max_turns:
         parts.append(f"limit={int(d[R.MAX_TURNS])}")
     if d[R.LAST] >= 0:
@@ -110,7 +92,7 @@ def _parse_grid(data: np.ndarray, grid: str) -> None:
         f = 0
         for m in re.finditer(r"[0-9]+|.", row):
             tok = m.group()
-            if tok[0] in DIGITS:
+            if tok[0] in squares.DIGITS:
                 n = int(tok)
                 if n < 1:
                     raise NotationError(f"rank {rank + 1}: an empty-cell count must be 1..{R.SIZE}, got {tok}")
@@ -145,7 +127,7 @@ def _parse_marks(data: np.ndarray, value: str) -> None:
             )
         if m.group(2) is None:
             continue
-        v = parse_int(m.group(2), f"the value of column {name}")
+        v = squares.parse_int(m.group(2), f"the value of column {name}")
         if v not in R.COLUMN_VALUES[t].tolist():
             printed = ", ".join(str(x) for x in R.COLUMN_VALUES[t])
             raise NotationError(f"column {name} has no value {v} (its values are {printed})")
@@ -164,13 +146,13 @@ def _parse_over(data: np.ndarray, value: str) -> None:
     elif value == "draw":
         pass
     elif value.startswith("win:"):
-        data[R.WINNER] = parse_int(value[4:], "winning seat", 0, 1)
+        data[R.WINNER] = squares.parse_int(value[4:], "winning seat", 0, 1)
     elif value.startswith("super:"):
         m = re.match(r"^super:([01]):([OLIX])([0-9]+)$", value)
         if not m:
             raise NotationError(f"over=super is super:<seat>:<type><value> (like super:0:L9), got {value!r}")
         t = R.TYPE_NAMES.index(m.group(2))
-        v = parse_int(m.group(3), "the value of the super pattern", 0, R.CELLS)
+        v = squares.parse_int(m.group(3), "the value of the super pattern", 0, R.CELLS)
         if v <= R.COLUMN_VALUES[t, 3]:
             raise NotationError(f"{m.group(2)}-{v} is not a super pattern (it must exceed {R.COLUMN_VALUES[t, 3]})")
         data[R.WINNER] = int(m.group(1))
@@ -183,7 +165,7 @@ def _parse_over(data: np.ndarray, value: str) -> None:
 def parse_position(game, text: str):
     """The :class:`boardgames.envs.olix.game.OlixState` of ``game`` (an OlixGame) written ``text``;
     :class:`NotationError` naming the problem when it is malformed or impossible."""
-    grid, fields = split_position(text, "an Olix", "grid", _FIELDS, ("move", "turn"))
+    grid, fields = squares.split_position(text, "an Olix", "grid", _FIELDS, ("move", "turn"))
     data = np.zeros(R.STATE_SIZE, dtype=np.int32)
     R.init_state(data, game.max_turns)
     _parse_grid(data, grid)
@@ -193,8 +175,8 @@ def parse_position(game, text: str):
         if placed > R.PAWNS:
             raise NotationError(f"player_{s} has {placed} pawns on the grid; each player has {R.PAWNS}")
         data[R.LEFT + s] = R.PAWNS - placed
-    data[R.TO_MOVE] = parse_int(fields["move"], "move (seat to act)", 0, 1)
-    turn, limit = parse_turn(fields, game.max_turns)
+    data[R.TO_MOVE] = squares.parse_int(fields["move"], "move (seat to act)", 0, 1)
+    turn, limit = squares.parse_turn(fields, game.max_turns)
     data[R.TURN], data[R.MAX_TURNS] = turn, limit
     if "last" in fields:
         last = SQ.parse(fields["last"])
@@ -216,7 +198,7 @@ def parse_position(game, text: str):
             raise NotationError(f"player_{seat} is to move but has no pawn left to place")
         if not (board == -1).any():
             raise NotationError("the grid is full: the game is over (add an over= field)")
-        check_running_turn(turn, limit)
+        squares.check_running_turn(turn, limit)
     placed = int(np.sum(board >= 0))
     if turn != placed:
         raise NotationError(f"turn={turn}, but the grid holds {placed} pawns: one placement is one turn")
@@ -275,4 +257,4 @@ def _check_result(data: np.ndarray, over: str | None) -> None:
     elif over == "limit":
         if counted:
             raise NotationError("over=limit, but every pawn is placed: the game ends by the count (O6)")
-        check_limit_ending(int(data[R.TURN]), int(data[R.MAX_TURNS]))
+        squares.check_limit_ending(int(data[R.TURN]), int(data[R.MAX_TURNS]))
