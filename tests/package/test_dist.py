@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from helpers.wheel import WHEEL_FILES
 
 import boardgames
 
@@ -51,13 +52,7 @@ def test_the_sdist_and_the_wheel_built_from_it_pass_twine_check(tmp_path):
     for name in ("pyproject.toml", "README.md", "LICENSE", "PKG-INFO", "models/dorix_2p/model.zip"):
         assert top + name in in_sdist, f"{name} not in the sdist"
     in_wheel = set(zipfile.ZipFile(wheel).namelist())
-    for name in (
-        "boardgames/models/dorix_2p/model.zip",
-        "boardgames/training/configs/dorix.toml",
-        "boardgames/envs/compiled/templates/engine_body.py.tmpl",
-        "boardgames/play/web/static/index.html",
-        "boardgames/envs/py.typed",
-    ):
+    for name in (*WHEEL_FILES, "boardgames/envs/compiled/templates/engine_body.py.tmpl"):
         assert name in in_wheel, f"{name} not in the wheel built from the sdist"
     metadata = zipfile.ZipFile(wheel).read(f"boardgame_rl_envs-{version}.dist-info/METADATA").decode()
     assert "Description-Content-Type: text/markdown" in metadata and "# boardgame-rl-envs" in metadata

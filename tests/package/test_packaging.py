@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from helpers.wheel import WHEEL_FILES
 
 import boardgames
 
@@ -199,12 +200,9 @@ def test_wheel_installs_in_a_fresh_venv_and_works_beside_a_users_own_packages(tm
         "boardgames/__init__.py",
         "boardgames/cli.py",
         "boardgames/envs/registry.py",
-        "boardgames/models/dorix_2p/model.zip",
         "boardgames/models/dorix_2p/card.md",
-        "boardgames/envs/py.typed",
         "boardgames/training/py.typed",
-        "boardgames/training/configs/dorix.toml",
-        "boardgames/play/web/static/index.html",
+        *WHEEL_FILES,
     ):
         assert expected in names, f"{expected} not in the wheel"
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
