@@ -28,20 +28,16 @@ inside functions and maps the repository's folders to ``boardgames.*`` without a
 Beside ``training/``, ``boardgames.play`` (a person against an agent: terminal, window, browser) may import its
 shared modules only, reaching every family's agents through ``agent_kinds``; nothing in ``training/`` imports it.
 
-Imports inside functions count (the walk of ``tests/package/test_architecture.py``).
+Imports inside functions count (the walk of ``tests/helpers/imports.py``, as in ``tests/package/test_architecture.py``).
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "package"))
-
-from test_architecture import import_graph  # noqa: E402
+from helpers.imports import find_cycle, import_graph
 
 TRAINING = "boardgames.training"
 SHARED = {"settings", "cli", "storage", "agent_kinds", "torch_threads", "ray_cluster", "progress"}
@@ -196,8 +192,6 @@ def part_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
 
 
 def test_no_import_loop_among_the_parts_of_training():
-    from test_architecture import find_cycle
-
     parts = part_graph(import_graph())
     assert find_cycle(parts) is None, find_cycle(parts)
     assert not parts["agent_kinds"] & FAMILIES, "the hub imports no family"
