@@ -12,30 +12,15 @@ import asyncio
 import threading
 
 import pytest
+from helpers.web import WIN_IN_ONE, Clock
+from helpers.web import dorix_table as _table
+from helpers.web import play_session as _session
 
 from boardgames.envs.registry import make_game
 
 httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[web-test]')")
 
 TOKEN = "X-Boardgames-Token"
-WIN_IN_ONE = "dorix -.-.-.1/-.111.1.-/1.10.1.-/1.111.-.- hands=14,3 move=0 turn=0"  # b2 ends the game
-
-
-class Clock:
-    """A clock the test moves by hand (seconds)."""
-
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def _table(start: str | None = None):
-    from boardgames.play.web.session import Table
-
-    game = make_game("dorix", num_players=2)
-    return Table(game, "random", start=game.from_text(start) if start else None)
 
 
 def _registry(limit=3, idle=600.0):
@@ -43,16 +28,6 @@ def _registry(limit=3, idle=600.0):
 
     clock = Clock()
     return Registry(limit=limit, idle_timeout=idle, clock=clock), clock
-
-
-def _session(table, finished=False):
-    from boardgames.play.web.session import PlaySession
-
-    session = PlaySession(table)
-    if finished:
-        session.play({"move": "b2"})
-        assert session.finished
-    return session
 
 
 def test_a_full_registry_refuses_a_new_game_and_keeps_every_game_in_progress():

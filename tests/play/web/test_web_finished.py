@@ -15,7 +15,9 @@ import pytest
 
 httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[web-test]')")
 
-from test_web_capacity import WIN_IN_ONE, Clock, _session, _table  # noqa: E402  (b2 wins at WIN_IN_ONE)
+from helpers.web import WIN_IN_ONE, Clock  # noqa: E402  (b2 wins at WIN_IN_ONE)
+from helpers.web import dorix_table as _table  # noqa: E402
+from helpers.web import play_session as _session  # noqa: E402
 
 TOKEN = "X-Boardgames-Token"
 LOGGER = "boardgames.play.web"
