@@ -77,7 +77,7 @@ _.move_texts  # envs/tools/replay.py: GameRecord.move_texts(), used by the noteb
 short_batches
 _quiet_illegal_moves
 prompt
-Broken  # tests/test_game_kernels.py: a class whose creation must fail
+Broken  # tests/envs/core/test_game_kernels.py: a class whose creation must fail
 
 # PettingZoo: parallel_to_aec_wrapper (the base of the Barc AEC form) reads these in observe() and step()
 _observations

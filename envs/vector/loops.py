@@ -14,9 +14,9 @@ observe module sets ``WRITES_UINT8 = True`` (every game of this library: its ker
 kernel a second time for that type: no float buffer, no conversion pass, a quarter of the bytes. Any other
 observation kernel gets the reference path, ``compact="quantize"``: the float observation of one game built
 in a small buffer, then stored by :func:`quantize`. Both give the same bytes
-(``tests/test_batched_parallel.py``). The loops over the games go by chunks of :data:`CHUNK` rows, each chunk
-with its own buffers, so the ``*_threaded`` variants (numba ``prange`` over the chunks) give the same results
-as the serial ones.
+(``tests/envs/vector/test_batched_parallel.py``). The loops over the games go by chunks of :data:`CHUNK`
+rows, each chunk with its own buffers, so the ``*_threaded`` variants (numba ``prange`` over the chunks)
+give the same results as the serial ones.
 """
 
 from __future__ import annotations

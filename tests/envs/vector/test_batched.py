@@ -415,7 +415,7 @@ def test_parallel_mask_handed_out_is_a_copy_and_step_still_checks(name):
 
 def test_threaded_batch_plays_the_same_games():
     """``threads=2`` spreads the rows over two threads; each row has its own generator, so the games,
-    masks and observations are the same as without threads (every game: tests/test_batched_parallel.py)."""
+    masks and observations are the same as without threads (every game: tests/envs/vector/test_batched_parallel.py)."""
     runs = []
     for threads in (False, 2):
         b = BatchedGames("dorix", 32, seed=11, threads=threads)
