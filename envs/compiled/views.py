@@ -50,6 +50,17 @@ def borrowed(array, i):
     return array[i]
 
 
+def _row_start(context, builder, signature, args):
+    """The code of an ``(array, i)`` intrinsic's common start: the array's structure, its shape and strides
+    as lists, and the pointer to row ``i`` (the arithmetic of ``array[i]``)."""
+    arrtype = signature.args[0]
+    parent = context.make_array(arrtype)(context, builder, args[0])
+    shape = cgutils.unpack_tuple(builder, parent.shape, arrtype.ndim)
+    strides = cgutils.unpack_tuple(builder, parent.strides, arrtype.ndim)
+    at = context.cast(builder, args[1], signature.args[1], types.intp)
+    return parent, shape, strides, cgutils.pointer_add(builder, parent.data, builder.mul(at, strides[0]))
+
+
 @intrinsic
 def _borrowed_row(typingctx, array, i):
     """Row ``i`` of the C-contiguous ``array``: the same data pointer arithmetic as ``array[i]``, the shape
@@ -57,12 +68,7 @@ def _borrowed_row(typingctx, array, i):
     result = types.Array(array.dtype, array.ndim - 1, "C")
 
     def codegen(context, builder, signature, args):
-        arrtype = signature.args[0]
-        parent = context.make_array(arrtype)(context, builder, args[0])
-        shape = cgutils.unpack_tuple(builder, parent.shape, arrtype.ndim)
-        strides = cgutils.unpack_tuple(builder, parent.strides, arrtype.ndim)
-        at = context.cast(builder, args[1], signature.args[1], types.intp)
-        data = cgutils.pointer_add(builder, parent.data, builder.mul(at, strides[0]))
+        parent, shape, strides, data = _row_start(context, builder, signature, args)
         return _ownerless(context, builder, signature.return_type, data, shape[1:], strides[1:], parent.itemsize)
 
     return result(array, i), codegen
@@ -89,12 +95,7 @@ def _borrowed_block(typingctx, array, i):
     result = types.Array(array.dtype, array.ndim, "C")
 
     def codegen(context, builder, signature, args):
-        arrtype = signature.args[0]
-        parent = context.make_array(arrtype)(context, builder, args[0])
-        shape = cgutils.unpack_tuple(builder, parent.shape, arrtype.ndim)
-        strides = cgutils.unpack_tuple(builder, parent.strides, arrtype.ndim)
-        at = context.cast(builder, args[1], signature.args[1], types.intp)
-        data = cgutils.pointer_add(builder, parent.data, builder.mul(at, strides[0]))
+        parent, shape, strides, data = _row_start(context, builder, signature, args)
         one = context.get_constant(types.intp, 1)
         return _ownerless(context, builder, signature.return_type, data, [one, *shape[1:]], strides, parent.itemsize)
 

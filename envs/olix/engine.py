@@ -10,7 +10,7 @@ engine compiles; when one of them changes, ``tests/test_generated_engines.py`` f
 rendered again, and meanwhile the library does not run this file but a fresh rendering in its cache
 folder. numba compiles each function on first use and caches it on disk (``cache=True``).
 
-digest: c7c0ff60764c42f5
+digest: c2498edcd352d25c
 """
 
 import math
@@ -414,13 +414,7 @@ def learner_step(proto, packed, states, learner, actions, template, rng, fixed_s
             play_random_row(row, learner[i], rng, i, mask)
             code = outcome(row, ret)
             if code & OVER_BIT:
-                rewards[i] = ret[learner[i]]
-                if code & TRUNCATED_BIT:
-                    trunc[i] = True
-                else:
-                    term[i] = True
-                emit(row, learner[i], borrowed(final_obs, i), buffer)
-                restarted[i] = True
+                learner_end(row, learner[i], code, ret, i, rewards, term, trunc, restarted, final_obs, buffer)
                 if not restart_until_learner_acts(row, learner, i, template, rng, fixed_seat, num_seats, mask):
                     if failed[c] < 0:
                         failed[c] = i
@@ -430,6 +424,19 @@ def learner_step(proto, packed, states, learner, actions, template, rng, fixed_s
         if failed[c] >= 0:
             return failed[c]
     return -1
+
+
+@njit(cache=True, inline="always")
+def learner_end(row, seat, code, ret, i, rewards, term, trunc, restarted, final_obs, buffer):
+    """Game ``i`` ended (``code`` from :func:`outcome`, returns in ``ret``): the learner's reward, the
+    terminated or truncated flag, the learner's final observation, and the game marked as restarting."""
+    rewards[i] = ret[seat]
+    if code & TRUNCATED_BIT:
+        trunc[i] = True
+    else:
+        term[i] = True
+    emit(row, seat, borrowed(final_obs, i), buffer)
+    restarted[i] = True
 
 
 @njit(cache=True)
@@ -515,15 +522,9 @@ def finish(proto, packed, states, learner, template, rng, fixed_seat, num_seats,
         restarted[i] = False
         code = outcome(row, ret)
         if code & OVER_BIT:
-            rewards[i] = ret[learner[i]]
-            if code & TRUNCATED_BIT:
-                trunc[i] = True
-            else:
-                term[i] = True
-            emit(row, learner[i], borrowed(final_obs, i), buffer)
+            learner_end(row, learner[i], code, ret, i, rewards, term, trunc, restarted, final_obs, buffer)
             row[:] = template
             learner[i] = fixed_seat if fixed_seat >= 0 else rand_below(rng, i, num_seats)
-            restarted[i] = True
             n += 1
     return n
 
