@@ -37,6 +37,8 @@ def heuristic_evaluator(game: Game, scale: float = 2.0):
     if heuristic is None or not isinstance(game, KernelGame):
         raise ValueError(f"{game.info.name} has no heuristic to value leaves with")
     info = game.info
+    if compiled_leaf_values(game) and getattr(game.state_class.rules, "LEAF_SCALE", None) == scale:
+        return _compiled_evaluator(game)
 
     def evaluate(states: np.ndarray, seats: np.ndarray) -> tuple:
         values = np.zeros((len(states), info.num_seats))
@@ -47,6 +49,34 @@ def heuristic_evaluator(game: Game, scale: float = 2.0):
         return np.ones((len(states), info.acting_seats, info.num_actions)), values
 
     return evaluate
+
+
+def _compiled_evaluator(game: Game):
+    """:func:`heuristic_evaluator` through the rules' compiled ``leaf_values`` (the same values)."""
+    from boardgames.envs.compiled.turns import compiled_kernels
+
+    info = game.info
+    kernels = compiled_kernels(game)
+    assert kernels is not None and kernels.leaf_values is not None
+    leaf_values = kernels.leaf_values
+
+    def evaluate(states: np.ndarray, seats: np.ndarray) -> tuple:
+        values = np.zeros((len(states), info.num_seats))
+        for i, row in enumerate(states):
+            leaf_values(row, values[i])
+        return np.ones((len(states), info.acting_seats, info.num_actions)), values
+
+    return evaluate
+
+
+def compiled_leaf_values(game: Game) -> bool:
+    """Whether ``game``'s rules value positions in a compiled kernel (``leaf_values``) that is the same as
+    :func:`heuristic_evaluator`'s values, so that a search can value its leaves without leaving the
+    compiled loop (Barc's rules do)."""
+    from boardgames.envs.compiled.turns import compiled_kernels
+
+    kernels = compiled_kernels(game)
+    return kernels is not None and kernels.leaf_values is not None
 
 
 def pick_from(strategy: np.ndarray, most_likely: bool, rng: np.random.Generator) -> int:
@@ -118,6 +148,8 @@ class SMMCTSAgent(_SearchOptions):
         if game not in self._searches:
             if self.leaf == "rollout":
                 self._searches[game] = MCTS(game, self.gamma, rule=self.rule)
+            elif self.leaf == "heuristic" and compiled_leaf_values(game):
+                self._searches[game] = MCTS(game, self.gamma, rollout_limit=0, rule=self.rule, leaf_values=True)
             else:
                 evaluator = heuristic_evaluator(game) if self.leaf == "heuristic" else self.leaf
                 self._searches[game] = EvaluatorSearch(game, evaluator, c=self.gamma, rule=self.rule)

@@ -33,6 +33,8 @@ direction ``(k + 4) % 8`` (so "N" is always "forward, away from me").
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -423,6 +425,50 @@ def victory(data, seat):
     """B5: whether ``seat`` reaches victory (see :func:`victories`)."""
     v0, v1 = victories(data)
     return v1 if seat == 1 else v0
+
+
+def _score_lines():
+    """Every line of three (:data:`LINES`) as its three squares in increasing order, listed by first square,
+    then row, column, NE diagonal, NW diagonal: the order :func:`score` sums them in (a float sum depends
+    on it, and the greedy agent's ties on the sum)."""
+    step_order = {1: 0, SIZE: 1, SIZE + 1: 2, SIZE - 1: 3}
+    lines = [tuple(sq for sq in range(CELLS) if int(m) >> sq & 1) for m in LINES]
+    lines.sort(key=lambda sqs: (sqs[0], step_order[sqs[1] - sqs[0]]))
+    return np.array(lines, dtype=np.int64)
+
+
+SCORE_LINES = _score_lines()
+LEAF_SCALE = 2.0  # a leaf's value is tanh(score / LEAF_SCALE)
+
+
+@njit(cache=True)
+def score(data, seat):
+    """The greedy agent's position score for ``seat`` (not a rule; :mod:`boardgames.envs.barc.heuristic`):
+    stacks topped (B5: a side left with 2 loses), own minus the opponent's, plus the lines of three being
+    built: 0.1 x (own tops)^2 for each line the opponent tops none of, minus the same for the opponent."""
+    tops0, tops1 = top_boards(data)
+    mine_board, theirs_board = (tops1, tops0) if seat == 1 else (tops0, tops1)
+    value = 1.0 * (bit_count(mine_board) - bit_count(theirs_board))
+    for i in range(SCORE_LINES.shape[0]):
+        mine = 0
+        theirs = 0
+        for k in range(3):
+            bit = np.uint64(1) << np.uint64(SCORE_LINES[i, k])
+            mine += (mine_board & bit) != 0
+            theirs += (theirs_board & bit) != 0
+        if theirs == 0:
+            value += 0.1 * mine**2
+        if mine == 0:
+            value -= 0.1 * theirs**2
+    return value
+
+
+@njit(cache=True)
+def leaf_values(data, out):
+    """Each seat's value of a running position for a search's leaves (the optional kernel of
+    :mod:`boardgames.envs.core.game_kernels`): ``tanh(score / LEAF_SCALE)``, in (-1, 1)."""
+    for seat in range(2):
+        out[seat] = math.tanh(score(data, seat) / LEAF_SCALE)
 
 
 @njit(cache=True)

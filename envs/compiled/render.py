@@ -13,6 +13,7 @@ named slots (``string.Template``'s ``$name``) filled from the game's
 ``joint_moves``        simultaneous games (``$moves_template`` names which)
 ``engine_body``        the step, the adapters' kernels, the batch loops and the search; ``$listed_def``:
                        ``legal_mask_listed`` made of ``legal_mask`` where the rules have none;
+                       ``$leaf_def``: ``leaf_values`` giving 0 where the rules value no position;
                        ``$packed_by_rules``: ``True`` where the rules' mask kernels also write packed masks
                        (``WRITES_PACKED = True``, :mod:`boardgames.envs.compiled.packing`), which the
                        engine then hands them, else ``False`` (a bool mask on the stack, packed)
@@ -58,6 +59,14 @@ def legal_mask_listed(data, seat, mask, listed):
     list_legal(mask, listed)
 '''
 
+LEAF_DEF = '''
+
+@njit(cache=True)
+def leaf_values(data, out):
+    """No value of a running position (the rules give none): 0 for every seat."""
+    out[:] = 0.0
+'''
+
 
 def writes_packed(kernels: GameKernels) -> bool:
     """Whether the rules' mask kernels also write a packed mask (uint8) themselves: ``WRITES_PACKED = True``
@@ -91,6 +100,7 @@ def slots(kernels: GameKernels) -> dict:
         "listed_from": "by the rules" if listed else "from legal_mask",
         "kernel_imports": kernel_imports(kernels),
         "listed_def": "" if listed else LISTED_DEF,
+        "leaf_def": "" if kernels.leaf_values is not None else LEAF_DEF,
         "packed_by_rules": str(writes_packed(kernels)),
         "digest": sources_digest(kernels),
     }
@@ -112,8 +122,7 @@ def kernel_imports(kernels: GameKernels) -> str:
     wanted = [(rules, name) for name in CONSTANTS]
     wanted += [(rules, "apply_joint" if kernels.simultaneous else "apply_action")]
     wanted += [(rules, name) for name in ("is_over", "legal_mask", "returns")]
-    if kernels.legal_mask_listed is not None:
-        wanted.append((rules, "legal_mask_listed"))
+    wanted += [(rules, name) for name in ("legal_mask_listed", "leaf_values") if getattr(kernels, name) is not None]
     wanted.append((encoder, "observe"))
     by_module: dict[str, list[str]] = {}
     literals = []

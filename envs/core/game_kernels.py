@@ -25,12 +25,13 @@ The rules module provides
 ``TRUNCATED``          whether it ended at the turn limit
 =====================  ==================================================================================
 
-and may provide ``legal_mask_listed(data, seat, mask, listed)`` (the mask, and the legal actions listed as
-it goes: ``listed[0]`` their count, then them in increasing order) with ``LEGAL_LIST``, the entries such a
-list needs. The observe module provides ``observe(data, seat, out)`` (the seat's observation into ``out``)
-and may provide ``OBS_CHANNELS`` (its planes, where they do not depend on the game's options) and
-``WRITES_UINT8 = True`` (``observe`` also takes a uint8 ``out`` and writes the planes times 255, rounded).
-A game whose rules encode their own observations names no observe module: its rules module is both.
+and may provide ``legal_mask_listed(data, seat, mask, listed)`` (the mask, and the legal actions listed as it goes:
+``listed[0]`` their count, then them in increasing order) with ``LEGAL_LIST``, the entries such a list needs, and
+``leaf_values(data, out)`` (each seat's value of a running position, in [-1, 1], into a float64 array: what a search
+may value its leaves by instead of a random rollout). The observe module provides ``observe(data, seat, out)`` (the
+seat's observation into ``out``) and may provide ``OBS_CHANNELS`` (its planes, where they do not depend on the
+game's options) and ``WRITES_UINT8 = True`` (``observe`` also takes a uint8 ``out`` and writes the planes times 255,
+rounded). A game whose rules encode their own observations names no observe module: its rules module is both.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 RULES_KERNELS = ("init_state", "legal_mask", "returns", "is_over")
+OPTIONAL_KERNELS = ("legal_mask_listed", "leaf_values")
 """The kernels every rules module provides (besides ``apply_action`` or ``apply_joint``)."""
 MOVE_KERNELS = ("apply_action", "apply_joint")
 """The kernels that play a move: a rules module provides exactly one (turn-based or simultaneous)."""
@@ -64,10 +66,11 @@ class GameKernels:
     checked by :func:`game_kernels`, which makes one per pair of modules (build them there, not here).
 
     ``apply_action`` is None in a simultaneous game (``simultaneous``), ``apply_joint`` in a turn-based one;
-    ``legal_mask_listed`` is None where the rules do not list the legal actions as they write the mask, and
-    ``legal_list`` is then room for every action (count first); ``obs_channels`` is None where the number of
-    planes depends on the game's options. The ``*_at`` fields are offsets into the state array. ``rules``
-    and ``encoder`` stay reachable for the names a game adds to the contract.
+    ``leaf_values`` is None where the rules value no position; ``legal_mask_listed`` is None where the rules do not
+    list the legal actions as they write the mask, and ``legal_list`` is then room for every action (count first);
+    ``obs_channels`` is None where the number of planes depends on the game's options. The ``*_at`` fields are
+    offsets into the state array. ``rules`` and ``encoder`` stay reachable for the names a game adds to the
+    contract.
     """
 
     rules: Any
@@ -80,6 +83,7 @@ class GameKernels:
     is_over: Callable
     observe: Callable
     legal_mask_listed: Callable | None
+    leaf_values: Callable | None
     simultaneous: bool
     num_actions: int
     state_size: int
@@ -171,6 +175,7 @@ def _read(rules, encoder) -> GameKernels:
         is_over=rules.is_over,
         observe=encoder.observe,
         legal_mask_listed=listed,
+        leaf_values=getattr(rules, "leaf_values", None),
         simultaneous=hasattr(rules, "apply_joint"),
         num_actions=num_actions,
         state_size=int(rules.STATE_SIZE),
@@ -197,8 +202,7 @@ def _rules_problems(rules) -> list[str]:
     elif len(moves) == 2:
         problems.append("both apply_action and apply_joint (a game's seats take turns or act at once, not both)")
     problems += [f"{name} is not callable" for name in moves if not callable(getattr(rules, name))]
-    if hasattr(rules, "legal_mask_listed") and not callable(rules.legal_mask_listed):
-        problems.append("legal_mask_listed is not callable")
+    problems += [f"{name} is not callable" for name in OPTIONAL_KERNELS if not callable(getattr(rules, name, len))]
     return problems + _integer_problems(rules, ("LEGAL_LIST",))
 
 

@@ -10,7 +10,7 @@ engine compiles; when one of them changes, ``tests/test_generated_engines.py`` f
 rendered again, and meanwhile the library does not run this file but a fresh rendering in its cache
 folder. numba compiles each function on first use and caches it on disk (``cache=True``).
 
-digest: c2498edcd352d25c
+digest: 8e198cc2421fcb20
 """
 
 import math
@@ -179,6 +179,12 @@ def legal_mask_listed(data, seat, mask, listed):
     """The seat's legal mask, and its legal actions listed (the rules list none as they go)."""
     legal_mask(data, seat, mask)
     list_legal(mask, listed)
+
+
+@njit(cache=True)
+def leaf_values(data, out):
+    """No value of a running position (the rules give none): 0 for every seat."""
+    out[:] = 0.0
 
 
 # ----- masks and observations ------------------------------------------------------------------------------
@@ -811,17 +817,20 @@ def draw_contempt(value, root_seat, contempt):
 
 
 @njit(cache=True)
-def rollout(row, scratch_row, limit, rng, b, masks, joint, ret, value):
+def rollout(row, scratch_row, limit, valued, rng, b, masks, joint, ret, value):
     """Leaf evaluation: uniformly random decisions from ``row`` (copied into ``scratch_row``) to the end of
-    the game, or to ``limit`` decisions (then 0 for every seat; ``limit`` < 0: no limit); the returns into
-    ``value``."""
+    the game, or to ``limit`` decisions (then 0 for every seat, or with ``valued`` the rules' value of the
+    position reached, ``leaf_values``; ``limit`` < 0: no limit); the returns into ``value``."""
     scratch_row[:] = row
     steps = 0
     acting = joint.shape[0]
     code = settle(scratch_row, ret, masks, None, False, None, None, False, None)
     while not code & OVER_BIT:
         if limit >= 0 and steps >= limit:
-            value[:] = 0.0
+            if valued:
+                leaf_values(scratch_row, value)
+            else:
+                value[:] = 0.0
             return
         for k in range(acting):
             joint[k] = pick_legal(borrowed(masks, k), rng, b)
@@ -840,10 +849,11 @@ def search_buffers(t):
 
 
 @njit(cache=True)
-def run_rollouts(t, roots, init, simulations, c, limit, rng, done, rule):
-    """Random rollouts under the selection ``rule`` (UCT, or regret matching / Exp3 at simultaneous
-    nodes): tree ``b`` runs ``simulations - done[b]`` more simulations (fewer if its edge arrays fill up;
-    ``done`` says how many ran). With ``init`` every tree first gets ``roots[b]``."""
+def run_rollouts(t, roots, init, simulations, c, limit, valued, rng, done, rule):
+    """Random rollouts (cut at ``limit`` decisions, :func:`rollout`, ``valued`` or not) under the selection
+    ``rule`` (UCT, or regret matching / Exp3 at simultaneous nodes): tree ``b`` runs ``simulations -
+    done[b]`` more simulations (fewer if its edge arrays fill up; ``done`` says how many ran). With
+    ``init`` every tree first gets ``roots[b]``."""
     masks, joint, chosen = search_buffers(t)
     if init:
         init_roots(t, roots, rng, masks)
@@ -853,7 +863,7 @@ def run_rollouts(t, roots, init, simulations, c, limit, rng, done, rule):
     for b in range(t.states.shape[0]):
         while done[b] < simulations and room(t, b, joint.shape[0]):
             leaf = descend(t, b, c, rule, False, rng, masks, joint, chosen, -1)
-            rollout(t.states[b, leaf], scratch_row, limit, rng, b, masks, joint, ret, value)
+            rollout(t.states[b, leaf], scratch_row, limit, valued, rng, b, masks, joint, ret, value)
             backup(t, b, leaf, value, rule, c)
             done[b] += 1
 

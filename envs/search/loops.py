@@ -7,10 +7,11 @@ and ``backup``.
 :func:`search_loops` returns, for a game's :class:`~boardgames.envs.core.game_kernels.GameKernels`, the functions
 over a :class:`boardgames.envs.search.tree.Tree` of ``B`` trees (tree ``b``'s root is its node 0):
 
-* ``run_rollouts(t, roots, init, simulations, c, limit, rng, done)``: UCT with random rollouts, all
-  compiled. With ``init`` every tree is first emptied and gets ``roots[b]`` (a position) as its root.
-  Then tree ``b`` runs ``simulations - done[b]`` more simulations, fewer if its edge arrays fill up:
-  ``done`` says how many ran (the caller grows the arrays and calls again without ``init``).
+* ``run_rollouts(t, roots, init, simulations, c, limit, valued, rng, done, rule)``: UCT with random rollouts, all
+  compiled (cut after ``limit`` decisions where ``limit`` >= 0, scored 0, or with ``valued`` by the rules'
+  ``leaf_values``). With ``init`` every tree is first emptied and gets ``roots[b]`` (a position) as its root. Then
+  tree ``b`` runs ``simulations - done[b]`` more simulations, fewer if its edge arrays fill up: ``done`` says how
+  many ran (the caller grows the arrays and calls again without ``init``).
 * ``select_leaves(t, roots, init, c, rng, leaves, leaf_states, forced, contempt)`` and
   ``expand_and_backup(t, leaves, count, priors, values)``: the evaluator form (PUCT), in two halves
   between which the caller evaluates the leaves of every tree in one call. ``select_leaves`` (after

@@ -190,13 +190,29 @@ class MCTS(_Search):
         c: exploration constant of UCB1 on values in [-1, 1] (regret matching, Exp3: gamma).
         rollout_limit: stop a rollout after this many decisions and score it 0 (None: to the end).
         rule: the selection rule, a name of :data:`RULES` other than ``"puct"``.
+        leaf_values: score a rollout cut at ``rollout_limit`` by the rules' value of the position reached
+            (their ``leaf_values`` kernel, :mod:`boardgames.envs.core.game_kernels`) instead of 0;
+            ``rollout_limit=0`` values every leaf so, with no random decision. Only for a game whose rules
+            have that kernel.
     """
 
-    def __init__(self, game: Game, c: float = 1.4, rollout_limit: int | None = None, rule: str = "uct"):
+    def __init__(
+        self,
+        game: Game,
+        c: float = 1.4,
+        rollout_limit: int | None = None,
+        rule: str = "uct",
+        leaf_values: bool = False,
+    ):
         if rule == "puct":
             raise ValueError("PUCT needs an evaluator's priors: use EvaluatorSearch")
         super().__init__(game, c, rule)
         self.rollout_limit = -1 if rollout_limit is None else int(rollout_limit)
+        if leaf_values and self.kernels.leaf_values is None:
+            raise ValueError(f"{game.info.name}: its rules value no position (no leaf_values kernel)")
+        if leaf_values and self.rollout_limit < 0:
+            raise ValueError("leaf_values values a rollout cut at rollout_limit: give one (0: no rollout)")
+        self.leaf_values = bool(leaf_values)
 
     def run(self, states, simulations: int, seed=None) -> SearchResult:
         """``simulations`` simulations from each position of ``states`` (a State, a list of them, or a
@@ -211,7 +227,7 @@ class MCTS(_Search):
         init = True
         while True:
             self.loops["run_rollouts"](
-                t, roots, init, simulations, self.c, self.rollout_limit, rng, done, self.rule_code
+                t, roots, init, simulations, self.c, self.rollout_limit, self.leaf_values, rng, done, self.rule_code
             )
             init = False
             if done.min() >= simulations:

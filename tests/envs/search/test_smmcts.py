@@ -9,7 +9,7 @@ import pytest
 
 from boardgames.envs.agents import PythonSMMCTSAgent, SMMCTSAgent, make_baseline_agent
 from boardgames.envs.compiled.regret import on_policy_ratio, sample_action, update, update_estimated
-from boardgames.envs.compiled.tree_layout import RULE_EXP3
+from boardgames.envs.compiled.tree_layout import PARENT, RULE_EXP3
 from boardgames.envs.registry import make_game
 from boardgames.envs.search import MCTS
 from boardgames.training.evaluation.matrix_games import exploitability, solve
@@ -142,3 +142,76 @@ def test_one_turn_matrix_of_the_one_safe_position():
     assert state.action_to_text(int(cols[np.argmax(y)]), 1) == "e2-d2" and y.max() == pytest.approx(1.0)
     same, _, _, exact = subgame_matrix(state, zero, 1)
     assert np.array_equal(same, a) and not exact
+
+
+def _plain_score(state, seat: int) -> float:
+    """The greedy heuristic's score written out plainly over the lines of three (the compiled kernel's
+    reference): stacks topped, own minus the other's, then per line 0.1 x (own tops)^2 where the other
+    tops none of it, minus the same for the other."""
+    from boardgames.envs.barc.heuristic import LINES
+
+    owners = [state.owner(sq) for sq in range(36)]
+    score = 1.0 * (owners.count(seat) - owners.count(1 - seat))
+    for line in LINES:
+        mine = sum(owners[sq] == seat for sq in line)
+        theirs = sum(owners[sq] == 1 - seat for sq in line)
+        score += 0.1 * mine**2 if theirs == 0 else 0.0
+        score -= 0.1 * theirs**2 if mine == 0 else 0.0
+    return score
+
+
+def test_the_compiled_leaf_values_are_the_heuristics_tanh_over_random_games():
+    from boardgames.envs.barc import rules as R
+
+    game = make_game("barc")
+    rng = np.random.default_rng(5)
+    out = np.zeros(2)
+    compared = 0
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            R.leaf_values(state.data, out)
+            for seat in (0, 1):
+                assert game.heuristic(state, seat) == pytest.approx(_plain_score(state, seat), abs=1e-12)
+                assert out[seat] == pytest.approx(np.tanh(_plain_score(state, seat) / 2.0), abs=1e-12)
+            compared += 1
+            state.apply_actions([int(rng.choice(np.flatnonzero(state.legal_mask(k)))) for k in (0, 1)])
+    assert compared > 100
+
+
+def test_a_search_cut_at_its_leaves_backs_up_their_values():
+    """Every simulation of UCT with ``rollout_limit=0`` and leaf values adds one child of the root and backs
+    up its value: the root's mean value is the mean of its children's values (returns where a child ends
+    the game, else tanh(score / 2) of the plain score)."""
+    game = make_game("barc")
+    state = game.from_text(ONE_SAFE)
+    search = MCTS(game, rollout_limit=0, leaf_values=True)
+    result = search.run(state, 6, seed=3)
+    tree = search._tree
+    children = [game.state_class(game, tree.states[0, node].copy()) for node in range(1, 7)]
+    expected = [
+        c.returns() if c.is_terminal() else [np.tanh(_plain_score(c, s) / 2.0) for s in (0, 1)] for c in children
+    ]
+    assert (tree.nodes[0, 1:7, PARENT] == 0).all()  # six nodes, all children of the root
+    assert np.allclose(result.values[0], np.mean(expected, axis=0))
+
+
+def test_leaf_values_need_a_kernel_and_a_cut():
+    with pytest.raises(ValueError, match="no leaf_values"):
+        MCTS(make_game("dorix", num_players=2), rollout_limit=0, leaf_values=True)
+    with pytest.raises(ValueError, match="rollout_limit"):
+        MCTS(make_game("barc"), leaf_values=True)
+
+
+def test_heuristic_leaves_run_in_the_compiled_loop():
+    """``smmcts:N:heuristic`` on Barc runs the rollout search cut at every leaf, valued by the rules' kernel,
+    and still finds North's one safe order."""
+    from boardgames.envs.agents.smmcts import heuristic_evaluator
+
+    agent = SMMCTSAgent(3200, leaf="heuristic")
+    state = make_game("barc").from_text(ONE_SAFE)
+    weights = [_safe_weight(agent.strategies(state, seed=seed)) for seed in range(3)]
+    assert isinstance(agent.search(state.game), MCTS) and agent.search(state.game).leaf_values
+    assert np.mean(weights) > 0.5, weights
+    slow = SMMCTSAgent(3200, leaf=heuristic_evaluator(state.game, scale=2.0001))
+    assert not isinstance(slow.search(state.game), MCTS)  # another scale: the Python evaluator
