@@ -22,7 +22,7 @@ Agents never modify the state they are given.
 :func:`make_baseline_agent` builds one from a short spec: ``random``, ``greedy``, ``mcts`` or
 ``mcts:<simulations>`` (compiled), ``pymcts`` or ``pymcts:<simulations>`` (Python), ``smmcts:<simulations>``
 and ``pysmmcts:<simulations>``, each optionally followed by ``:<option>`` parts (:data:`SM_OPTIONS`:
-``smmcts:1600:exp3:heuristic:max``, ``smmcts:800:g0.05``). The agents of
+``smmcts:1600:exp3:heuristic:max``, ``smmcts:800:g0.05``, ``smmcts:6400:heuristic:t0.33``). The agents of
 trained models live in :mod:`boardgames.training.agent_kinds`.
 """
 
@@ -51,8 +51,9 @@ SM_OPTIONS = {
     "heuristic": ("leaf", "heuristic"),
     "max": ("most_likely", True),
 }
-"""The options of ``smmcts`` / ``pysmmcts`` after the simulations (``:exp3``...), and ``g<gamma>`` (``:g0.05``):
-the keyword argument each sets (``pysmmcts`` takes no leaf option: its leaves are rollouts)."""
+"""The options of ``smmcts`` / ``pysmmcts`` after the simulations (``:exp3``...), ``g<gamma>`` (``:g0.05``) and
+``t<temperature>`` (``:t0.33``, the order drawn from the average strategy raised to 1/0.33): the keyword
+argument each sets (``pysmmcts`` takes no leaf option: its leaves are rollouts)."""
 
 
 def _sm_options(spec: str, kind: str, parts: list) -> dict:
@@ -62,22 +63,27 @@ def _sm_options(spec: str, kind: str, parts: list) -> dict:
         if part in SM_OPTIONS and not (kind == "pysmmcts" and SM_OPTIONS[part][0] == "leaf"):
             key, value = SM_OPTIONS[part]
         elif part.startswith("g"):
-            key, value = "gamma", parse_gamma(spec, part[1:])
+            key, value = "gamma", parse_share(spec, part[1:], "g<gamma>")
+        elif part.startswith("t"):
+            key, value = "temperature", parse_share(spec, part[1:], "t<temperature>")
         else:
-            raise ValueError(f"agent {spec!r}: unknown option {part!r} (use {', '.join(SM_OPTIONS)} or g<gamma>)")
+            raise ValueError(
+                f"agent {spec!r}: unknown option {part!r} (use {', '.join(SM_OPTIONS)}, g<gamma> or t<temperature>)"
+            )
         out[key] = value
     return out
 
 
-def parse_gamma(spec: str, text: str) -> float:
-    """The exploration share written after ``g``: a number in (0, 1]."""
+def parse_share(spec: str, text: str, option: str) -> float:
+    """The number written after an option's letter (``g`` the exploration share, ``t`` the temperature): a
+    number in (0, 1]."""
     try:
-        gamma = float(text)
+        value = float(text)
     except ValueError:
-        gamma = -1.0
-    if not 0.0 < gamma <= 1.0:
-        raise ValueError(f"agent {spec!r}: g<gamma> takes a number in (0, 1]")
-    return gamma
+        value = -1.0
+    if not 0.0 < value <= 1.0:
+        raise ValueError(f"agent {spec!r}: {option} takes a number in (0, 1]")
+    return value
 
 
 def parse_baseline_spec(spec) -> tuple[str, dict] | None:

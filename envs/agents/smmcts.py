@@ -79,6 +79,16 @@ def compiled_leaf_values(game: Game) -> bool:
     return kernels is not None and kernels.leaf_values is not None
 
 
+def sharpened(strategy: np.ndarray, temperature: float) -> np.ndarray:
+    """``strategy`` at ``temperature``: each weight raised to ``1 / temperature``, renormalised (AlphaZero's
+    move temperature): 1 leaves it as it is, below 1 moves weight towards the most likely actions and keeps
+    the others in play, still mixed; the support is unchanged."""
+    if temperature == 1.0:
+        return strategy
+    weights = (strategy / strategy.max()) ** (1.0 / temperature)
+    return weights / weights.sum()
+
+
 def pick_from(strategy: np.ndarray, most_likely: bool, rng: np.random.Generator) -> int:
     """An action drawn from ``strategy`` (its most likely one with ``most_likely``; ties: the lowest)."""
     if most_likely:
@@ -87,8 +97,9 @@ def pick_from(strategy: np.ndarray, most_likely: bool, rng: np.random.Generator)
 
 
 class _SearchOptions(Agent):
-    """The options both agents share, checked: ``simulations`` a move, the ``rule``, its ``gamma``, and
-    whether to play the most likely order rather than sample one."""
+    """The options both agents share, checked: ``simulations`` a move, the ``rule``, its ``gamma``,
+    whether to play the most likely order rather than sample one, and the ``temperature`` an order is
+    sampled at (:func:`sharpened`)."""
 
     def __init__(
         self,
@@ -97,6 +108,7 @@ class _SearchOptions(Agent):
         gamma: float = DEFAULT_GAMMA,
         most_likely: bool = False,
         seed: int | None = None,
+        temperature: float = 1.0,
     ):
         super().__init__(seed)
         self.simulations = int(simulations)
@@ -108,6 +120,9 @@ class _SearchOptions(Agent):
         if not 0.0 < self.gamma <= 1.0:
             raise ValueError(f"gamma must be in (0, 1], got {gamma}")
         self.rule, self.most_likely = rule, bool(most_likely)
+        self.temperature = float(temperature)
+        if not 0.0 < self.temperature <= 1.0:
+            raise ValueError(f"temperature must be in (0, 1], got {temperature}")
         self.deterministic = self.most_likely
         self.name = f"{type(self).name}{self.simulations}"
 
@@ -120,8 +135,9 @@ class SMMCTSAgent(_SearchOptions):
     """Simultaneous-move MCTS, compiled: regret matching (``rule="regret"``) or Exp3 with ``gamma`` uniform
     exploration at every node, leaves valued by a random rollout (``leaf="rollout"``), the game's heuristic
     (``"heuristic"``) or an evaluator (a callable, see :class:`boardgames.envs.search.EvaluatorSearch`); plays
-    an order drawn from its seat's average strategy at the root (``most_likely``: the most likely one).
-    Each move's search is seeded from the agent's generator."""
+    an order drawn from its seat's average strategy at the root, at ``temperature`` (:func:`sharpened`;
+    ``most_likely``: the most likely order). Each move's search is seeded from the agent's generator;
+    ``last_strategy`` is the strategy the last order was drawn from."""
 
     name = "smmcts"
 
@@ -133,8 +149,9 @@ class SMMCTSAgent(_SearchOptions):
         leaf="rollout",
         most_likely: bool = False,
         seed: int | None = None,
+        temperature: float = 1.0,
     ):
-        super().__init__(simulations, rule, gamma, most_likely, seed)
+        super().__init__(simulations, rule, gamma, most_likely, seed, temperature)
         if not callable(leaf) and leaf not in LEAVES:
             raise ValueError(f"unknown leaf evaluation {leaf!r}: use {', '.join(LEAVES)} or an evaluator")
         self.leaf = leaf
@@ -162,13 +179,14 @@ class SMMCTSAgent(_SearchOptions):
 
     def act(self, state: State, seat: int) -> int:
         self._check(state)
-        strategy = self.strategies(state, seed=int(self.rng.integers(2**63)))[seat]
+        strategy = sharpened(self.strategies(state, seed=int(self.rng.integers(2**63)))[seat], self.temperature)
         self.last_strategy = strategy
         return pick_from(strategy, self.most_likely, self.rng)
 
     def explain(self, state: State, seat: int) -> dict:
-        """``{action: weight}`` of ``seat``'s average strategy in ``state`` (a search seeded apart)."""
-        strategy = self.strategies(state, seed=0)[seat]
+        """``{action: weight}`` of the strategy ``seat`` draws its order from in ``state`` (the average
+        strategy at the agent's temperature; a search seeded apart)."""
+        strategy = sharpened(self.strategies(state, seed=0)[seat], self.temperature)
         return {int(a): float(strategy[a]) for a in np.flatnonzero(strategy)}
 
 
@@ -257,7 +275,7 @@ class PythonSMMCTSAgent(_SearchOptions):
         return out
 
     def act(self, state: State, seat: int) -> int:
-        return pick_from(self.strategies(state)[seat], self.most_likely, self.rng)
+        return pick_from(sharpened(self.strategies(state)[seat], self.temperature), self.most_likely, self.rng)
 
     def _simulate(self, node: _SMNode, state: State) -> np.ndarray:
         """One simulation from ``node`` (whose position ``state`` is, modified in place); its result per seat,

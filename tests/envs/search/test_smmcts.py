@@ -119,7 +119,10 @@ def test_specs_and_refusals():
         0.2,
     )
     assert make_baseline_agent("pysmmcts:50").rule == "regret"
-    for bad in ("smmcts:0", "smmcts:10:fast", "smmcts:10:g2", "mcts:10:exp3", "pysmmcts:10:heuristic"):
+    assert make_baseline_agent("smmcts:50:t0.25").temperature == 0.25
+    assert make_baseline_agent("smmcts:50").temperature == 1.0
+    bad_specs = ("smmcts:0", "smmcts:10:fast", "smmcts:10:g2", "mcts:10:exp3", "pysmmcts:10:heuristic")
+    for bad in bad_specs + ("smmcts:10:t0", "smmcts:10:t1.5", "smmcts:10:tx"):
         with pytest.raises(ValueError):
             make_baseline_agent(bad)
     dorix = make_game("dorix", num_players=2)
@@ -215,3 +218,17 @@ def test_heuristic_leaves_run_in_the_compiled_loop():
     assert np.mean(weights) > 0.5, weights
     slow = SMMCTSAgent(3200, leaf=heuristic_evaluator(state.game, scale=2.0001))
     assert not isinstance(slow.search(state.game), MCTS)  # another scale: the Python evaluator
+
+
+def test_the_temperature_sharpens_the_strategy_it_samples_from():
+    from boardgames.envs.agents.smmcts import sharpened
+
+    # by hand: 0.5^2, 0.3^2, 0.2^2 = 0.25, 0.09, 0.04, over their sum 0.38
+    assert np.allclose(sharpened(np.array([0.5, 0.3, 0.2, 0.0]), 0.5), [0.25 / 0.38, 0.09 / 0.38, 0.04 / 0.38, 0.0])
+    flat = np.array([0.2, 0.8])
+    assert sharpened(flat, 1.0) is flat
+    state = make_game("barc").new_initial_state()
+    agent = SMMCTSAgent(400, temperature=0.5, seed=3)
+    order = agent.act(state, 0)
+    average = SMMCTSAgent(400, seed=3).strategies(state, seed=np.random.default_rng(3).integers(2**63))[0]
+    assert np.allclose(agent.last_strategy, sharpened(average, 0.5)) and agent.last_strategy[order] > 0
