@@ -95,3 +95,24 @@ def test_the_leaderboard_takes_openings_too(capsys):
     game = make_game("dorix", num_players=2)
     results, rows = leaderboard(game, ["random", "greedy", "mcts:2"], 4, bootstrap=2, show_progress=False, openings=3)
     assert [r.games for r in results] == [4, 4, 4] and {r["agent"] for r in rows} == {"random", "greedy", "mcts2"}
+
+
+def test_openings_that_the_side_decides_are_counted():
+    from boardgames.training.evaluation.evaluate import PairResult
+
+    by_hand = PairResult("a", "b", outcomes=[1.0, -1.0, 1.0, 1.0, -1.0, 1.0, 0.0, 1.0, 1.0])
+    assert by_hand.seat_decided() == (2, 4)  # (win, loss) and (loss, win); the ninth game has no pair
+    # one deterministic agent against itself: both games of an opening are the same game, so whichever
+    # side wins it wins both, and every decisive opening is decided by the side
+    game = make_game("barc")
+    r = play_match(game, FirstLegal(), FirstLegal(), 12, seed=2, openings=4)
+    assert len(r.outcomes) == 12 and r.outcomes.count(1.0) == r.wins and r.outcomes.count(-1.0) == r.losses
+    assert all(r.outcomes[2 * k] == -r.outcomes[2 * k + 1] for k in range(6))
+    assert r.seat_decided() == (sum(1 for k in range(6) if r.outcomes[2 * k] != 0), 6)
+
+
+def test_evaluate_says_how_many_openings_the_side_decided(capsys, tmp_path):
+    main(["--game", "barc", "--agents", "greedy", "random", "--games", "4", "--openings", "2", "--no-progress"]
+         + ["--out", str(tmp_path / "eval")])  # fmt: skip
+    out = capsys.readouterr().out
+    assert "Openings the side decided" in out and "greedy vs random:" in out and "of 2 openings" in out

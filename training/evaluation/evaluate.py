@@ -82,6 +82,8 @@ class PairResult:
     losses: int = 0
     records: list = field(default_factory=list, repr=False)
     """The games kept by ``save_games`` (:class:`boardgames.envs.tools.replay.GameRecord`), in the order played."""
+    outcomes: list = field(default_factory=list, repr=False)
+    """``a``'s return in each game, in the order played (game ``g`` with ``a`` on side ``g % sides``)."""
 
     @property
     def games(self) -> int:
@@ -97,6 +99,19 @@ class PairResult:
 
     def win_interval(self, z: float = 1.96) -> tuple:
         return wilson_interval(self.wins, self.games, z)
+
+    def seat_decided(self) -> tuple[int, int]:
+        """``(decided, pairs)`` for a two-sided game whose games come in pairs from one opening (``a`` on
+        the first side, then on the second: :func:`play_match` with ``openings``): how many pairs the same
+        side won both times, so that the opening rather than the agents decided them (such a pair scores
+        50% for either agent), out of the complete pairs."""
+        pairs = len(self.outcomes) // 2
+        decided = sum(
+            1
+            for k in range(pairs)
+            if self.outcomes[2 * k] * self.outcomes[2 * k + 1] < 0  # one win, one loss: the same side won twice
+        )
+        return decided, pairs
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple:
@@ -208,6 +223,7 @@ def _seed_agents(agents, rng) -> None:
 def _count(result: PairResult, r: float, progress) -> None:
     """One game counted in ``result`` by the first agent's return ``r`` (a win, a loss or a draw); then
     ``progress()`` when given."""
+    result.outcomes.append(r)
     if r > 0:
         result.wins += 1
     elif r < 0:
@@ -535,6 +551,16 @@ def format_table(results: list, elo: dict) -> str:
     return "\n".join(lines)
 
 
+def seat_decided_lines(results: list) -> str:
+    """What the openings decided (:meth:`PairResult.seat_decided`), a line per pair, with each pair's score
+    (a draw counting half): the share of a pair's games that its agents' skill could change."""
+    lines = ["Openings the side decided (the same side won both games of an opening: 50% whoever plays it):"]
+    for p in results:
+        decided, pairs = p.seat_decided()
+        lines.append(f"  {p.a} vs {p.b}: {decided} of {pairs} openings; score {100 * p.score:.1f}% (draws half)")
+    return "\n".join(lines)
+
+
 def elo_is_meaningful(elo: dict) -> bool:
     """Whether ratings say more than the table: three agents or more (with two, the one score is all there is)."""
     return len(elo) >= 3
@@ -692,6 +718,8 @@ def main(argv: list | None = None) -> None:
     title = f"{args.game} {options or ''} — {args.games} games per pair, seed {args.seed}{opened}"
     print(title)
     print(format_table(results, elo))
+    if args.openings and len(game.info.sides()) == 2:
+        print(seat_decided_lines(results))
     if args.overwrite:
         shutil.rmtree(out / "games", ignore_errors=True)  # the earlier evaluation's games: none kept beside these
     save_results(out, results, elo, title)
