@@ -231,7 +231,12 @@ def build_parser(web: bool = False) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(p, default=None)
-    p.add_argument("--opponent", default="random", help="random, greedy, mcts, mcts:<simulations> or a saved model")
+    p.add_argument(
+        "--opponent",
+        default="random",
+        help="random, greedy, mcts, mcts:<simulations>, smmcts:<simulations>[:options] (Barc: "
+        "smmcts:6400:heuristic:t0.33 mixes its orders) or a saved model",
+    )
     p.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--position", default=None, help="start from this position (in notation)")
