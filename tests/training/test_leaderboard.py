@@ -24,6 +24,9 @@ def test_default_agents_are_the_baselines_and_the_boards_shipped_models():
     assert specs[: len(BASELINES)] == list(BASELINES)
     assert "models/dorix_2p" in specs and "models/dorix_3p" not in specs
     assert "models/olix" in default_agents("olix", None)
+    barc = default_agents("barc", None)  # both seats act at once: the mixed-strategy search too
+    assert barc[: len(BASELINES) + 1] == [*BASELINES, "smmcts:6400:heuristic:t0.33"] and "models/barc_az" in barc
+    assert not any(spec.startswith("smmcts") for spec in specs)
 
 
 def test_bootstrap_intervals_hold_the_fit_and_narrow_with_more_games():

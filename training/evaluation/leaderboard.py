@@ -6,7 +6,8 @@ Examples::
     boardgames leaderboard --game barc --agents random greedy mcts:400 models/barc --games 50
 
 Every agent of the game (by default: ``random``, ``greedy``, ``mcts:100``, ``mcts:400``,
-``mcts:1600`` and every shipped model of this game and player count, see :func:`default_agents`;
+``mcts:1600``, at a game whose seats act at once the mixed-strategy search ``smmcts:6400:heuristic:t0.33``,
+and every shipped model of this game and player count, see :func:`default_agents`;
 or ``--agents``) plays every other one ``--games`` games (a round robin, as ``boardgames.training.evaluation.evaluate``
 plays it: sides rotate, teams at team games). The ratings are one Bradley-Terry fit on the Elo scale
 over all games, draws counted half, ``random`` anchored at 0; their 95% confidence intervals come from
@@ -34,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from boardgames.envs.core.game import Game
+from boardgames.envs.registry import parallel_games
 from boardgames.training.agent_kinds import shipped_models
 from boardgames.training.cli import (
     add_game_arguments,
@@ -57,6 +59,9 @@ EXPLOIT_NOTE = (
     "both seats, averaged (0 = equilibrium, at most 2; `boardgames exploit --parts fixed`, docs/search.md).\n\n"
 )
 BASELINES = ("random", "greedy", "mcts:100", "mcts:400", "mcts:1600")
+SIMULTANEOUS_BASELINES = ("smmcts:6400:heuristic:t0.33",)
+"""Added to the baselines of a game whose seats act at once: the simultaneous-move search that mixes its
+orders (docs/rules/barc.md, "What competent play looks like")."""
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "leaderboard.md"
 
 
@@ -66,11 +71,12 @@ def board_key(game: str, players: int | None) -> str:
 
 
 def default_agents(game: str, players: int | None) -> list[str]:
-    """The baselines and every shipped model of ``game`` at ``players``: the PPO model named like the
-    board (``models/dorix_2p``), models whose name starts with it (``models/dorix_2p_<kind>``), and
-    exported RLlib policies (``models/rllib_<board>...`` holding a ``policy.pt``)."""
+    """The baselines (and :data:`SIMULTANEOUS_BASELINES` where the seats act at once) and every shipped model
+    of ``game`` at ``players``: the PPO model named like the board (``models/dorix_2p``), models whose name
+    starts with it (``models/dorix_2p_<kind>``), and exported RLlib policies (``models/rllib_<board>...``
+    holding a ``policy.pt``)."""
     key = board_key(game, players)
-    specs = list(BASELINES)
+    specs = list(BASELINES) + (list(SIMULTANEOUS_BASELINES) if game in parallel_games() else [])
     models = Path(__file__).resolve().parents[2] / "models"
     for name in shipped_models():
         if name == key or name.startswith(key + "_"):
