@@ -4,8 +4,8 @@ which builds one from a short spec.
 The kinds (:data:`AGENT_KINDS`), tried in this order, the first that recognises a spec building it:
 
 * ``baseline``: ``random``, ``greedy``, ``mcts`` / ``mcts:<simulations>``, ``pymcts`` / ``pymcts:<simulations>``,
-  ``smmcts`` / ``pysmmcts`` (simultaneous games: ``smmcts:<simulations>[:exp3][:heuristic][:max][:g<gamma>][:t<temperature>]``)
-  (:mod:`boardgames.envs.agents`);
+  ``smmcts`` / ``pysmmcts`` (simultaneous games:
+  ``smmcts:<simulations>[:exp3][:heuristic][:max][:g<gamma>][:t<temperature>]``) (:mod:`boardgames.envs.agents`);
 * ``sample``: ``sample:<spec>``, the model ``<spec>`` drawing its moves from its policy instead of the arg-max;
 * ``alphazero``: a folder holding an AlphaZero network (``models/dorix_2p_az``, a run's ``latest/``),
   optionally ``@<simulations>`` (:mod:`boardgames.training.alphazero.agent`);
