@@ -79,10 +79,31 @@ def test_the_agent_samples_its_order_from_the_average_strategy():
     assert puct.search.rule == "puct" and agent.search.rule == "regret" and agent.search.c == 0.3
 
 
+def test_the_agent_draws_from_the_average_strategy_at_its_temperature():
+    start = BARC.new_initial_state()
+    plain = AlphaZeroAgent(BARC, small_net(BARC), simulations=64, rule="regret", seed=0)
+    sharp = AlphaZeroAgent(BARC, small_net(BARC), simulations=64, rule="regret", seed=0, temperature=0.5)
+    plain.act(start, 0)
+    sharp.act(start, 0)  # the same seed: the same search, so the same average strategy
+    average = plain.last_strategy
+    squared = average**2 / (average**2).sum()  # temperature 1/2: each weight squared, renormalised
+    assert np.allclose(sharp.last_strategy, squared)
+    assert set(np.flatnonzero(sharp.last_strategy)) == set(np.flatnonzero(average))  # still mixed
+    shares = sharp.explain(start, 0)  # what explain reports is the strategy the order is drawn from
+    assert np.allclose([shares[a] for a in np.flatnonzero(squared)], squared[squared > 0])
+    with pytest.raises(ValueError, match=r"temperature must be in \(0, 1\]"):
+        AlphaZeroAgent(BARC, small_net(BARC), rule="regret", temperature=0.0)
+
+
 def test_a_model_records_its_rule_and_bad_rules_are_refused(tmp_path):
     save_network(small_net(BARC), tmp_path / "m", **SAVED, rule="regret", gamma=0.2)
     agent = load_agent(str(tmp_path / "m"), BARC)
-    assert agent.search.rule == "regret" and agent.search.c == 0.2
+    assert agent.search.rule == "regret" and agent.search.c == 0.2 and agent.temperature == 1.0
+    save_network(small_net(BARC), tmp_path / "t", **SAVED, rule="regret", gamma=0.2, temperature=0.33)
+    assert load_agent(str(tmp_path / "t"), BARC).temperature == 0.33
+    save_network(small_net(BARC), tmp_path / "hot", **SAVED, rule="regret", temperature=2.0)
+    with pytest.raises(ValueError, match=r"temperature must be a number in \(0, 1\]"):
+        load_agent(str(tmp_path / "hot"), BARC)
     save_network(small_net(BARC), tmp_path / "bad", **SAVED, rule="uct")
     with pytest.raises(ValueError, match="rule is one of puct, regret, exp3"):
         load_agent(str(tmp_path / "bad"), BARC)
@@ -90,6 +111,8 @@ def test_a_model_records_its_rule_and_bad_rules_are_refused(tmp_path):
         make_settings({"rule": "minimax"})
     with pytest.raises(SettingError, match="alphazero.gamma"):
         make_settings({"gamma": 0.0})
+    with pytest.raises(SettingError, match="alphazero.play_temperature"):
+        make_settings({"play_temperature": 1.5})
     dorix = make_game("dorix", num_players=2)
     with pytest.raises(ValueError, match="seats act at once"):
         AlphaZeroAgent(dorix, small_net(dorix), rule="regret")
@@ -98,10 +121,12 @@ def test_a_model_records_its_rule_and_bad_rules_are_refused(tmp_path):
 def test_a_tiny_regret_training_run_on_barc_completes(tmp_path):
     run = tmp_path / "run"
     sets = as_flags(tiny_sets(rule="regret", eval_opponents="['greedy']"))
+    sets += ["--set", "alphazero.play_temperature=0.5"]
     main(["--game", "barc", "--run-dir", str(run), "--iterations", "2", "--no-progress", *sets])
     info = json.loads((run / "run.json").read_text())
     assert info["iterations"] == 2 and info["settings"]["rule"] == "regret"
     assert load_settings("barc", {}, {"rule": "regret"}).rule == "regret"
     meta = json.loads((run / "latest" / "alphazero.json").read_text())
-    assert meta["rule"] == "regret" and meta["gamma"] == 0.3
-    assert load_agent(str(run / "latest"), BARC).search.rule == "regret"
+    assert meta["rule"] == "regret" and meta["gamma"] == 0.3 and meta["temperature"] == 0.5
+    agent = load_agent(str(run / "latest"), BARC)
+    assert agent.search.rule == "regret" and agent.temperature == 0.5

@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from boardgames.envs.agents import Agent
+from boardgames.envs.agents.smmcts import sharpened
 from boardgames.envs.core.game import Game, State
 from boardgames.envs.search import EvaluatorSearch
 from boardgames.training.alphazero.evaluator import NetworkEvaluator
@@ -26,8 +27,10 @@ class AlphaZeroAgent(Agent):
     ``c`` and ``contempt`` are the search's (:class:`boardgames.envs.search.EvaluatorSearch`), and a
     model's ``alphazero.json`` may set both (``"c"``, ``"contempt"``). With ``rule="regret"`` (or
     ``"exp3"``: games whose seats act at once; ``gamma`` the exploration share) the search learns a mixed
-    strategy per seat and the agent draws its order from its seat's average strategy at the root
-    (``last_strategy``); a model trained so records ``"rule"`` and ``"gamma"``."""
+    strategy per seat and the agent draws its order from its seat's average strategy at the root, at
+    ``temperature`` (``last_strategy``; :func:`boardgames.envs.agents.smmcts.sharpened`: below 1 moves weight
+    to the likeliest orders and keeps the others in play); a model trained so records ``"rule"``, ``"gamma"``
+    and ``"temperature"``."""
 
     def __init__(
         self,
@@ -40,10 +43,14 @@ class AlphaZeroAgent(Agent):
         contempt: float = 0.0,
         rule: str = "puct",
         gamma: float = 0.3,
+        temperature: float = 1.0,
     ):
         super().__init__(seed)
         if int(simulations) < 1:
             raise ValueError(f"simulations must be a positive integer, got {simulations}")
+        if not 0.0 < float(temperature) <= 1.0:
+            raise ValueError(f"temperature must be in (0, 1], got {temperature}")
+        self.temperature = float(temperature)
         self.game = game
         self.simulations = int(simulations)
         self.evaluator = NetworkEvaluator(game, net)
@@ -69,14 +76,24 @@ class AlphaZeroAgent(Agent):
             k = 0 if self.game.info.acting_seats == 1 else int(seat)
             if self.mixed:  # a mixed strategy: the order drawn from it
                 assert result.strategies is not None  # a simultaneous rule's search gives them
-                self.last_strategy = result.strategies[b, k] / result.strategies[b, k].sum()
+                average = result.strategies[b, k] / result.strategies[b, k].sum()
+                self.last_strategy = sharpened(average, self.temperature)
                 out[b] = self.rng.choice(self.last_strategy.shape[0], p=self.last_strategy)
                 continue
             best = np.flatnonzero(result.counts[b, k] == result.counts[b, k].max())
             out[b] = best[0] if len(best) == 1 else self.rng.choice(best)
-        self.last_counts = (result.strategies if self.mixed and result.strategies is not None else result.counts)[-1]
+        self.last_counts = np.stack([self._weights(result, k)[-1] for k in range(result.counts.shape[1])])
         self._last_position = (states[-1].data.tobytes(), int(seats[-1]))
         return out
+
+    def _weights(self, result, k: int) -> np.ndarray:
+        """``(B, NUM_ACTIONS)``: acting seat ``k``'s weights at each root that :meth:`explain` reports, its
+        visit counts (PUCT) or its average strategy at the agent's temperature (what its orders are drawn
+        from)."""
+        rows = result.policy(k)
+        if not self.mixed:
+            return result.counts[:, k]
+        return np.stack([sharpened(row / row.sum(), self.temperature) if row.sum() > 0 else row for row in rows])
 
     def warm_up(self, state: State | None = None) -> None:
         """Compile the search and make the network's first call now (a search of one simulation from
@@ -94,7 +111,7 @@ class AlphaZeroAgent(Agent):
         if self.last_counts is not None and getattr(self, "_last_position", None) == (state.data.tobytes(), int(seat)):
             row = self.last_counts[k]
         else:
-            row = self.search.run(state.data[None], self.simulations, seed=0).policy(k)[0]
+            row = self._weights(self.search.run(state.data[None], self.simulations, seed=0), k)[0]
         total = float(row.sum())
         return {int(a): float(row[a]) / total for a in np.flatnonzero(row)} if total > 0 else {}
 
@@ -153,4 +170,5 @@ def load_agent(spec: str, game: Game | None = None, seed: int | None = None) -> 
         contempt=float(meta.get("contempt", 0.0)),
         rule=str(meta.get("rule", "puct")),
         gamma=float(meta.get("gamma", 0.3)),
+        temperature=float(meta.get("temperature", 1.0)),
     )

@@ -62,6 +62,8 @@ class AlphaZeroSettings:
     eval_opponents: list = field(default_factory=lambda: ["random", "greedy", "mcts:100"])
     eval_simulations: int = 64
     play_simulations: int = 200  # the saved model's default simulations per move
+    # regret / exp3: the temperature the saved model draws its orders at (boardgames.envs.agents.smmcts.sharpened)
+    play_temperature: float = 1.0
     threads: int = 1  # torch threads
 
     def network_kwargs(self) -> dict:
@@ -100,6 +102,7 @@ of 2.5 TiB; ``blocks=100000`` a network of 7 billion weights)."""
 NUMBERS = {  # setting: (lowest, highest, lowest excluded)
     "c": (0.0, 100.0, True),
     "gamma": (0.0, 1.0, True),
+    "play_temperature": (0.0, 1.0, True),
     "noise_alpha": (0.0, 100.0, True),
     "noise_fraction": (0.0, 1.0, False),
     "learning_rate": (0.0, 10.0, True),
@@ -209,8 +212,9 @@ def check_network_config(config: dict, where: str = "network") -> None:
 def check_saved_network(file) -> None:
     """Check the ``alphazero.json`` of a saved network (``file``, its path) before anything is built from
     it: the network's configuration (:func:`check_network_config`) and the search settings it carries
-    (``simulations``, ``c``, ``contempt``); SettingError naming the file and the value. A file that cannot be read or is
-    not such a configuration is left to the loader to refuse."""
+    (``simulations``, ``c``, ``rule``, ``gamma``, ``temperature``, ``contempt``); SettingError naming the
+    file and the value. A file that cannot be read or is not such a configuration is left to the loader to
+    refuse."""
     from pathlib import Path
 
     from boardgames.training.storage.safe_load import read_model_json
@@ -231,5 +235,7 @@ def check_saved_network(file) -> None:
         raise SettingError(f"{file}: rule is one of {', '.join(SEARCH_RULES)}, got {meta['rule']!r}")
     if "gamma" in meta:
         check_number(f"{file}: gamma", meta["gamma"], *NUMBERS["gamma"])
+    if "temperature" in meta:
+        check_number(f"{file}: temperature", meta["temperature"], *NUMBERS["play_temperature"])
     if "contempt" in meta:  # a play setting only (no training setting): the search's draw contempt
         check_number(f"{file}: contempt", meta["contempt"], 0.0, 1.0)

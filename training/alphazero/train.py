@@ -133,6 +133,7 @@ def measure_strength(game: Game, net: torch.nn.Module, settings: AlphaZeroSettin
         "alphazero",
         rule=settings.rule,
         gamma=settings.gamma,
+        temperature=settings.play_temperature if settings.rule != "puct" else 1.0,
     )
     meter = StrengthMeter(game, settings.eval_opponents, settings.eval_games, seed)
     results = list(meter.play(agent, lambda i: seed + 100 * i, "alphazero", progress).values())
@@ -250,12 +251,17 @@ class AlphaZeroRun:
             **version_record(self.game),
             simulations=self.settings.play_simulations,
             c=self.settings.c,
-            **({"rule": self.settings.rule, "gamma": self.settings.gamma} if self.settings.rule != "puct" else {}),
+            **(self._mixed_play() if self.settings.rule != "puct" else {}),
             iterations=self.iteration,
             elo_vs_random=self.elo,
             elo_iteration=self.elo_iteration,
             trained_on_device=str(self.device),
         )
+
+    def _mixed_play(self) -> dict:
+        """What a model trained with a simultaneous rule records of how it plays (the agent reads it back)."""
+        s = self.settings
+        return {"rule": s.rule, "gamma": s.gamma, "temperature": s.play_temperature}
 
     def save_model(self, folder: str | Path) -> Path:
         """The current network as an agent folder (``alphazero.pt`` + ``alphazero.json``), each file
