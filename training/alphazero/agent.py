@@ -60,6 +60,7 @@ class AlphaZeroAgent(Agent):
         self.name = name
         self.last_counts: np.ndarray | None = None  # the last search's root visits (K, NUM_ACTIONS)
         self.last_strategy: np.ndarray | None = None  # regret/exp3: the last order's average strategy
+        self.last_strategies: list = []  # regret/exp3: the strategy of each order of the last act_batch
 
     def act(self, state: State, seat: int) -> int:
         return int(self.act_batch([state], [seat])[0])
@@ -72,12 +73,14 @@ class AlphaZeroAgent(Agent):
             np.stack([s.data for s in states]), self.simulations, seed=int(self.rng.integers(2**63))
         )
         out = np.empty(len(states), dtype=np.int64)
+        self.last_strategies = []
         for b, seat in enumerate(seats):
             k = 0 if self.game.info.acting_seats == 1 else int(seat)
             if self.mixed:  # a mixed strategy: the order drawn from it
                 assert result.strategies is not None  # a simultaneous rule's search gives them
                 average = result.strategies[b, k] / result.strategies[b, k].sum()
                 self.last_strategy = sharpened(average, self.temperature)
+                self.last_strategies.append(self.last_strategy)
                 out[b] = self.rng.choice(self.last_strategy.shape[0], p=self.last_strategy)
                 continue
             best = np.flatnonzero(result.counts[b, k] == result.counts[b, k].max())
