@@ -422,6 +422,16 @@ def test_card_header_says_how_the_agent_was_made():
     text = "\n".join(header_rows(run, 400, "models/x"))
     assert "stopped" not in text and "warm start" not in text and "PUCT c=1.25, 64 simulations" in text
     assert "Dirichlet(0.3) x 0.25 at the root" in text
+    # a regret-matching run (the simultaneous game) and the mixed play its model records
+    run.update(settings=make_settings({"iterations": 300, "rule": "regret", "simulations": 1024}).as_dict())
+    meta = {"rule": "regret", "gamma": 0.3, "temperature": 0.33}
+    text = "\n".join(header_rows(run, 3200, "models/barc_az", meta))
+    assert "| self-play | regret matching at every node (exploration share 0.3), 1024 simulations a move" in text
+    assert "PUCT" not in text and "Dirichlet" not in text
+    assert (
+        "| plays with | 3200 simulations a move, regret matching (exploration share 0.3), its order drawn from "
+        "the average strategy at temperature 0.33 (`models/barc_az@N`"
+    ) in text
 
 
 def test_a_saved_model_carries_its_contempt(tmp_path):

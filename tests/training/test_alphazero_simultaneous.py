@@ -130,3 +130,19 @@ def test_a_tiny_regret_training_run_on_barc_completes(tmp_path):
     assert meta["rule"] == "regret" and meta["gamma"] == 0.3 and meta["temperature"] == 0.5
     agent = load_agent(str(run / "latest"), BARC)
     assert agent.search.rule == "regret" and agent.temperature == 0.5
+
+
+def test_the_card_of_a_simultaneous_model_gives_its_exploitability(tmp_path):
+    from boardgames.training.alphazero.card import exploitability_section
+    from boardgames.training.evaluation.exploit import POSITIONS
+
+    save_network(small_net(BARC), tmp_path / "m", **SAVED, rule="regret", simulations=8)
+    lines = exploitability_section(BARC, str(tmp_path / "m"), 0, 5)
+    text = "\n".join(lines)
+    assert lines[0] == "## Exploitability (docs/search.md)" and "(a)" not in text  # no games: (b) only
+    rows = [line for line in lines if "South" in line and "North" in line]
+    assert len(rows) == len(POSITIONS)
+    values = [float(v) for row in rows for v in row.split()[2::2]]  # "name South e0 North e1"
+    mean = float(next(line for line in lines if line.strip().startswith("mean")).split()[1])
+    assert all(0.0 <= v <= 2.0 for v in values) and mean == pytest.approx(np.mean(values), abs=1e-3)
+    assert f"boardgames exploit --agent {tmp_path / 'm'} --parts fixed --seed 5" in text

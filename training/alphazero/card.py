@@ -54,10 +54,11 @@ def card_matches(game, spec: str, opponents: list, args) -> list:
     return play_pairs_in_processes(game, tasks, args.jobs, openings=args.openings)
 
 
-def header_rows(run: dict, simulations: int, folder: str) -> list:
+def header_rows(run: dict, simulations: int, folder: str, meta: dict | None = None) -> list:
     """The card's table of how the agent was made, from the run's ``run.json`` (``run``): the commands
     (marked when the run was stopped before its ``iterations``), the warm start if any, iterations,
-    wall time, network, self-play search (PUCT with root noise, or Gumbel), simulations in play."""
+    wall time, network, self-play search (:func:`self_play_search`), simulations in play and how it plays
+    (``meta``, its ``alphazero.json``: :func:`mixed_play`)."""
     s = run["settings"]
     stopped = f" (stopped by hand after iteration {run['iterations']})" if run["iterations"] < s["iterations"] else ""
     teacher = run.get("teacher") or {}
@@ -81,16 +82,7 @@ def header_rows(run: dict, simulations: int, folder: str) -> list:
         if isinstance(actors, dict)
         else "self-play and learner in one process"
     )
-    if s.get("gumbel"):
-        search = (
-            f"Gumbel root selection ({s['max_considered']} actions considered, sequential halving), "
-            f"{s['simulations']} simulations a move"
-        )
-    else:
-        search = (
-            f"PUCT c={s['c']}, {s['simulations']} simulations a move, Dirichlet({s['noise_alpha']}) x "
-            f"{s['noise_fraction']} at the root"
-        )
+    search = self_play_search(s)
     commands = " then ".join(f"`{c}`" for c in run.get("commands", [run["command"]]))
     return [
         "| | |",
@@ -103,7 +95,66 @@ def header_rows(run: dict, simulations: int, folder: str) -> list:
         f"| network | residual CNN, {s['channels']} channels x {s['blocks']} blocks, {s['head']} policy head, "
         f"per-seat value head (training/alphazero/network.py) |",
         f"| self-play | {search}, {s['parallel']} games in lock step |",
-        f"| plays with | {simulations} simulations a move (`{folder}@N` for another count) |",
+        f"| plays with | {simulations} simulations a move{mixed_play(meta or {})} (`{folder}@N` for another count) |",
+    ]
+
+
+def self_play_search(s: dict) -> str:
+    """The card's words for a run's self-play search (its ``settings``, ``s``): Gumbel, regret matching or
+    Exp3 (simultaneous games), or PUCT with root noise."""
+    if s.get("gumbel"):
+        return (
+            f"Gumbel root selection ({s['max_considered']} actions considered, sequential halving), "
+            f"{s['simulations']} simulations a move"
+        )
+    if s.get("rule", "puct") != "puct":
+        name = "regret matching" if s["rule"] == "regret" else "Exp3"
+        return (
+            f"{name} at every node (exploration share {s['gamma']}), {s['simulations']} simulations a move; "
+            "policy targets and orders from each seat's average strategy at the root"
+        )
+    return (
+        f"PUCT c={s['c']}, {s['simulations']} simulations a move, Dirichlet({s['noise_alpha']}) x "
+        f"{s['noise_fraction']} at the root"
+    )
+
+
+def mixed_play(meta: dict) -> str:
+    """How a model trained with a simultaneous rule plays, from its ``alphazero.json`` (``meta``); "" for PUCT."""
+    rule = meta.get("rule", "puct")
+    if rule == "puct":
+        return ""
+    name = "regret matching" if rule == "regret" else "Exp3"
+    return (
+        f", {name} (exploration share {meta.get('gamma', 0.3)}), its order drawn from the average strategy at "
+        f"temperature {meta.get('temperature', 1.0)}"
+    )
+
+
+def exploitability_section(game, spec: str, games: int, seed: int) -> list:
+    """The card's section for a game whose seats act at once: ``boardgames exploit``'s one-turn
+    exploitability at the fixed positions and, with ``games``, the predicting best-responder's score over
+    that many games, with the command that reproduces them (a rating alone does not say how predictable
+    a player is: issue 47)."""
+    from boardgames.training.evaluation.exploit import exploit
+
+    parts = ("play", "fixed") if games > 0 else ("fixed",)
+    report = exploit(game, spec, parts, games=max(games, 1), seed=seed)
+    command = f"boardgames exploit --agent {spec} --parts {','.join(parts)}"
+    command += f" --games {games}" if games > 0 else ""
+    return [
+        "## Exploitability (docs/search.md)",
+        "",
+        "```",
+        *report.lines(),
+        "```",
+        "",
+        "Reproduce:",
+        "",
+        "```",
+        f"{command} --seed {seed}",
+        "```",
+        "",
     ]
 
 
@@ -123,6 +174,13 @@ def main(argv: list | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     add_openings_argument(p)
     p.add_argument("--jobs", type=int, default=1, help="pairs played at once in processes of their own")
+    p.add_argument(
+        "--exploit-games",
+        type=int,
+        default=0,
+        help="games whose seats act at once: also play the predicting best-responder this many games "
+        "(boardgames exploit's measure (a); the one-turn measure (b) is always taken)",
+    )
     p.add_argument("--notes", default="", help="a paragraph for the card (text, or @file to read it from)")
     add_torch_threads_argument(p)
     args = p.parse_args(argv)
@@ -162,7 +220,7 @@ def main(argv: list | None = None) -> None:
     opts += f" --openings {args.openings}" if args.openings else ""
     lines = [f"# {me}: AlphaZero agent for {game_name}" + (f" ({players} players)" if players else ""), ""]
     lines += [
-        *header_rows(run, meta["simulations"], str(d)),
+        *header_rows(run, meta["simulations"], str(d), meta),
         "",
         "## Measured results",
         "",
@@ -208,6 +266,8 @@ def main(argv: list | None = None) -> None:
             f"--seed {args.seed + 1 + i} --first-only"
         )
     lines += ["```", ""]
+    if game.info.acting_seats > 1:
+        lines += exploitability_section(game, spec, args.exploit_games, args.seed)
     if args.notes:
         notes = Path(args.notes[1:]).read_text().strip() if args.notes.startswith("@") else args.notes
         lines += ["## Notes", "", notes, ""]
