@@ -434,6 +434,13 @@ def test_card_header_says_how_the_agent_was_made():
     ) in text
 
 
+def test_a_target_played_on_too_few_games_says_so():
+    from boardgames.training.alphazero.card import target_status
+
+    assert target_status(230.0, 200) == "**met**" and target_status(111.0, 400) == "**missed**"
+    assert target_status(230.0, 100) == "**met** on 100 games (the target asks 200)"
+
+
 def test_a_saved_model_carries_its_contempt(tmp_path):
     """``"contempt"`` in a model's alphazero.json reaches the agent's search (absent: 0); a value out of
     [0, 1] is refused when the model is loaded, naming the file and the value."""

@@ -23,6 +23,14 @@ from pathlib import Path
 from boardgames.training.torch_threads import add_torch_threads_argument, apply_torch_threads
 
 TARGET_ELO = 200
+TARGET_GAMES = 200
+
+
+def target_status(gap: float, games: int) -> str:
+    """A target's cell: met or missed by the Elo difference ``gap``, and said to rest on too few games when
+    the pair played fewer than :data:`TARGET_GAMES`."""
+    status = "**met**" if gap >= TARGET_ELO else "**missed**"
+    return status if games >= TARGET_GAMES else f"{status} on {games} games (the target asks {TARGET_GAMES})"
 
 
 def elo_of_score(score: float) -> float:
@@ -245,7 +253,7 @@ def main(argv: list | None = None) -> None:
         gap = elo_of_score(r.score)
         pair = [PairResult(me, other, r.wins, r.draws, r.losses)]
         lo_hi = bootstrap_elo([me, other], pair, 200, args.seed, other)[me]
-        status = "-" if spec_ not in targets else ("**met**" if gap >= TARGET_ELO else "**missed**")
+        status = "-" if spec_ not in targets else target_status(gap, r.games)
         lines.append(
             f"| {spec_} | {r.games} | {100 * r.score:.1f}% | {gap:+.0f} "
             f"| [{lo_hi[0]:+.0f}, {lo_hi[1]:+.0f}] | {status} |"
