@@ -93,9 +93,9 @@ class AlphaZeroAgent(Agent):
         """``(B, NUM_ACTIONS)``: acting seat ``k``'s weights at each root that :meth:`explain` reports, its
         visit counts (PUCT) or its average strategy at the agent's temperature (what its orders are drawn
         from)."""
-        rows = result.policy(k)
         if not self.mixed:
             return result.counts[:, k]
+        rows = result.policy(k)
         return np.stack([sharpened(row / row.sum(), self.temperature) if row.sum() > 0 else row for row in rows])
 
     def warm_up(self, state: State | None = None) -> None:
